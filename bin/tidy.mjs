@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The `tidy` command. The CLI is bundled by `npm install` (prepare) or `npm run build:cli` into out/cli.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const bundle = fileURLToPath(new URL('../out/cli/tidy.mjs', import.meta.url));
+if (!existsSync(bundle)) {
+  process.stderr.write('tidy: the CLI is not built yet; run `npm install` or `npm run build:cli` in the Tidy folder\n');
+  process.exit(1);
+}
+await import(bundle);

@@ -1,0 +1,31 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// electron-vite assumes src/main, src/preload and src/renderer; Tidy's layers live in src-* folders (DESIGN.md).
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: { input: { index: resolve('src-main/app/main.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload must be CommonJS.
+      rolldownOptions: {
+        input: { index: resolve('src-preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src-renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve('out/renderer'),
+      rolldownOptions: { input: { index: resolve('src-renderer/index.html') } },
+    },
+  },
+});

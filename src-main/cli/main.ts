@@ -1,0 +1,1 @@
+process.stdout.write('tidy: coming soon\n');

@@ -1,0 +1,103 @@
+import type { ActionEntry, ActionSource } from '../../../src-shared/domain';
+import type { Db } from '../store/db';
+import { nextId } from '../store/ids';
+import { cached } from '../store/statements';
+import { entityKey, type Change } from './changes';
+
+/** The request an action belongs to: an agent run (r…) or one user command (u…). */
+export interface ActionContext {
+  runId: string;
+  source: ActionSource;
+}
+
+export interface ActionRow {
+  seq: number;
+  id: string;
+  run_id: string;
+  source: ActionSource;
+  tool: string;
+  args: string;
+  result: string | null;
+  inverse: string;
+  summary: string;
+  created_at: string;
+  undone_at: string | null;
+  undoes: string | null;
+}
+
+/** A fresh request id for changes made by hand (one CLI command, one click in the UI). */
+export function newUserRequest(db: Db): ActionContext {
+  return { runId: nextId(db, 'u'), source: 'user' };
+}
+
+export interface NewAction {
+  tool: string;
+  args: unknown;
+  summary: string;
+  result?: unknown;
+  undoes?: string;
+}
+
+/** Writes one action row and its entity index. Call inside the transaction that made the changes. */
+export function recordAction(db: Db, ctx: ActionContext, action: NewAction, changes: Change[]): string {
+  const id = nextId(db, 'a');
+  const info = cached(
+    db,
+    `INSERT INTO actions (id, run_id, source, tool, args, result, inverse, summary, created_at, undoes)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    ctx.runId,
+    ctx.source,
+    action.tool,
+    JSON.stringify(action.args ?? {}),
+    action.result === undefined ? null : JSON.stringify(action.result),
+    JSON.stringify(changes),
+    action.summary,
+    new Date().toISOString(),
+    action.undoes ?? null,
+  );
+  const link = cached(db, `INSERT OR IGNORE INTO action_entities (entity, action_seq) VALUES (?, ?)`);
+  for (const c of changes) link.run(entityKey(c.table, c.id), info.lastInsertRowid);
+  return id;
+}
+
+export function getActionRow(db: Db, id: string): ActionRow | null {
+  return (cached(db, `SELECT * FROM actions WHERE id = ?`).get(id) as ActionRow | undefined) ?? null;
+}
+
+export function changesOf(row: ActionRow): Change[] {
+  return JSON.parse(row.inverse) as Change[];
+}
+
+export function toEntry(row: ActionRow): ActionEntry {
+  return {
+    id: row.id,
+    runId: row.run_id,
+    source: row.source,
+    tool: row.tool,
+    args: JSON.parse(row.args) as unknown,
+    summary: row.summary,
+    createdAt: row.created_at,
+    undoneAt: row.undone_at,
+    undoes: row.undoes,
+  };
+}
+
+export interface LogQuery {
+  runId?: string;
+  /** Page size, newest first. */
+  limit?: number;
+  /** Return entries older than this action id (for paging). */
+  before?: string;
+}
+
+/** The action log, newest first. */
+export function listActions(db: Db, query: LogQuery = {}): ActionEntry[] {
+  const limit = Math.max(1, Math.min(query.limit ?? 100, 10_000));
+  const beforeSeq = query.before ? (getActionRow(db, query.before)?.seq ?? 0) : Number.MAX_SAFE_INTEGER;
+  const rows = query.runId
+    ? cached(db, `SELECT * FROM actions WHERE run_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`).all(query.runId, beforeSeq, limit)
+    : cached(db, `SELECT * FROM actions WHERE seq < ? ORDER BY seq DESC LIMIT ?`).all(beforeSeq, limit);
+  return (rows as ActionRow[]).map(toEntry);
+}

@@ -1,0 +1,199 @@
+import type { Result } from '../../../src-shared/result';
+import { attempt, fail } from '../domain/fail';
+import type { Db } from '../store/db';
+import { cached } from '../store/statements';
+import { entityKey, readRow, restoreRow, sameRow, type Change, type Row, type Table } from './changes';
+import { changesOf, getActionRow, recordAction, type ActionContext, type ActionRow } from './log';
+
+export interface UndoOptions {
+  /** The request the undo itself is logged under. */
+  ctx: ActionContext;
+  /** Undo the later actions that block this one first, newest first. */
+  cascade?: boolean;
+}
+
+export interface UndoReport {
+  /** The actions that were reversed, in the order they were reversed. */
+  reversed: { id: string; summary: string }[];
+  /** The new log entries that record those reversals (each one can be undone again: a redo). */
+  created: string[];
+}
+
+/** Child rows that point at a parent row: an action that created the parent cannot be undone while they exist. */
+const DEPENDENTS: Partial<Record<Table, { table: Table; column: string }>> = {
+  projects: { table: 'tasks', column: 'project_id' },
+  lists: { table: 'list_items', column: 'list_id' },
+};
+
+const MAX_NAMED = 5;
+
+/** Reverses exactly one action, if nothing changed its data since (or, with cascade, after undoing what did). */
+export function undoAction(db: Db, actionId: string, options: UndoOptions): Result<UndoReport> {
+  return attempt(() =>
+    db.transaction(() => {
+      const row = getActionRow(db, actionId);
+      if (!row) fail(`no action with id ${actionId}`, 'run `tidy log` to see action ids');
+      const report: UndoReport = { reversed: [], created: [] };
+      undoOne(db, row, options, report);
+      return report;
+    })(),
+  );
+}
+
+/** Reverses every action of a request that is still in effect, newest first, all or nothing. */
+export function undoRun(db: Db, runId: string, options: UndoOptions): Result<UndoReport> {
+  return attempt(() =>
+    db.transaction(() => {
+      const rows = cached(db, `SELECT * FROM actions WHERE run_id = ? ORDER BY seq DESC`).all(runId) as ActionRow[];
+      if (rows.length === 0) fail(`no request with id ${runId} has changed anything`, 'run `tidy log` to see request ids');
+      const live = rows.filter((r) => r.undone_at === null);
+      if (live.length === 0) fail(`everything request ${runId} changed is already undone`, redoHint(db, rows[0]!));
+      const report: UndoReport = { reversed: [], created: [] };
+      for (const r of live) {
+        const fresh = getActionRow(db, r.id)!;
+        if (fresh.undone_at === null) undoOne(db, fresh, options, report);
+      }
+      return report;
+    })(),
+  );
+}
+
+/** Reverses the most recent request that still has changes in effect (undo, redo and undo again walk back). */
+export function undoLast(db: Db, options: UndoOptions): Result<UndoReport> {
+  const row = cached(db, `SELECT run_id FROM actions WHERE undone_at IS NULL AND undoes IS NULL ORDER BY seq DESC LIMIT 1`).get() as
+    | { run_id: string }
+    | undefined;
+  if (!row) return { ok: false, error: 'there is nothing to undo', hint: 'every change in the log is already undone' };
+  return undoRun(db, row.run_id, options);
+}
+
+function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoReport): void {
+  if (row.undone_at !== null) fail(`action ${row.id} is already undone`, redoHint(db, row));
+  let blockers = findBlockers(db, row);
+  if (blockers.length > 0 && options.cascade) {
+    for (const b of blockers) {
+      const fresh = getActionRow(db, b.id)!;
+      if (fresh.undone_at === null) undoOne(db, fresh, options, report);
+    }
+    blockers = findBlockers(db, row);
+  }
+  if (blockers.length > 0) {
+    const named = blockers.slice(0, MAX_NAMED).map((b) => `${b.id} (${b.summary})`);
+    const more = blockers.length > MAX_NAMED ? ` and ${blockers.length - MAX_NAMED} more` : '';
+    fail(
+      `can't undo ${row.id} (${row.summary}): later changes touched the same data: ${named.join(', ')}${more}`,
+      `undo ${blockers.map((b) => b.id).slice(0, MAX_NAMED).join(', ')} first, or undo ${row.id} with --cascade to undo them too`,
+    );
+  }
+  apply(db, row, options.ctx, report);
+}
+
+function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): void {
+  const changes = changesOf(row);
+  try {
+    for (const c of [...changes].reverse()) restoreRow(db, c.table, c.id, c.before);
+  } catch (e) {
+    const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE')
+      fail(`can't undo ${row.id} (${row.summary}): its old name is taken now`, 'rename or archive the one that has that name, then undo again');
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+      fail(`can't undo ${row.id} (${row.summary}): other data still refers to it`, `undo the later changes first, or undo ${row.id} with --cascade`);
+    throw e;
+  }
+  for (const c of changes) checkParentLive(db, row, c.before);
+  const { root, depth } = chainRoot(db, row);
+  const summary = `${depth % 2 === 0 ? 'Undid' : 'Redid'}: ${root.summary}`;
+  const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: c.before })).reverse();
+  const id = recordAction(db, ctx, { tool: 'undo', args: { actionId: row.id }, summary, undoes: row.id }, inverse);
+  markUndone(db, row.id);
+  report.reversed.push({ id: row.id, summary: row.summary });
+  report.created.push(id);
+}
+
+/** A restored open task or live item must not land in a project or list that has been archived since. */
+function checkParentLive(db: Db, row: ActionRow, image: Row | null): void {
+  if (!image) return;
+  if ('project_id' in image && image['status'] === 'open') {
+    const p = readRow(db, 'projects', String(image['project_id']));
+    if (p?.['archived_at'])
+      fail(`can't undo ${row.id} (${row.summary}): project '${p['name']}' is archived now`, `unarchive it first: tidy project unarchive ${p['id']}`);
+  }
+  if ('list_id' in image && image['archived_at'] === null) {
+    const l = readRow(db, 'lists', String(image['list_id']));
+    if (l?.['archived_at'])
+      fail(`can't undo ${row.id} (${row.summary}): list '${l['name']}' is archived now`, `unarchive it first: tidy list unarchive ${l['id']}`);
+  }
+}
+
+/** An action is undone exactly when an in-effect action undoes it; flipping one link flips the chain below it. */
+function markUndone(db: Db, id: string): void {
+  const now = new Date().toISOString();
+  const set = cached(db, `UPDATE actions SET undone_at = ? WHERE id = ?`);
+  let current: string | null = id;
+  let undone = true;
+  while (current) {
+    set.run(undone ? now : null, current);
+    current = getActionRow(db, current)!.undoes;
+    undone = !undone;
+  }
+}
+
+function chainRoot(db: Db, row: ActionRow): { root: ActionRow; depth: number } {
+  let root = row;
+  let depth = 0;
+  while (root.undoes) {
+    root = getActionRow(db, root.undoes)!;
+    depth++;
+  }
+  return { root, depth };
+}
+
+function redoHint(db: Db, row: ActionRow): string {
+  const undoer = cached(db, `SELECT id FROM actions WHERE undoes = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT 1`).get(row.id) as
+    | { id: string }
+    | undefined;
+  return undoer ? `to redo it, undo ${undoer.id}` : 'nothing to do';
+}
+
+interface LaterRow extends ActionRow {
+  undoes_seq: number | null;
+}
+
+/**
+ * The later actions, still in effect, that must be undone before `row` can be: for each row it changed
+ * whose value differs now from what `row` left, the changes since, newest first, back to that value;
+ * and for a parent it created, whatever made other rows point at it. An undo/redo pair that happened
+ * entirely after `row` cancels out and is skipped.
+ */
+function findBlockers(db: Db, row: ActionRow): ActionRow[] {
+  const found = new Map<number, ActionRow>();
+  const changes = changesOf(row);
+  const own = new Set(changes.map((c) => entityKey(c.table, c.id)));
+  const walk = (entity: string, settled: (image: Row | null) => boolean): void => {
+    const later = cached(
+      db,
+      `SELECT a.*, t.seq AS undoes_seq FROM action_entities e
+       JOIN actions a ON a.seq = e.action_seq LEFT JOIN actions t ON t.id = a.undoes
+       WHERE e.entity = ? AND e.action_seq > ? ORDER BY e.action_seq DESC`,
+    ).all(entity, row.seq) as LaterRow[];
+    for (const l of later) {
+      if (l.undone_at !== null) continue;
+      if (l.undoes_seq !== null && l.undoes_seq > row.seq) continue;
+      found.set(l.seq, l);
+      const change = changesOf(l).find((c) => entityKey(c.table, c.id) === entity);
+      if (change && settled(change.before)) break;
+    }
+  };
+  for (const c of changes) {
+    if (!sameRow(readRow(db, c.table, c.id), c.after)) walk(entityKey(c.table, c.id), (image) => sameRow(image, c.after));
+    const dep = DEPENDENTS[c.table];
+    if (dep && c.before === null && c.after !== null) {
+      const children = cached(db, `SELECT id FROM ${dep.table} WHERE ${dep.column} = ?`).all(c.id) as { id: string }[];
+      for (const child of children) {
+        const key = entityKey(dep.table, child.id);
+        if (!own.has(key)) walk(key, (image) => image === null || image[dep.column] !== c.id);
+      }
+    }
+  }
+  return [...found.values()].sort((a, b) => b.seq - a.seq);
+}

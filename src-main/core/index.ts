@@ -1,0 +1,10 @@
+/** The core: everything Tidy does, in plain Node. Hosts (CLI, web, Electron) import from here. */
+export * from './store/db';
+export * from './store/paths';
+export * from './actions/log';
+export * from './actions/undo';
+export * from './domain/projects';
+export * from './domain/tasks';
+export * from './domain/lists';
+export type { Mutated } from './domain/mutation';
+export * from './settings';

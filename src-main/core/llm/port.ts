@@ -1,0 +1,93 @@
+/**
+ * The model port: the one interface the agent loop talks to. The real adapter wraps the `openai` SDK
+ * (any OpenAI-compatible endpoint); tests use scripted fakes from test/fakes.
+ */
+
+export interface ToolCall {
+  /** The provider's id; providers that send none (or an empty one) get a generated `call_<n>`. */
+  id: string;
+  name: string;
+  /** The arguments exactly as the model wrote them: JSON text, possibly invalid. */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A tool as the model sees it: name, description and a JSON Schema for the arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'unknown';
+
+/** One assistant turn, assembled from a streamed or a plain response. */
+export interface ModelTurn {
+  text: string;
+  /** Set when the model refused (OpenAI's `refusal` field). */
+  refusal: string | null;
+  /** Reasoning text some servers send separately (e.g. Ollama's `reasoning`); never sent back. */
+  reasoning: string;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  usage: Usage | null;
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  /** Native tool calling; omitted for the json protocol. */
+  tools?: ToolSpec[];
+  temperature?: number;
+  maxTokens?: number;
+  stream: boolean;
+  signal?: AbortSignal;
+}
+
+/** Streamed pieces, for a live trace. The final ModelTurn is authoritative. */
+export type ModelDelta = { kind: 'text' | 'reasoning' | 'refusal'; text: string };
+
+export interface Model {
+  /** Model name, for the trace and for remembering per-model protocol choices. */
+  readonly name: string;
+  complete(request: ModelRequest, onDelta?: (delta: ModelDelta) => void): Promise<ModelTurn>;
+}
+
+export type ModelErrorKind =
+  | 'auth'
+  | 'rate_limit'
+  | 'server'
+  | 'timeout'
+  | 'network'
+  | 'bad_request'
+  | 'tools_unsupported'
+  | 'context_length'
+  | 'content_filter'
+  | 'aborted'
+  | 'protocol';
+
+/**
+ * Every failure of a model call, with a one-line message in the provider's own words where it gave
+ * some (e.g. "401 invalid_api_key: Incorrect API key provided"). Never a stack trace for the user.
+ */
+export class ModelError extends Error {
+  override name = 'ModelError';
+  constructor(
+    message: string,
+    readonly kind: ModelErrorKind,
+    readonly status?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}

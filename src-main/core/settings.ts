@@ -1,0 +1,33 @@
+import type { Result } from '../../src-shared/result';
+import { DEFAULT_SETTINGS, isSettingKey, SETTING_KEYS, SETTINGS, type SettingKey, type Settings } from '../../src-shared/settings';
+import type { Db } from './store/db';
+import { cached } from './store/statements';
+
+/** All settings, stored values over defaults. A stored value that no longer validates falls back to the default. */
+export function readSettings(db: Db): Settings {
+  const rows = cached(db, `SELECT key, value FROM settings`).all() as { key: string; value: string }[];
+  const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const { key, value } of rows) {
+    if (!isSettingKey(key)) continue;
+    const parsed = SETTINGS[key].schema.safeParse(JSON.parse(value));
+    if (parsed.success) out[key] = parsed.data;
+  }
+  return out as Settings;
+}
+
+/** Validates and stores one setting. The value may be typed (from the UI) or text (from the CLI). */
+export function writeSetting(db: Db, key: string, value: unknown): Result<unknown> {
+  if (!isSettingKey(key)) return { ok: false, error: `unknown setting '${key}'`, hint: `use one of: ${SETTING_KEYS.join(', ')}` };
+  const parsed = SETTINGS[key].schema.safeParse(value);
+  if (!parsed.success) {
+    const why = parsed.error.issues[0]?.message ?? 'invalid value';
+    return { ok: false, error: `${key} ${JSON.stringify(value)} is not allowed: ${why}`, hint: `${key} is ${SETTINGS[key].help}` };
+  }
+  cached(db, `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
+    key,
+    JSON.stringify(parsed.data),
+  );
+  return { ok: true, value: parsed.data };
+}
+
+export type { SettingKey, Settings };

@@ -1,0 +1,108 @@
+import Database from 'better-sqlite3';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrations as allMigrations, type Migration } from './migrations';
+
+export type Db = Database.Database;
+
+/** Written into the file header so that Tidy never mistakes another program's SQLite file for its own. */
+export const APPLICATION_ID = 0x54494459; // "TIDY"
+
+/** A database that cannot be used as it is. The message is one line and says what to do. */
+export class StoreError extends Error {
+  override name = 'StoreError';
+}
+
+export interface OpenOptions {
+  /** Defaults to the full schema; tests pass a prefix to build an older database. */
+  migrations?: Migration[];
+  /** Path of a better-sqlite3 binary built for another ABI (the Electron app uses this). */
+  nativeBinding?: string;
+}
+
+function sqliteCode(e: unknown): string {
+  return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Opens (creating if needed) a Tidy database: WAL, foreign keys, migrations. A file that is not a Tidy
+ * database, is damaged, or was written by a newer Tidy is refused with a StoreError and left untouched:
+ * nothing is written to it before those checks pass.
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  const migrations = options.migrations ?? allMigrations;
+  const latest = migrations.length ? migrations[migrations.length - 1]!.version : 0;
+  const memory = path === ':memory:';
+  const exists = !memory && existsSync(path);
+
+  if (exists) {
+    if (statSync(path).isDirectory()) throw new StoreError(`${path} is a folder, not a database file; pass --db with a file path`);
+    try {
+      accessSync(path, constants.R_OK | constants.W_OK);
+    } catch {
+      throw new StoreError(`cannot read and write ${path}; check its permissions or pass --db with another file`);
+    }
+  } else if (!memory) {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (e) {
+      throw new StoreError(`cannot create the folder for ${path} (${message(e)}); pass --db with a writable path`);
+    }
+  }
+
+  let db: Db;
+  try {
+    db = new Database(path, { fileMustExist: exists, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  } catch (e) {
+    throw new StoreError(`cannot open ${path}: ${message(e)}`);
+  }
+
+  try {
+    const appId = db.pragma('application_id', { simple: true }) as number;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (appId !== APPLICATION_ID) {
+      const tables = db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number };
+      if (appId !== 0 || version !== 0 || tables.n > 0) {
+        throw new StoreError(`${path} is a SQLite database but not a Tidy one; it was left untouched — pass --db with another file`);
+      }
+    }
+    if (version > latest) {
+      throw new StoreError(
+        `${path} was written by a newer Tidy (schema ${version}; this Tidy knows up to ${latest}); it was left untouched — update Tidy to open it`,
+      );
+    }
+    if (!memory) db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, migrations, version);
+    return db;
+  } catch (e) {
+    db.close();
+    if (e instanceof StoreError) throw e;
+    const code = sqliteCode(e);
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new StoreError(`${path} is not a readable Tidy database (${message(e)}); it was left untouched — restore a backup or pass --db with another file`);
+    }
+    throw new StoreError(`cannot open ${path}: ${message(e)}`);
+  }
+}
+
+function migrate(db: Db, migrations: Migration[], from: number): void {
+  for (const m of migrations) {
+    if (m.version <= from) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}

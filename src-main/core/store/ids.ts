@@ -1,0 +1,17 @@
+import type { Db } from './db';
+import { cached } from './statements';
+
+/**
+ * Short, human-typable ids: a letter for the kind and a counter (t12 is a task, p3 a project, a41 an
+ * action). Counters only grow, so an id freed by an undo is never handed out again.
+ */
+export type IdKind = 'p' | 't' | 'l' | 'i' | 'a' | 'u' | 'r' | 'c' | 'm';
+
+export function nextId(db: Db, kind: IdKind): string {
+  const row = cached(
+    db,
+    `INSERT INTO id_counters (kind, next) VALUES (?, 2)
+     ON CONFLICT(kind) DO UPDATE SET next = next + 1 RETURNING next - 1 AS n`,
+  ).get(kind) as { n: number };
+  return `${kind}${row.n}`;
+}

@@ -1,0 +1,75 @@
+/** The data Tidy keeps: projects, tasks, lists, list items, and the action log. Ids are strings. */
+import { z } from 'zod';
+
+export const INBOX_ID = 'inbox';
+
+export const TaskStatus = z.enum(['open', 'done', 'archived']);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+/** 1 = normal … 4 = urgent. */
+export const Priority = z.number().int().min(1).max(4);
+
+/** A due date as YYYY-MM-DD, or a date and time (ISO 8601). */
+export const DueDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/, 'use YYYY-MM-DD or an ISO date-time')
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'not a real date');
+
+export const Project = z.object({
+  id: z.string(),
+  name: z.string(),
+  builtin: z.boolean(),
+  archivedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const Task = z.object({
+  id: z.string(),
+  content: z.string(),
+  projectId: z.string(),
+  project: z.string(),
+  priority: Priority,
+  due: z.string().nullable(),
+  status: TaskStatus,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Task = z.infer<typeof Task>;
+
+export const List = z.object({
+  id: z.string(),
+  name: z.string(),
+  archivedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type List = z.infer<typeof List>;
+
+export const ListItem = z.object({
+  id: z.string(),
+  listId: z.string(),
+  text: z.string(),
+  checked: z.boolean(),
+  archivedAt: z.string().nullable(),
+  position: z.number().int(),
+});
+export type ListItem = z.infer<typeof ListItem>;
+
+/** Who asked for a change: the user by hand (CLI, UI) or the agent during a run. */
+export const ActionSource = z.enum(['user', 'agent']);
+export type ActionSource = z.infer<typeof ActionSource>;
+
+/** One entry of the action log, as `tidy log --json` prints it. */
+export const ActionEntry = z.object({
+  id: z.string(),
+  runId: z.string(),
+  source: ActionSource,
+  tool: z.string(),
+  args: z.unknown(),
+  summary: z.string(),
+  createdAt: z.string(),
+  undoneAt: z.string().nullable(),
+  /** For an undo (or a redo, which is the undo of an undo): the action it reversed. */
+  undoes: z.string().nullable(),
+});
+export type ActionEntry = z.infer<typeof ActionEntry>;

@@ -1,0 +1,34 @@
+/** User settings: each key with its schema, allowed range and default. `tidy config` and the UI use these. */
+import { z } from 'zod';
+
+export const Protocol = z.enum(['auto', 'native', 'json']);
+export type Protocol = z.infer<typeof Protocol>;
+
+const bool = z.union([z.boolean(), z.enum(['true', 'false', 'on', 'off', 'yes', 'no']).transform((s) => ['true', 'on', 'yes'].includes(s))]);
+const int = (min: number, max: number) => z.coerce.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`);
+const num = (min: number, max: number) => z.coerce.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`);
+
+export const SETTINGS = {
+  baseUrl: {
+    schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://127.0.0.1:11434/v1' }),
+    default: 'https://api.openai.com/v1',
+    help: 'the OpenAI-compatible endpoint',
+  },
+  model: { schema: z.string().trim().min(1, 'must not be empty').max(200), default: 'gpt-4o-mini', help: 'the model name the endpoint knows' },
+  protocol: { schema: Protocol, default: 'auto' as Protocol, help: 'native tool calls, the json ReAct format, or auto' },
+  temperature: { schema: num(0, 2), default: 0.2, help: 'sampling temperature, 0 to 2' },
+  maxTokens: { schema: int(16, 32_000), default: 1024, help: 'max response tokens per model call' },
+  historyLength: { schema: int(2, 200), default: 15, help: 'messages of history sent to the model' },
+  maxActions: { schema: int(1, 200), default: 20, help: 'tool calls allowed per request' },
+  timeLimitSec: { schema: int(5, 3600), default: 120, help: 'seconds allowed per request' },
+  stream: { schema: bool, default: true as boolean, help: 'stream the answer as it is written' },
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type Settings = { [K in SettingKey]: (typeof SETTINGS)[K]['default'] extends infer D ? (D extends boolean ? boolean : D extends number ? number : D extends string ? string : D) : never };
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+export const isSettingKey = (k: string): k is SettingKey => k in SETTINGS;
+
+export const DEFAULT_SETTINGS = Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].default])) as Settings;
