@@ -8,3 +8,4 @@ export * from './domain/tasks';
 export * from './domain/lists';
 export type { Mutated } from './domain/mutation';
 export * from './settings';
+export { DomainError } from './domain/fail';

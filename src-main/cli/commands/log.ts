@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { listActions, undoAction, undoLast, undoRun, type UndoReport } from '../../core';
+import type { ActionEntry } from '../../../src-shared/domain';
+import { must, usage, type Cli } from '../context';
+
+function printLog(cli: Cli, entries: ActionEntry[]): void {
+  if (entries.length === 0) return cli.out('The action log is empty.');
+  let run = '';
+  for (const e of entries) {
+    if (e.runId !== run) {
+      run = e.runId;
+      cli.out(`${run}  (${e.source === 'agent' ? 'Tidy' : 'you'}, ${e.createdAt.replace('T', ' ').slice(0, 19)})`);
+    }
+    cli.out(`  ${e.id.padEnd(7)} ${e.summary}${e.undoneAt ? '  [undone]' : ''}`);
+  }
+}
+
+/** The action log and undo. */
+export function registerLogCommands(program: Command, cli: Cli): void {
+  program
+    .command('log')
+    .description('the action log, newest first, grouped by request')
+    .option('--run <id>', 'only the actions of this request')
+    .option('--limit <n>', 'how many entries', '50')
+    .option('--json', 'print [{id, runId, tool, args, summary, createdAt, undoneAt}]')
+    .action((o: { run?: string; limit: string; json?: boolean }) => {
+      const limit = Number(o.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw usage(`--limit ${o.limit} is not a positive whole number`, 'e.g. --limit 100');
+      const entries = listActions(cli.db(), { runId: o.run, limit });
+      if (o.json)
+        cli.json(entries.map(({ id, runId, tool, args, summary, createdAt, undoneAt }) => ({ id, runId, tool, args, summary, createdAt, undoneAt })));
+      else printLog(cli, entries);
+    });
+
+  program
+    .command('undo')
+    .description('undo one action, a whole request (--run) or the last request (--last); undoing an undo redoes')
+    .argument('[action]', 'action id, from tidy log')
+    .option('--run <id>', 'undo every change of this request, all or nothing')
+    .option('--last', 'undo the most recent request that still has changes in effect')
+    .option('--cascade', 'first undo the later changes that touched the same data')
+    .option('--json', 'print {reversed: [{id, summary}], created: [ids]}')
+    .action((action: string | undefined, o: { run?: string; last?: boolean; cascade?: boolean; json?: boolean }) => {
+      const chosen = [action !== undefined, o.run !== undefined, !!o.last].filter(Boolean).length;
+      if (chosen !== 1) throw usage('say what to undo: an action id, --run ID or --last', 'e.g. tidy undo a12, tidy undo --run r3, tidy undo --last');
+      const db = cli.db();
+      const options = { ctx: cli.request(), cascade: o.cascade };
+      const report: UndoReport = must(
+        action !== undefined ? undoAction(db, action, options) : o.run !== undefined ? undoRun(db, o.run, options) : undoLast(db, options),
+      );
+      if (o.json) return cli.json(report);
+      for (const [i, r] of report.reversed.entries()) cli.out(`Undid ${r.id}: ${r.summary} (undo ${report.created[i]} to redo)`);
+    });
+}

@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import type { Failure } from '../../src-shared/result';
+import { getActionRow, newUserRequest, openDatabase, resolveDbPath, type ActionContext, type Db, type Mutated } from '../core';
+
+/** A failure the user can act on: printed as one line on stderr, exit 1. */
+export class CliFailure extends Error implements Failure {
+  constructor(
+    readonly error: string,
+    readonly hint: string,
+    readonly exitCode = 1,
+  ) {
+    super(error);
+  }
+}
+
+/** A command used wrongly: exit 2. */
+export const usage = (error: string, hint: string): CliFailure => new CliFailure(error, hint, 2);
+
+export interface GlobalOptions {
+  db?: string;
+  baseUrl?: string;
+  model?: string;
+}
+
+/** What every command gets: the database (opened on first use), output helpers, global options. */
+export interface Cli {
+  readonly globals: GlobalOptions;
+  db(): Db;
+  /** A new request id for changes made by this command. */
+  request(): ActionContext;
+  out(line: string): void;
+  json(value: unknown): void;
+  close(): void;
+}
+
+export function createCli(program: Command): Cli {
+  let db: Db | undefined;
+  const cli: Cli = {
+    get globals() {
+      return program.opts<GlobalOptions>();
+    },
+    db() {
+      db ??= openDatabase(resolveDbPath(cli.globals.db));
+      return db;
+    },
+    request() {
+      return newUserRequest(cli.db());
+    },
+    out(line) {
+      process.stdout.write(`${line}\n`);
+    },
+    json(value) {
+      process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    },
+    close() {
+      db?.close();
+      db = undefined;
+    },
+  };
+  return cli;
+}
+
+/** Unwraps a domain result: the value, or a CliFailure with the domain's message and hint. */
+export function must<T>(r: { ok: true; value: T } | ({ ok: false } & Failure)): T {
+  if (!r.ok) throw new CliFailure(r.error, r.hint);
+  return r.value;
+}
+
+/** Runs a logged change and prints what it did, with the action id to undo it by. */
+export function change<T>(cli: Cli, run: (db: Db, ctx: ActionContext) => Mutated<T>, print?: (value: T) => string): void {
+  const db = cli.db();
+  const r = run(db, cli.request());
+  if (!r.ok) throw new CliFailure(r.error, r.hint);
+  const summary = getActionRow(db, r.actionId)?.summary ?? 'Done';
+  cli.out(print ? print(r.value) : `${summary} (${r.actionId}; undo with: tidy undo ${r.actionId})`);
+}
