@@ -8,6 +8,10 @@ const bool = z.union([z.boolean(), z.enum(['true', 'false', 'on', 'off', 'yes', 
 const int = (min: number, max: number) => z.coerce.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`);
 const num = (min: number, max: number) => z.coerce.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`);
 
+/** Per tool: pause the run and ask the user first, or run it without asking. */
+export const ApprovalPolicy = z.enum(['ask', 'auto']);
+export type ApprovalPolicy = z.infer<typeof ApprovalPolicy>;
+
 export const SETTINGS = {
   baseUrl: {
     schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://127.0.0.1:11434/v1' }),
@@ -22,10 +26,16 @@ export const SETTINGS = {
   maxActions: { schema: int(1, 200), default: 20, help: 'tool calls allowed per request' },
   timeLimitSec: { schema: int(5, 3600), default: 120, help: 'seconds allowed per request' },
   stream: { schema: bool, default: true as boolean, help: 'stream the answer as it is written' },
+  approvals: {
+    schema: z.record(z.string().regex(/^[a-z_]+$/, 'tool names are lower_snake_case'), ApprovalPolicy),
+    default: { complete_task: 'ask', archive_list_item: 'ask' } as Record<string, ApprovalPolicy>,
+    help: 'per tool: ask before running it, or auto (set one with approvals.<tool> ask|auto)',
+  },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
-export type Settings = { [K in SettingKey]: (typeof SETTINGS)[K]['default'] extends infer D ? (D extends boolean ? boolean : D extends number ? number : D extends string ? string : D) : never };
+type Widen<D> = D extends boolean ? boolean : D extends number ? number : D extends string ? string : D;
+export type Settings = { [K in SettingKey]: Widen<(typeof SETTINGS)[K]['default']> };
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 

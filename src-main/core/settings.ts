@@ -15,8 +15,17 @@ export function readSettings(db: Db): Settings {
   return out as Settings;
 }
 
-/** Validates and stores one setting. The value may be typed (from the UI) or text (from the CLI). */
+/**
+ * Validates and stores one setting. The value may be typed (from the UI) or text (from the CLI).
+ * `approvals.<tool>` sets the approval policy of one tool.
+ */
 export function writeSetting(db: Db, key: string, value: unknown): Result<unknown> {
+  const tool = /^approvals\.(.+)$/.exec(key)?.[1];
+  if (tool !== undefined) {
+    const approvals = { ...readSettings(db).approvals, [tool]: value };
+    const r = writeSetting(db, 'approvals', approvals);
+    return r.ok ? { ok: true, value } : r;
+  }
   if (!isSettingKey(key)) return { ok: false, error: `unknown setting '${key}'`, hint: `use one of: ${SETTING_KEYS.join(', ')}` };
   const parsed = SETTINGS[key].schema.safeParse(value);
   if (!parsed.success) {

@@ -14,10 +14,14 @@ export function registerConfigCommands(program: Command, cli: Cli): void {
       const settings = readSettings(cli.db());
       if (key !== undefined) {
         if (!isSettingKey(key)) throw usage(`unknown setting '${key}'`, `use one of: ${SETTING_KEYS.join(', ')}`);
-        return o.json ? cli.json(settings[key]) : cli.out(String(settings[key]));
+        const v = settings[key];
+        return o.json ? cli.json(v) : cli.out(typeof v === 'object' ? JSON.stringify(v) : String(v));
       }
       if (o.json) return cli.json(settings);
-      for (const k of SETTING_KEYS) cli.out(`${k.padEnd(14)} ${String(settings[k]).padEnd(28)} ${SETTINGS[k].help}`);
+      for (const k of SETTING_KEYS) {
+        const v = settings[k];
+        cli.out(`${k.padEnd(14)} ${(typeof v === 'object' ? JSON.stringify(v) : String(v)).padEnd(28)} ${SETTINGS[k].help}`);
+      }
     });
   config
     .command('set')
@@ -25,8 +29,8 @@ export function registerConfigCommands(program: Command, cli: Cli): void {
     .argument('<value>')
     .description('change a setting (validated)')
     .action((key: string, value: string) => {
-      if (!isSettingKey(key)) throw usage(`unknown setting '${key}'`, `use one of: ${SETTING_KEYS.join(', ')}`);
+      if (!isSettingKey(key) && !key.startsWith('approvals.')) throw usage(`unknown setting '${key}'`, `use one of: ${SETTING_KEYS.join(', ')}`);
       const v = must(writeSetting(cli.db(), key, value));
-      cli.out(`${key} = ${String(v)}`);
+      cli.out(`${key} = ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
     });
 }
