@@ -1,0 +1,127 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TIDY_BIN, tidy } from '../../support/cli';
+import { tempDir } from '../../support/db';
+
+const oneLine = (s: string) => s.trim().split('\n').length === 1;
+
+describe('tidy CLI (real process, temp database)', () => {
+  it('captures to the inbox, organises by hand, and undoes a whole command', () => {
+    const db = join(tempDir(), 'tidy.db');
+    expect(tidy(db, ['add', 'Bake', 'the', 'birthday', 'cake'])).toMatchObject({ code: 0, stdout: 't1\n' });
+    expect(tidy(db, ['add', 'Write bio', '--priority', '2']).stdout).toBe('t2\n');
+    const created = tidy(db, ['project', 'add', 'Birthday Celebration']);
+    expect(created).toMatchObject({ code: 0, stdout: "Created project 'Birthday Celebration' (a3; undo with: tidy undo a3)\n" });
+    expect(tidy(db, ['move', 't1', 'birthday', 'celebration']).code).toBe(0);
+
+    const tasks = JSON.parse(tidy(db, ['tasks', '--json']).stdout) as unknown[];
+    expect(tasks).toEqual([
+      { id: 't1', content: 'Bake the birthday cake', projectId: 'p1', project: 'Birthday Celebration', status: 'open' },
+      { id: 't2', content: 'Write bio', projectId: 'inbox', project: 'Inbox', status: 'open' },
+    ]);
+    expect(JSON.parse(tidy(db, ['tasks', '--inbox', '--json']).stdout)).toHaveLength(1);
+    expect(JSON.parse(tidy(db, ['projects', '--json']).stdout)).toEqual([
+      { id: 'inbox', name: 'Inbox', openTasks: 1, archived: false },
+      { id: 'p1', name: 'Birthday Celebration', openTasks: 1, archived: false },
+    ]);
+
+    const log = JSON.parse(tidy(db, ['log', '--json']).stdout) as Record<string, unknown>[];
+    expect(Object.keys(log[0]!)).toEqual(['id', 'runId', 'tool', 'args', 'summary', 'createdAt', 'undoneAt']);
+    expect(log.map((e) => [e['id'], e['tool'], e['summary'], e['undoneAt']])).toEqual([
+      ['a4', 'move_task', "Moved 'Bake the birthday cake' to Birthday Celebration", null],
+      ['a3', 'create_project', "Created project 'Birthday Celebration'", null],
+      ['a2', 'add_task', "Added 'Write bio' to Inbox", null],
+      ['a1', 'add_task', "Added 'Bake the birthday cake' to Inbox", null],
+    ]);
+
+    const refused = tidy(db, ['undo', 'a3']);
+    expect(refused.code).toBe(1);
+    expect(oneLine(refused.stderr)).toBe(true);
+    expect(refused.stderr).toContain('a4');
+    expect(tidy(db, ['undo', 'a3', '--cascade']).stdout).toBe(
+      "Undid a4: Moved 'Bake the birthday cake' to Birthday Celebration (undo a5 to redo)\nUndid a3: Created project 'Birthday Celebration' (undo a6 to redo)\n",
+    );
+    expect(JSON.parse(tidy(db, ['projects', '--json']).stdout)).toHaveLength(1);
+    const runOfUndo = (JSON.parse(tidy(db, ['log', '--json']).stdout) as { runId: string }[])[0]!.runId;
+    expect(tidy(db, ['undo', '--run', runOfUndo]).code).toBe(0);
+    expect((JSON.parse(tidy(db, ['tasks', '--json']).stdout) as { project: string }[])[0]!.project).toBe('Birthday Celebration');
+  });
+
+  it('keeps lists with items', () => {
+    const db = join(tempDir(), 'tidy.db');
+    expect(tidy(db, ['list', 'add', 'Groceries']).code).toBe(0);
+    expect(tidy(db, ['list', 'item', 'groceries', 'oat', 'milk']).code).toBe(0);
+    expect(tidy(db, ['list', 'item', 'Groceries', 'eggs']).code).toBe(0);
+    expect(tidy(db, ['list', 'check', 'Groceries', 'i1']).code).toBe(0);
+    expect(tidy(db, ['list', 'archive-item', 'Groceries', 'i2']).code).toBe(0);
+    expect(JSON.parse(tidy(db, ['lists', '--json']).stdout)).toEqual([
+      { id: 'l1', name: 'Groceries', archived: false, items: [{ id: 'i1', text: 'oat milk', checked: true }] },
+    ]);
+    expect(tidy(db, ['undo', '--last']).stdout).toContain("Undid a5: Archived 'eggs' from Groceries");
+    expect(tidy(db, ['lists']).stdout).toBe('l1     Groceries\n  i1     [x] oat milk\n  i2     [ ] eggs\n');
+  });
+
+  it('validates settings with the allowed range', () => {
+    const db = join(tempDir(), 'tidy.db');
+    expect(tidy(db, ['config', 'set', 'maxActions', '30'])).toMatchObject({ code: 0, stdout: 'maxActions = 30\n' });
+    expect(tidy(db, ['config', 'get', 'maxActions']).stdout).toBe('30\n');
+    const bad = tidy(db, ['config', 'set', 'temperature', 'hot']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^tidy: temperature "hot" is not allowed: .*0 to 2/);
+    expect(tidy(db, ['config', 'set', 'colour', 'red']).code).toBe(2);
+  });
+
+  it('exits 2 on usage errors and 1 on failures, with one line on stderr and never a stack trace', () => {
+    const db = join(tempDir(), 'tidy.db');
+    const cases: [string[], number][] = [
+      [['frobnicate'], 2],
+      [['tasks', '--bogus'], 2],
+      [['move', 't1'], 2],
+      [['undo'], 2],
+      [['undo', 'a1', '--last'], 2],
+      [['move', 't99', 'Inbox'], 1],
+      [['undo', 'a42'], 1],
+      [['project', 'rename', 'inbox', 'Other'], 1],
+      [['tasks', '--project', 'Nope'], 1],
+      [['add', '   '], 1],
+    ];
+    for (const [args, code] of cases) {
+      const r = tidy(db, args);
+      expect({ args, code: r.code }).toEqual({ args, code });
+      expect(r.stderr).toMatch(/^tidy: /);
+      expect(oneLine(r.stderr)).toBe(true);
+      expect(r.stderr).not.toMatch(/\bat .*\.(m?js|ts):\d+/);
+    }
+  });
+
+  it('refuses a file that is not a Tidy database without touching it', () => {
+    const db = join(tempDir(), 'notes.db');
+    writeFileSync(db, 'shopping: milk, eggs\n'.repeat(100));
+    const r = tidy(db, ['tasks']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tidy: .*notes\.db is not a readable Tidy database .*left untouched/);
+    expect(oneLine(r.stderr)).toBe(true);
+  });
+
+  it('uses TIDY_DB when --db is not given, and --db over TIDY_DB', () => {
+    const dir = tempDir();
+    const viaEnv = join(dir, 'env.db');
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [TIDY_BIN, ...args], { encoding: 'utf8', env: { ...process.env, TIDY_DB: viaEnv } });
+    expect(run(['add', 'from env']).status).toBe(0);
+    expect(existsSync(viaEnv)).toBe(true);
+    expect(tidy(viaEnv, ['tasks']).stdout).toContain('from env');
+    const viaFlag = join(dir, 'flag.db');
+    expect(run(['--db', viaFlag, 'add', 'from flag']).status).toBe(0);
+    expect(tidy(viaFlag, ['tasks']).stdout).toContain('from flag');
+    expect(tidy(viaEnv, ['tasks']).stdout).not.toContain('from flag');
+  });
+
+  it('prints help with exit 0', () => {
+    const r = tidy(join(tempDir(), 'x.db'), ['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: tidy');
+  });
+});
