@@ -96,6 +96,99 @@ export const migrations: Migration[] = [
       ).run(now, now);
     },
   },
+  {
+    version: 2,
+    description: 'agent: full-text search index, conversations, messages, runs, steps, remembered model protocols',
+    up(db) {
+      // One FTS5 index over the four kinds of text. Its rowid is the source row's rowid * 4 + kind
+      // (0 task, 1 project, 2 list, 3 item), so triggers update and delete by rowid (a point lookup) rather
+      // than scanning an UNINDEXED column. Triggers, not application code, keep it in sync: undo writes
+      // rows directly (restoreRow) and must leave the index right too.
+      db.exec(`
+        CREATE VIRTUAL TABLE search_index USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+      `);
+      const sources = [
+        { table: 'tasks', column: 'content', kind: 0 },
+        { table: 'projects', column: 'name', kind: 1 },
+        { table: 'lists', column: 'name', kind: 2 },
+        { table: 'list_items', column: 'text', kind: 3 },
+      ];
+      for (const { table, column, kind } of sources) {
+        db.exec(`
+          CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table} BEGIN
+            INSERT INTO search_index (rowid, text) VALUES (new.rowid * 4 + ${kind}, new.${column});
+          END;
+          CREATE TRIGGER ${table}_search_update AFTER UPDATE OF ${column} ON ${table} BEGIN
+            UPDATE search_index SET text = new.${column} WHERE rowid = new.rowid * 4 + ${kind};
+          END;
+          CREATE TRIGGER ${table}_search_delete AFTER DELETE ON ${table} BEGIN
+            DELETE FROM search_index WHERE rowid = old.rowid * 4 + ${kind};
+          END;
+          INSERT INTO search_index (rowid, text) SELECT rowid * 4 + ${kind}, ${column} FROM ${table};
+        `);
+      }
+      db.exec(`
+        CREATE TABLE conversations (
+          id TEXT PRIMARY KEY,
+          title TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+
+        -- The conversation as the model is sent it (role, text, tool calls), oldest first. run_id is a
+        -- plain reference: the message is written before the trace writer records its run.
+        CREATE TABLE messages (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          conversation_id TEXT NOT NULL REFERENCES conversations(id),
+          run_id TEXT,
+          role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+          content TEXT,
+          tool_calls TEXT,
+          tool_call_id TEXT,
+          created_at TEXT NOT NULL
+        );
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, seq);
+
+        CREATE TABLE runs (
+          id TEXT PRIMARY KEY,
+          conversation_id TEXT NOT NULL REFERENCES conversations(id),
+          status TEXT NOT NULL CHECK (status IN ('running', 'done', 'error', 'cancelled', 'limit')),
+          request TEXT NOT NULL,
+          answer TEXT,
+          message TEXT,
+          model TEXT NOT NULL,
+          base_url TEXT NOT NULL,
+          protocol TEXT NOT NULL CHECK (protocol IN ('native', 'json')),
+          actions INTEGER NOT NULL DEFAULT 0,
+          prompt_tokens INTEGER NOT NULL DEFAULT 0,
+          completion_tokens INTEGER NOT NULL DEFAULT 0,
+          total_tokens INTEGER NOT NULL DEFAULT 0,
+          started_at TEXT NOT NULL,
+          finished_at TEXT
+        );
+        CREATE INDEX runs_by_conversation ON runs(conversation_id);
+
+        -- The trace: every event of a run (except streamed text pieces), as JSON.
+        CREATE TABLE steps (
+          run_id TEXT NOT NULL REFERENCES runs(id),
+          seq INTEGER NOT NULL,
+          kind TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          PRIMARY KEY (run_id, seq)
+        ) WITHOUT ROWID;
+
+        -- The protocol the auto setting found for an endpoint and model (json when it rejected tools).
+        CREATE TABLE model_protocols (
+          base_url TEXT NOT NULL,
+          model TEXT NOT NULL,
+          protocol TEXT NOT NULL CHECK (protocol IN ('native', 'json')),
+          reason TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          PRIMARY KEY (base_url, model)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;

@@ -1,0 +1,107 @@
+/**
+ * The agent's event stream: one discriminated union (on `type`). The loop emits these; the SQLite trace
+ * writer, the CLI printer and the IPC forwarder are each one subscriber. A stored trace is the same
+ * events, so replaying it renders exactly what was shown live.
+ */
+import { z } from 'zod';
+
+/** How a run ended. `limit`: a stop predicate fired (max actions, time limit, a repeated call). */
+export const RunStatus = z.enum(['done', 'error', 'cancelled', 'limit']);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+/** The wire protocol a run speaks: native tool calls, or the json ReAct format in plain text. */
+export const WireProtocol = z.enum(['native', 'json']);
+export type WireProtocol = z.infer<typeof WireProtocol>;
+
+/** The user's answer to an approval request. `always`: approve, and stop asking for this tool (approvals.<tool> = auto). */
+export const ApprovalDecision = z.enum(['approve', 'decline', 'always']);
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+export const TokenUsage = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+});
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+/** Every event carries its run, its position in the run (0, 1, 2, …) and when it happened (ISO 8601). */
+const base = { runId: z.string(), seq: z.number().int().nonnegative(), at: z.string() };
+
+export const AgentEvent = z.discriminatedUnion('type', [
+  z.object({
+    ...base,
+    type: z.literal('run_started'),
+    conversationId: z.string(),
+    /** The user's message this run answers. */
+    request: z.string(),
+    model: z.string(),
+    baseUrl: z.string(),
+    protocol: WireProtocol,
+  }),
+  /** A piece of streamed model output: answer text, or reasoning some servers send separately. */
+  z.object({ ...base, type: z.literal('text_delta'), kind: z.enum(['text', 'reasoning']), text: z.string() }),
+  /** The model's reasoning for its next step (the json protocol's `thought`, or text sent with native tool calls). */
+  z.object({ ...base, type: z.literal('thought'), text: z.string() }),
+  z.object({ ...base, type: z.literal('tool_call'), callId: z.string(), tool: z.string(), args: z.unknown() }),
+  z.object({
+    ...base,
+    type: z.literal('tool_result'),
+    callId: z.string(),
+    tool: z.string(),
+    ok: z.boolean(),
+    /** What the model was sent back: the tool's value, or {error, hint}. */
+    result: z.unknown(),
+    /** The action-log entry a mutating tool wrote (undo it with `tidy undo <actionId>`). */
+    actionId: z.string().optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('approval_requested'),
+    approvalId: z.string(),
+    callId: z.string(),
+    tool: z.string(),
+    args: z.unknown(),
+    /** The question to show, e.g. "Complete task 'Buy milk'?". */
+    message: z.string(),
+  }),
+  z.object({ ...base, type: z.literal('approval_resolved'), approvalId: z.string(), decision: ApprovalDecision }),
+  /** Token usage of one model call (run_finished carries the totals). */
+  z.object({ ...base, type: z.literal('usage'), ...TokenUsage.shape }),
+  z.object({ ...base, type: z.literal('answer'), text: z.string() }),
+  /** `fatal: false` is a problem the run recovered from (e.g. switching to the json protocol). */
+  z.object({ ...base, type: z.literal('error'), message: z.string(), kind: z.string(), fatal: z.boolean() }),
+  z.object({
+    ...base,
+    type: z.literal('run_finished'),
+    status: RunStatus,
+    /** Why a run that is not `done` stopped, in one line (e.g. "stopped: reached the limit of 20 actions"). */
+    message: z.string().optional(),
+    /** Tool calls made (the number the action limit counts). */
+    actions: z.number().int().nonnegative(),
+    usage: TokenUsage,
+  }),
+]);
+export type AgentEvent = z.infer<typeof AgentEvent>;
+export type AgentEventType = AgentEvent['type'];
+
+/** An event as the loop builds it, before the emitter stamps runId, seq and time. */
+type Unstamped<E> = E extends unknown ? Omit<E, 'runId' | 'seq' | 'at'> : never;
+export type AgentEventBody = Unstamped<AgentEvent>;
+
+/** One run as `tidy runs` and the UI list it. */
+export const RunInfo = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  /** `running` while it goes on (or if the process died during it). */
+  status: z.union([RunStatus, z.literal('running')]),
+  request: z.string(),
+  answer: z.string().nullable(),
+  message: z.string().nullable(),
+  model: z.string(),
+  protocol: WireProtocol,
+  actions: z.number().int(),
+  usage: TokenUsage,
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type RunInfo = z.infer<typeof RunInfo>;
