@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `npm test`: type-check, lint, build, then every test (unit, integration, end-to-end in Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo '== typecheck'; npm run --silent typecheck
+echo '== lint'; npm run --silent lint
+echo '== build'; npm run --silent build >/dev/null
+
+mkdir -p test-results
+run=(npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json)
+# The keychain tests need a D-Bus session with an unlocked Secret Service; the script provides one.
+if [ -f scripts/with-keyring.sh ]; then run=(bash scripts/with-keyring.sh "${run[@]}"); fi
+echo '== tests'
+status=0
+"${run[@]}" || status=$?
+node -e '
+  const r = JSON.parse(require("fs").readFileSync("test-results/vitest.json", "utf8"));
+  console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+' || true
+exit $status
