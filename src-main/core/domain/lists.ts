@@ -5,6 +5,7 @@ import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { fail } from './fail';
 import { mutate, type Mutated } from './mutation';
+import { assertLive, assertNameFree as assertNamed, resolveNamed } from './named';
 import { cleanName, cleanText, nameKey, now, quote } from './text';
 
 interface ListRow {
@@ -43,21 +44,13 @@ export function listLists(db: Db, opts: { includeArchived?: boolean } = {}): Lis
 
 /** Finds a list by id, else by name (case-insensitive; a live one before an archived one). */
 export function resolveList(db: Db, ref: string): List {
-  const key = String(ref ?? '').trim();
-  if (!key) fail('no list given', 'name a list by its id or name');
-  const byId = cached(db, `SELECT * FROM lists WHERE id = ?`).get(key.toLowerCase()) as ListRow | undefined;
-  if (byId) return toList(byId);
-  const byName = cached(db, `SELECT * FROM lists WHERE name_key = ? ORDER BY archived_at IS NOT NULL, created_at DESC LIMIT 1`).get(
-    nameKey(key.replace(/\s+/g, ' ')),
-  ) as ListRow | undefined;
-  if (byName) return toList(byName);
-  fail(`no list with id or name ${quote(key)}`, 'see the list names for the lists that exist, or make the list first');
+  return toList(resolveNamed<ListRow>(db, 'lists', ref));
 }
 
 function resolveLiveList(db: Db, ref: string): List {
-  const list = resolveList(db, ref);
-  if (list.archivedAt) fail(`list ${quote(list.name)} is archived`, 'unarchive it first, or pick another list');
-  return list;
+  const row = resolveNamed<ListRow>(db, 'lists', ref);
+  assertLive('lists', row);
+  return toList(row);
 }
 
 export function listItems(db: Db, ref: string, opts: { includeArchived?: boolean } = {}): { list: List; items: ListItem[] } {
@@ -77,12 +70,7 @@ function getItem(db: Db, list: List, ref: string): ListItem {
   return toItem(row);
 }
 
-function assertNameFree(db: Db, name: string, exceptId?: string): void {
-  const clash = cached(db, `SELECT id, name FROM lists WHERE name_key = ? AND archived_at IS NULL`).get(nameKey(name)) as
-    | { id: string; name: string }
-    | undefined;
-  if (clash && clash.id !== exceptId) fail(`a list named ${quote(clash.name)} already exists (${clash.id})`, `use list ${clash.id}, or pick another name`);
-}
+const assertNameFree = (db: Db, name: string, exceptId?: string): void => assertNamed(db, 'lists', name, exceptId);
 
 export function makeList(db: Db, ctx: ActionContext, input: { name: string }): Mutated<{ id: string; name: string }> {
   return mutate(db, ctx, 'make_list', input, (cs) => {

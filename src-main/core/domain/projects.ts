@@ -5,6 +5,7 @@ import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { fail } from './fail';
 import { mutate, type Mutated } from './mutation';
+import { assertLive, assertNameFree as assertNamed, resolveNamed } from './named';
 import { cleanName, nameKey, now, quote } from './text';
 
 interface ProjectRow {
@@ -36,30 +37,17 @@ export function listProjects(db: Db, opts: { includeArchived?: boolean } = {}): 
 
 /** Finds a project by id, else by name (case-insensitive; a live one before an archived one). Fails with a hint. */
 export function resolveProject(db: Db, ref: string): Project {
-  const key = String(ref ?? '').trim();
-  if (!key) fail('no project given', 'name a project by its id or name');
-  const byId = cached(db, `SELECT * FROM projects WHERE id = ?`).get(key.toLowerCase()) as ProjectRow | undefined;
-  if (byId) return toProject(byId);
-  const byName = cached(db, `SELECT * FROM projects WHERE name_key = ? ORDER BY archived_at IS NOT NULL, created_at DESC LIMIT 1`).get(
-    nameKey(key.replace(/\s+/g, ' ')),
-  ) as ProjectRow | undefined;
-  if (byName) return toProject(byName);
-  fail(`no project with id or name ${quote(key)}`, 'list the projects to see their ids and names, or create the project first');
+  return toProject(resolveNamed<ProjectRow>(db, 'projects', ref));
 }
 
 /** A project that can receive tasks. */
 export function resolveLiveProject(db: Db, ref: string): Project {
-  const p = resolveProject(db, ref);
-  if (p.archivedAt) fail(`project ${quote(p.name)} is archived`, `unarchive it first, or pick another project`);
-  return p;
+  const row = resolveNamed<ProjectRow>(db, 'projects', ref);
+  assertLive('projects', row);
+  return toProject(row);
 }
 
-function assertNameFree(db: Db, name: string, exceptId?: string): void {
-  const clash = cached(db, `SELECT id, name FROM projects WHERE name_key = ? AND archived_at IS NULL`).get(nameKey(name)) as
-    | { id: string; name: string }
-    | undefined;
-  if (clash && clash.id !== exceptId) fail(`a project named ${quote(clash.name)} already exists (${clash.id})`, `use project ${clash.id}, or pick another name`);
-}
+const assertNameFree = (db: Db, name: string, exceptId?: string): void => assertNamed(db, 'projects', name, exceptId);
 
 export function createProject(db: Db, ctx: ActionContext, input: { name: string }): Mutated<{ id: string; name: string }> {
   return mutate(db, ctx, 'create_project', input, (cs) => {
