@@ -1,5 +1,7 @@
 /** User settings: each key with its schema, allowed range and default. `tidy config` and the UI use these. */
 import { z } from 'zod';
+import { Accelerator } from './accelerator';
+import { BaseUrl, DEFAULT_PROFILE_ID, DEFAULT_PROFILES, ModelName, ProfileId } from './providers';
 
 export const Protocol = z.enum(['auto', 'native', 'json']);
 export type Protocol = z.infer<typeof Protocol>;
@@ -13,12 +15,10 @@ export const ApprovalPolicy = z.enum(['ask', 'auto']);
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicy>;
 
 export const SETTINGS = {
-  baseUrl: {
-    schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://127.0.0.1:11434/v1' }),
-    default: 'https://api.openai.com/v1',
-    help: 'the OpenAI-compatible endpoint',
-  },
-  model: { schema: z.string().trim().min(1, 'must not be empty').max(200), default: 'gpt-4o-mini', help: 'the model name the endpoint knows' },
+  /** The active provider profile (`tidy config profile use ID`); baseUrl and model are that profile's. */
+  profile: { schema: ProfileId, default: DEFAULT_PROFILE_ID as string, help: 'the active provider profile (tidy config profile list)' },
+  baseUrl: { schema: BaseUrl, default: DEFAULT_PROFILES[0]!.baseUrl, help: "the active profile's OpenAI-compatible endpoint" },
+  model: { schema: ModelName, default: DEFAULT_PROFILES[0]!.model, help: "the model name the active profile's endpoint knows" },
   protocol: { schema: Protocol, default: 'auto' as Protocol, help: 'native tool calls, the json ReAct format, or auto' },
   temperature: { schema: num(0, 2), default: 0.2, help: 'sampling temperature, 0 to 2' },
   maxTokens: { schema: int(16, 32_000), default: 1024, help: 'max response tokens per model call' },
@@ -30,6 +30,11 @@ export const SETTINGS = {
     schema: z.record(z.string().regex(/^[a-z_]+$/, 'tool names are lower_snake_case'), ApprovalPolicy),
     default: { complete_task: 'ask', archive_list_item: 'ask' } as Record<string, ApprovalPolicy>,
     help: 'per tool: ask before running it, or auto (set one with approvals.<tool> ask|auto)',
+  },
+  quickCaptureShortcut: {
+    schema: Accelerator,
+    default: 'CommandOrControl+Shift+Space',
+    help: 'global shortcut of the quick-capture window (an Electron accelerator)',
   },
 } as const;
 

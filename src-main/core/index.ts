@@ -9,3 +9,5 @@ export * from './domain/lists';
 export type { Mutated } from './domain/mutation';
 export * from './settings';
 export { DomainError } from './domain/fail';
+export * from './providers';
+export * from './secrets';

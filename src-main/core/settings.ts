@@ -1,9 +1,13 @@
 import type { Result } from '../../src-shared/result';
 import { DEFAULT_SETTINGS, isSettingKey, SETTING_KEYS, SETTINGS, type SettingKey, type Settings } from '../../src-shared/settings';
+import { activeProfile, updateProfile, useProfile } from './providers/profiles';
 import type { Db } from './store/db';
 import { cached } from './store/statements';
 
-/** All settings, stored values over defaults. A stored value that no longer validates falls back to the default. */
+/**
+ * All settings, stored values over defaults. A stored value that no longer validates falls back to the
+ * default. `profile`, `baseUrl` and `model` are the active provider profile's.
+ */
 export function readSettings(db: Db): Settings {
   const rows = cached(db, `SELECT key, value FROM settings`).all() as { key: string; value: string }[];
   const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
@@ -12,6 +16,10 @@ export function readSettings(db: Db): Settings {
     const parsed = SETTINGS[key].schema.safeParse(JSON.parse(value));
     if (parsed.success) out[key] = parsed.data;
   }
+  const profile = activeProfile(db);
+  out['profile'] = profile.id;
+  out['baseUrl'] = profile.baseUrl;
+  out['model'] = profile.model;
   return out as Settings;
 }
 
@@ -31,6 +39,15 @@ export function writeSetting(db: Db, key: string, value: unknown): Result<unknow
   if (!parsed.success) {
     const why = parsed.error.issues[0]?.message ?? 'invalid value';
     return { ok: false, error: `${key} ${JSON.stringify(value)} is not allowed: ${why}`, hint: `${key} is ${SETTINGS[key].help}` };
+  }
+  // The provider settings live in the profiles: switch the active one, or edit it.
+  if (key === 'profile') {
+    const r = useProfile(db, String(parsed.data));
+    return r.ok ? { ok: true, value: r.value.id } : r;
+  }
+  if (key === 'baseUrl' || key === 'model') {
+    const r = updateProfile(db, activeProfile(db).id, { [key]: parsed.data });
+    return r.ok ? { ok: true, value: r.value[key] } : r;
   }
   cached(db, `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
     key,

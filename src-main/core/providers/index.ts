@@ -1,0 +1,3 @@
+export * from './profiles';
+export * from './connection';
+export * from './test-connection';

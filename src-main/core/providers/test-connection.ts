@@ -1,0 +1,205 @@
+/**
+ * "Test connection": GET {baseUrl}/models with the key, and one clear line about what is wrong — nothing
+ * listening, DNS, timeout, TLS, a rejected key, a web page instead of the API — or the models it lists and
+ * whether the configured one is among them. Plain fetch rather than the SDK, to see the raw answer.
+ */
+import { PRESETS, type ConnectionProblem, type ConnectionReport, type KeySource } from '../../../src-shared/providers';
+import { ApiKeyError, redactSecret } from '../secrets/api-key';
+import { authHeaders, type Connection } from './connection';
+
+export interface TestConnectionOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+const MAX_BODY = 8 * 1024 * 1024;
+const MAX_MODELS = 200;
+
+/** The models URL. Azure deployment URLs list models one level up, at …/openai/models. */
+export function modelsUrl(conn: Pick<Connection, 'baseUrl' | 'query'>): string {
+  const url = new URL(`${conn.baseUrl.replace(/\/openai\/deployments\/[^/]+$/, '/openai')}/models`);
+  for (const [k, v] of Object.entries(conn.query)) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+function errorCode(e: unknown): string {
+  const seen = new Set<unknown>();
+  let cur: unknown = e;
+  while (typeof cur === 'object' && cur !== null && !seen.has(cur)) {
+    seen.add(cur);
+    if ('code' in cur && typeof cur.code === 'string' && cur.code !== '') return cur.code;
+    // `localhost` resolves to ::1 and 127.0.0.1: undici then reports an AggregateError of both attempts.
+    if (cur instanceof AggregateError && cur.errors.length) cur = cur.errors[0];
+    else cur = 'cause' in cur ? cur.cause : undefined;
+  }
+  return '';
+}
+
+async function readCapped(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    total += value.byteLength;
+    if (total > MAX_BODY) {
+      await reader.cancel();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const oneLine = (s: string, max = 200): string => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};
+
+/** The provider's own words from an OpenAI-style error body: {"error": {"message": "…"}} or {"error": "…"}. */
+function providerMessage(body: string): string {
+  try {
+    const v: unknown = JSON.parse(body);
+    if (typeof v === 'object' && v !== null && 'error' in v) {
+      const err = v.error;
+      if (typeof err === 'string') return oneLine(err);
+      if (typeof err === 'object' && err !== null && 'message' in err && typeof err.message === 'string') return oneLine(err.message);
+    }
+    if (typeof v === 'object' && v !== null && 'message' in v && typeof v.message === 'string') return oneLine(v.message);
+  } catch {
+    // not JSON: nothing the provider said that is worth quoting
+  }
+  return '';
+}
+
+const looksLikeHtml = (contentType: string, body: string): boolean => /html/i.test(contentType) || /^\s*(<!doctype|<html|<head|<body)/i.test(body);
+
+export async function testConnection(conn: Connection, options: TestConnectionOptions = {}): Promise<ConnectionReport> {
+  const started = performance.now();
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const preset = PRESETS[conn.profile.preset];
+  const url = modelsUrl(conn);
+  const where = new URL(conn.baseUrl).host;
+  let key: string | undefined;
+  let keySource: KeySource | null = null;
+
+  const report = (r: Partial<ConnectionReport> & { ok: boolean; message: string }): ConnectionReport => ({
+    problem: null,
+    hint: '',
+    url,
+    status: null,
+    keySource,
+    models: [],
+    modelCount: 0,
+    model: conn.model,
+    modelListed: null,
+    warning: null,
+    elapsedMs: Math.round(performance.now() - started),
+    ...r,
+    // Whatever came back from the server, the key does not leave in the report.
+    message: redactSecret(r.message, key),
+    ...(r.hint !== undefined ? { hint: redactSecret(r.hint, key) } : {}),
+  });
+  const failed = (problem: ConnectionProblem, message: string, hint: string, status: number | null = null): ConnectionReport =>
+    report({ ok: false, problem, message, hint, status });
+
+  try {
+    ({ key, source: keySource } = await conn.resolveKey());
+  } catch (e) {
+    if (e instanceof ApiKeyError) return failed('no_key', e.error, e.hint);
+    throw e;
+  }
+
+  const v1Hint = `check the base URL: it usually ends in /v1 (${preset.id === 'custom' || preset.id === 'azure' ? 'e.g. http://127.0.0.1:11434/v1' : preset.baseUrl})`;
+  const startHint: Partial<Record<string, string>> = {
+    ollama: 'start Ollama (`ollama serve`) or check the port in the base URL',
+    lmstudio: "start LM Studio's local server (Developer tab, or `lms server start`) or check the port",
+    llamacpp: 'start `llama-server -m model.gguf --port 8080` or check the port in the base URL',
+  };
+
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      headers: { accept: 'application/json', ...authHeaders(conn.auth, key) },
+      // Never follow a redirect with the key: fetch strips Authorization across origins, but not api-key.
+      redirect: 'manual',
+      signal,
+    });
+  } catch (e) {
+    if (timeout.aborted) return failed('timeout', `no answer from ${where} within ${timeoutMs / 1000} s`, 'check that the server is running and reachable; a server still loading a model can take a while');
+    if (options.signal?.aborted) return failed('cancelled', 'the test was cancelled', '');
+    const code = errorCode(e);
+    if (code === 'ECONNREFUSED') {
+      return failed('refused', `nothing is listening at ${where} (connection refused)`, startHint[preset.id] ?? 'check that the server is running and the host and port in the base URL');
+    }
+    if (/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL|EAI_NODATA)$/.test(code)) {
+      return failed('dns', `cannot resolve the host ${new URL(conn.baseUrl).hostname} (DNS: ${code})`, 'check the host name in the base URL and your network connection');
+    }
+    if (/TIMEDOUT|TIMEOUT/.test(code)) return failed('timeout', `connecting to ${where} timed out (${code})`, 'check the host, the port and any firewall in between');
+    if (/CERT|SSL|TLS|EPROTO|ERR_SSL/i.test(code)) {
+      return failed('tls', `TLS failed with ${where} (${code})`, conn.baseUrl.startsWith('https:') ? 'if the server speaks plain http (most local servers do), use http:// in the base URL' : 'check the certificate of the server');
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    return failed('network', `cannot reach ${where}: ${oneLine(code || msg)}`, conn.baseUrl.startsWith('http:') ? 'if the server speaks https, use https:// in the base URL' : 'check the base URL and your network connection');
+  }
+
+  let body: string;
+  try {
+    body = await readCapped(res);
+  } catch {
+    return failed(timeout.aborted ? 'timeout' : 'network', `${where} stopped answering in the middle of the reply`, 'try again; check the server is healthy', res.status);
+  }
+  const contentType = res.headers.get('content-type') ?? '';
+  const said = redactSecret(providerMessage(body), key);
+  const quote = said ? `: ${said}` : '';
+  const status = res.status;
+
+  if (status >= 300 && status < 400) {
+    const to = res.headers.get('location');
+    return failed('redirect', `${where} redirects (${status}) to ${to ? oneLine(to, 120) : 'another address'}`, 'use the address it redirects to as the base URL', status);
+  }
+  if (status === 401) {
+    return key === undefined
+      ? failed('auth', `${where} requires an API key (401${quote}) and none is set for profile ${conn.profile.id}`, `store one: tidy key set --profile ${conn.profile.id}`, status)
+      : failed('auth', `${where} rejected the API key (401${quote})`, `store the right key: tidy key set --profile ${conn.profile.id}`, status);
+  }
+  if (status === 403) return failed('forbidden', `${where} refused access with this key (403${quote})`, "check the key's permissions and project, or use another key: tidy key set", status);
+  if (status === 404) {
+    return failed('not_found', `GET ${url} answered 404${looksLikeHtml(contentType, body) ? ' with a web page' : quote}: no OpenAI API at this address`, v1Hint, status);
+  }
+  if (status === 429) return failed('rate_limit', `${where} is rate limiting (429${quote})`, 'wait a moment, or check your plan and quota', status);
+  if (status >= 500) return failed('server', `${where} failed with ${status}${quote}`, 'the server has a problem; try again later or check its log', status);
+  if (status < 200 || status >= 300) return failed('http', `${where} answered ${status}${quote}`, v1Hint, status);
+
+  if (looksLikeHtml(contentType, body)) return failed('not_openai', `${url} answered with HTML, not the OpenAI API`, v1Hint, status);
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return failed('not_openai', `${url} answered with ${oneLine(contentType, 60) || 'text'}, not JSON: not the OpenAI API`, v1Hint, status);
+  }
+  const list = typeof data === 'object' && data !== null && 'data' in data && Array.isArray(data.data) ? data.data : null;
+  if (!list) return failed('not_openai', `${url} answered JSON without a model list ({"data": [...]}): not the OpenAI API`, v1Hint, status);
+
+  const all = list
+    .map((m: unknown) => (typeof m === 'object' && m !== null && 'id' in m && typeof m.id === 'string' ? m.id : null))
+    .filter((id): id is string => id !== null)
+    .sort();
+  const models = all.slice(0, MAX_MODELS);
+  // Azure lists base models, not the deployment names requests use; it cannot confirm the model.
+  const modelListed = preset.id === 'azure' ? null : all.includes(conn.model) || all.includes(`${conn.model}:latest`);
+  const shown = models.slice(0, 8).join(', ') + (all.length > 8 ? ', …' : '');
+  const warning =
+    modelListed === false
+      ? all.length === 0
+        ? `${where} lists no models; load one on the server`
+        : `the model '${conn.model}' is not among the ${all.length} models ${where} lists (${shown}); set one with: tidy config set model NAME`
+      : null;
+  const what = `${all.length} model${all.length === 1 ? '' : 's'} listed`;
+  const modelNote = modelListed === true ? `, '${conn.model}' among them` : modelListed === null ? ` (Azure lists base models, not deployments: '${conn.model}' is not checked)` : '';
+  return report({ ok: true, status, models, modelCount: all.length, modelListed, warning, message: `connected to ${where}: ${what}${modelNote}` });
+}

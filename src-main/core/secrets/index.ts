@@ -1,0 +1,3 @@
+export * from './store';
+export * from './keychain';
+export * from './api-key';

@@ -1,0 +1,253 @@
+/**
+ * Provider profiles: which OpenAI-compatible endpoint Tidy talks to, and how. A profile is stored in the
+ * SQLite settings; its API key never is — it lives in the OS keychain under the profile id. The renderer
+ * learns only whether a key is set (KeyStatus), never the key.
+ */
+import { z } from 'zod';
+
+/** Also the keychain account name, so it is kept short and plain. */
+export const ProfileId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,39}$/, 'must be 1 to 40 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit');
+export type ProfileId = z.infer<typeof ProfileId>;
+
+/**
+ * An http(s) endpoint without credentials, query or fragment (those would end up in traces and logs, and
+ * Azure's api-version has its own field), normalised without a trailing slash.
+ */
+export const BaseUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://127.0.0.1:11434/v1' })
+  .refine((u) => {
+    const url = new URL(u);
+    return url.username === '' && url.password === '';
+  }, 'must not contain a user name or password; the API key is stored with `tidy key set`')
+  .refine((u) => {
+    const url = new URL(u);
+    return url.search === '' && url.hash === '';
+  }, 'must not contain a query (?…) or fragment (#…); for Azure pass the api-version separately')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+export const ModelName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+/** Azure's dated API versions (2024-10-21, 2025-04-01-preview) or the literal "preview". */
+export const ApiVersion = z.string().regex(/^(\d{4}-\d{2}-\d{2}(-preview)?|preview)$/, 'must look like 2024-10-21, 2025-04-01-preview or preview');
+
+export const PresetId = z.enum(['openai', 'azure', 'ollama', 'lmstudio', 'llamacpp', 'custom']);
+export type PresetId = z.infer<typeof PresetId>;
+
+/** How the key travels: OpenAI's `Authorization: Bearer`, or Azure's `api-key` header (accepted by both of its URL shapes). */
+export const AuthStyle = z.enum(['bearer', 'api-key']);
+export type AuthStyle = z.infer<typeof AuthStyle>;
+
+export interface Preset {
+  id: PresetId;
+  label: string;
+  /** A starting point; `needsBaseUrl` presets have only a placeholder and must be given one. */
+  baseUrl: string;
+  needsBaseUrl: boolean;
+  /** Empty when the user must name the model (Azure: the deployment name). */
+  model: string;
+  /** A cloud service that refuses requests without a key (a loopback override lifts this). */
+  keyRequired: boolean;
+  /** A server on this machine: never gets OPENAI_API_KEY from the environment. */
+  local: boolean;
+  auth: AuthStyle;
+  /** One line for `profile presets` and the settings screen: what to run or where to look. */
+  help: string;
+}
+
+export const PRESETS: Record<PresetId, Preset> = {
+  openai: {
+    id: 'openai',
+    label: 'OpenAI',
+    baseUrl: 'https://api.openai.com/v1',
+    needsBaseUrl: false,
+    model: 'gpt-4o-mini',
+    keyRequired: true,
+    local: false,
+    auth: 'bearer',
+    help: 'api.openai.com; needs a key from platform.openai.com (tidy key set)',
+  },
+  azure: {
+    id: 'azure',
+    label: 'Azure OpenAI',
+    baseUrl: 'https://YOUR-RESOURCE.openai.azure.com/openai/v1',
+    needsBaseUrl: true,
+    model: '',
+    keyRequired: true,
+    local: false,
+    auth: 'api-key',
+    help: 'https://<resource>.openai.azure.com/openai/v1 with --model <deployment>; for a …/openai/deployments/<name> URL add --api-version',
+  },
+  ollama: {
+    id: 'ollama',
+    label: 'Ollama',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    needsBaseUrl: false,
+    model: 'llama3.2',
+    keyRequired: false,
+    local: true,
+    auth: 'bearer',
+    help: 'run `ollama serve` and `ollama pull <model>`; no key needed',
+  },
+  lmstudio: {
+    id: 'lmstudio',
+    label: 'LM Studio',
+    baseUrl: 'http://127.0.0.1:1234/v1',
+    needsBaseUrl: false,
+    model: 'qwen2.5-7b-instruct',
+    keyRequired: false,
+    local: true,
+    auth: 'bearer',
+    help: 'start the local server in LM Studio (Developer tab, or `lms server start`); no key needed',
+  },
+  llamacpp: {
+    id: 'llamacpp',
+    label: 'llama.cpp server',
+    baseUrl: 'http://127.0.0.1:8080/v1',
+    needsBaseUrl: false,
+    model: 'default',
+    keyRequired: false,
+    local: true,
+    auth: 'bearer',
+    help: 'run `llama-server -m model.gguf --port 8080` (add --jinja for tool calls); no key needed',
+  },
+  custom: {
+    id: 'custom',
+    label: 'Custom OpenAI-compatible endpoint',
+    baseUrl: 'http://127.0.0.1:8000/v1',
+    needsBaseUrl: true,
+    model: '',
+    keyRequired: false,
+    local: false,
+    auth: 'bearer',
+    help: 'any OpenAI-compatible server (vLLM, OpenRouter, a proxy…); a key is optional',
+  },
+};
+
+export const PRESET_IDS = PresetId.options;
+
+export const ProviderProfile = z
+  .object({
+    id: ProfileId,
+    preset: PresetId,
+    baseUrl: BaseUrl,
+    model: ModelName,
+    /** Azure deployment URLs (…/openai/deployments/<name>) only: sent as ?api-version=… on every request. */
+    apiVersion: ApiVersion.optional(),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.preset !== 'azure') {
+      if (p.apiVersion !== undefined) ctx.addIssue({ code: 'custom', path: ['apiVersion'], message: 'is only for Azure profiles' });
+      return;
+    }
+    const path = new URL(p.baseUrl).pathname;
+    const v1 = /\/openai\/v1$/.test(path);
+    const deployment = /\/openai\/deployments\/[^/]+$/.test(path);
+    if (!v1 && !deployment) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['baseUrl'],
+        message: 'must end in /openai/v1 for Azure (e.g. https://my-resource.openai.azure.com/openai/v1) or in /openai/deployments/<deployment>',
+      });
+    } else if (deployment && p.apiVersion === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['apiVersion'], message: 'is needed with an Azure deployment URL, e.g. --api-version 2024-10-21' });
+    }
+  });
+export type ProviderProfile = z.infer<typeof ProviderProfile>;
+
+/** The stored list: ids are unique. */
+export const ProviderProfiles = z
+  .array(ProviderProfile)
+  .min(1)
+  .refine((ps) => new Set(ps.map((p) => p.id)).size === ps.length, 'profile ids must be unique');
+
+/** What a fresh Tidy knows: OpenAI (active) and the three local servers, so switching is one command. */
+export const DEFAULT_PROFILES: ProviderProfile[] = (['openai', 'ollama', 'lmstudio', 'llamacpp'] as const).map((id) => ({
+  id,
+  preset: id,
+  baseUrl: PRESETS[id].baseUrl,
+  model: PRESETS[id].model,
+}));
+export const DEFAULT_PROFILE_ID: ProfileId = 'openai';
+
+/** Where a request's key comes from. */
+export const KeySource = z.enum(['keychain', 'env']);
+export type KeySource = z.infer<typeof KeySource>;
+
+/** Everything the UI may know about a profile's key: whether one is there and usable, never the key. */
+export const KeyStatus = z.object({
+  profile: ProfileId,
+  /** A key for this profile is stored in the OS keychain. */
+  stored: z.boolean(),
+  /** What a request would use now; null: no key is sent. */
+  source: KeySource.nullable(),
+  /** The endpoint refuses requests without a key. */
+  required: z.boolean(),
+  keychain: z.union([z.object({ available: z.literal(true) }), z.object({ available: z.literal(false), problem: z.string() })]),
+  /** Why a request would fail for lack of a usable key, and what to do; null when it would not. */
+  problem: z.object({ error: z.string(), hint: z.string() }).nullable(),
+});
+export type KeyStatus = z.infer<typeof KeyStatus>;
+
+export const ConnectionProblem = z.enum([
+  'no_key',
+  'refused',
+  'dns',
+  'timeout',
+  'tls',
+  'network',
+  'auth',
+  'forbidden',
+  'not_found',
+  'not_openai',
+  'redirect',
+  'rate_limit',
+  'server',
+  'http',
+  'cancelled',
+]);
+export type ConnectionProblem = z.infer<typeof ConnectionProblem>;
+
+/** The answer of "test connection": what is wrong in one line and what to do, or the models the endpoint lists. */
+export const ConnectionReport = z.object({
+  ok: z.boolean(),
+  problem: ConnectionProblem.nullable(),
+  /** One line: what happened. Never contains the key. */
+  message: z.string(),
+  /** What to do about it; empty when all is well. */
+  hint: z.string(),
+  /** The models URL that was asked (no credentials: those travel in headers). */
+  url: z.string(),
+  status: z.number().int().nullable(),
+  keySource: KeySource.nullable(),
+  /** The first 200 model ids the endpoint lists, sorted. */
+  models: z.array(z.string()),
+  modelCount: z.number().int(),
+  model: z.string(),
+  /** Whether the configured model is listed; null when the list cannot tell (Azure lists base models, not deployments). */
+  modelListed: z.boolean().nullable(),
+  /** Set when the connection works but something will likely fail later (e.g. the model is not listed). */
+  warning: z.string().nullable(),
+  elapsedMs: z.number(),
+});
+export type ConnectionReport = z.infer<typeof ConnectionReport>;
+
+/** 127.0.0.0/8, ::1 and localhost: a server on this machine, reached without leaving it. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Plain http beyond this machine: a key sent there can be read on the way. */
+export const isInsecureUrl = (url: string): boolean => url.startsWith('http:') && !isLoopbackUrl(url);
+
+/** A cloud preset needs a key, unless its URL was pointed at this machine (a proxy, a fake in tests). */
+export const keyRequired = (profile: Pick<ProviderProfile, 'preset'>, baseUrl: string): boolean =>
+  PRESETS[profile.preset].keyRequired && !isLoopbackUrl(baseUrl);
