@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { DomainError, StoreError } from '../core';
 import { registerConfigCommands } from './commands/config';
 import { registerDataCommands } from './commands/data';
+import { registerKeyCommands } from './commands/key';
 import { registerLogCommands } from './commands/log';
 import { CliFailure, createCli } from './context';
 
@@ -22,6 +23,7 @@ const cli = createCli(program);
 registerDataCommands(program, cli);
 registerLogCommands(program, cli);
 registerConfigCommands(program, cli);
+registerKeyCommands(program, cli);
 
 function fatal(line: string, code: number): void {
   process.stderr.write(`tidy: ${line}\n`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { readSettings, writeSetting } from '../../core';
 import { isSettingKey, SETTING_KEYS, SETTINGS } from '../../../src-shared/settings';
 import { must, usage, type Cli } from '../context';
+import { registerProfileCommands } from './profiles';
 
 export function registerConfigCommands(program: Command, cli: Cli): void {
   const config = program.command('config').description(`settings: ${SETTING_KEYS.join(', ')}`);
@@ -20,7 +21,7 @@ export function registerConfigCommands(program: Command, cli: Cli): void {
       if (o.json) return cli.json(settings);
       for (const k of SETTING_KEYS) {
         const v = settings[k];
-        cli.out(`${k.padEnd(14)} ${(typeof v === 'object' ? JSON.stringify(v) : String(v)).padEnd(28)} ${SETTINGS[k].help}`);
+        cli.out(`${k.padEnd(20)} ${(typeof v === 'object' ? JSON.stringify(v) : String(v)).padEnd(28)} ${SETTINGS[k].help}`);
       }
     });
   config
@@ -33,4 +34,5 @@ export function registerConfigCommands(program: Command, cli: Cli): void {
       const v = must(writeSetting(cli.db(), key, value));
       cli.out(`${key} = ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
     });
+  registerProfileCommands(config, cli);
 }

@@ -1,0 +1,63 @@
+/**
+ * The CLI's side of keys and providers: one keychain store per process, keychain notices printed once on
+ * stderr, and the Connection a model request uses (profile + --base-url/--model overrides + the key).
+ */
+import { ApiKeyError, createKeychainStore, KeychainUnavailableError, resolveConnection, type Connection, type KeyDeps, type SecretStore } from '../core';
+import { CliFailure, usage, type Cli } from './context';
+
+let store: SecretStore | undefined;
+
+/** The OS keychain (service "Tidy"); keytar is loaded on first use only. */
+export function cliSecrets(): SecretStore {
+  store ??= createKeychainStore();
+  return store;
+}
+
+const printed = new Set<string>();
+
+/** A one-line note on stderr (not an error: the command goes on), at most once per process. */
+export function notice(line: string): void {
+  if (printed.has(line)) return;
+  printed.add(line);
+  process.stderr.write(`tidy: ${line}\n`);
+}
+
+export function cliKeyDeps(): KeyDeps {
+  return { secrets: cliSecrets(), env: process.env, onNotice: notice };
+}
+
+const envOr = (flag: string | undefined, name: string): string | undefined => flag ?? (process.env[name] || undefined);
+
+/**
+ * The connection a model request from the CLI uses: the active profile (or `profile`), with --base-url
+ * (TIDY_BASE_URL) and --model (TIDY_MODEL) applied for this run. `connection.apiKey` is the `getApiKey`
+ * to hand to createOpenAIModel.
+ */
+export function cliConnection(cli: Cli, profile?: string): Connection {
+  const r = resolveConnection(cli.db(), cliKeyDeps(), {
+    profile,
+    baseUrl: envOr(cli.globals.baseUrl, 'TIDY_BASE_URL'),
+    model: envOr(cli.globals.model, 'TIDY_MODEL'),
+  });
+  if (!r.ok) throw usage(r.error, r.hint);
+  return r.value;
+}
+
+/**
+ * Checks before a run that the key it needs is there, so a missing key is one clear line ("no API key
+ * for profile openai — run `tidy key set …`") before anything is sent. The key itself is not kept.
+ */
+export async function requireKey(connection: Connection): Promise<void> {
+  try {
+    await connection.resolveKey();
+  } catch (e) {
+    throw asCliFailure(e);
+  }
+}
+
+/** ApiKeyError and KeychainUnavailableError as the one line the CLI prints (exit 1); anything else as is. */
+export function asCliFailure(e: unknown): unknown {
+  if (e instanceof ApiKeyError) return new CliFailure(e.error, e.hint);
+  if (e instanceof KeychainUnavailableError) return new CliFailure(`no OS keychain available (${e.reason})`, e.fix);
+  return e;
+}
