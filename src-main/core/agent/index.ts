@@ -1,0 +1,9 @@
+/** The agent: the loop, its stop predicates and protocols, the trace, and the run API hosts call. */
+export * from './runs';
+export * from './loop';
+export * from './limits';
+export { historyWindow } from './history';
+export { jsonProtocol, nativeProtocol, PROTOCOLS, OBSERVATION, basePrompt, type ProtocolAdapter } from './protocols';
+export * from './store';
+export * from './trace';
+export { TOOLS, READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolTag } from '../tools';

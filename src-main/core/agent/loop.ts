@@ -1,0 +1,292 @@
+import type { z } from 'zod';
+import type { AgentEvent, AgentEventBody, ApprovalDecision, RunStatus, TokenUsage, WireProtocol } from '../../../src-shared/events';
+import type { Failure } from '../../../src-shared/result';
+import { attempt, DomainError } from '../domain/fail';
+import { ModelError, type ChatMessage, type Model, type ModelDelta, type ModelTurn } from '../llm/port';
+import type { Db } from '../store/db';
+import { signature, type Tool, type ToolContext, type ToolOutcome } from '../tools/tool';
+import { historyWindow } from './history';
+import { canonicalJson, defaultStops, timeLimitMessage, type CallRecord, type Limits, type StopPredicate } from './limits';
+import { isObservation, jsonProtocol, PROTOCOLS, type PendingCall, type ProtocolAdapter } from './protocols';
+
+export interface ApprovalRequest {
+  approvalId: string;
+  callId: string;
+  tool: string;
+  args: unknown;
+  message: string;
+}
+
+export interface RunAgentOptions {
+  runId: string;
+  conversationId: string;
+  /** The endpoint, for the trace only (the model already knows where it talks to). */
+  baseUrl: string;
+  model: Model;
+  tools: readonly Tool[];
+  protocol: WireProtocol;
+  /**
+   * Given for the `auto` protocol: if the endpoint rejects native tool calling, this is called once (to
+   * remember it for the model) and the run goes on in the json protocol.
+   */
+  onToolsUnsupported?: (reason: string) => void;
+  /** The conversation so far, oldest first, ending with the user's new request. No system prompt: the loop adds it. */
+  messages: readonly ChatMessage[];
+  limits: Limits;
+  /** Default: max actions, a call repeated three times in a row, the time limit. */
+  stopWhen?: readonly StopPredicate[];
+  temperature?: number;
+  maxTokens?: number;
+  stream?: boolean;
+  /** The user's cancel. The loop merges it with the time limit into the one signal it hands to the model and the tools. */
+  signal?: AbortSignal;
+  onEvent: (event: AgentEvent) => void;
+  /**
+   * The messages each finished step added to the conversation (an assistant turn and the results of all its
+   * calls, never one without the other), so the caller can persist them and continue the conversation later.
+   */
+  onMessages?: (messages: ChatMessage[]) => void;
+  /** The database the tools work on; their changes are logged under {runId, source: 'agent'}. */
+  db: Db;
+  /** Whether a call of this tool waits for the user's approval (settings `approvals`). Default: never. */
+  needsApproval?: (tool: string) => boolean;
+  /**
+   * Asks the user. Called before `approval_requested` is emitted, so an answer given while that event is
+   * being handled is not lost. Without it, calls that need approval are declined.
+   */
+  approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+}
+
+export interface RunOutcome {
+  status: RunStatus;
+  /** The final answer (status done). */
+  answer?: string;
+  /** Why it stopped, for any other status: one line. */
+  message?: string;
+  actions: number;
+  usage: TokenUsage;
+  /** The protocol the run ended in (json after an auto fallback). */
+  protocol: WireProtocol;
+}
+
+const DECLINED_HINT = 'do not try it again in this run; tell the user what you wanted to do, or go on without it';
+
+/** Rejects as soon as the signal aborts, so a run waiting for something (an approval) can be cancelled. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((i) => {
+      const at = i.path.join('.') || 'arguments';
+      return i.code === 'invalid_type' && i.message.endsWith('received undefined') ? `${at} is missing` : `${at}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * The agent loop: ask the model, run the tools it calls, feed the results back, until it answers or a stop
+ * predicate, the time limit, a cancel or an error ends the run. Every step is an event; a tool failure is
+ * an observation (`{"error","hint"}`) and the loop goes on. Never throws: the outcome says how it ended.
+ */
+export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
+  const startedAt = Date.now();
+  const timeout = AbortSignal.timeout(o.limits.timeLimitMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  const stops = o.stopWhen ?? defaultStops(o.limits);
+  const byName = new Map(o.tools.map((t) => [t.name, t]));
+  const ctx: ToolContext = { db: o.db, action: { runId: o.runId, source: 'agent' }, signal };
+
+  let seq = 0;
+  const emit = (body: AgentEventBody): void => o.onEvent({ ...body, runId: o.runId, seq: seq++, at: new Date().toISOString() });
+
+  const transcript = [...o.messages];
+  const requestIndex = transcript.length - 1;
+  const request = transcript[requestIndex];
+  const calls: CallRecord[] = [];
+  const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  let protocol: ProtocolAdapter = PROTOCOLS[o.protocol];
+  let callIds = 0;
+  let approvals = 0;
+
+  // The current step: its messages (flushed to onMessages when it is complete) and the calls not yet answered.
+  let step: ChatMessage[] = [];
+  let unanswered: PendingCall[] = [];
+  const keep = (m: ChatMessage): void => {
+    transcript.push(m);
+    step.push(m);
+  };
+  const closeStep = (why: string): void => {
+    for (const call of unanswered) keep(protocol.observation(JSON.stringify({ error: `not run: ${why}`, hint: 'ask the user whether to go on' }), call));
+    unanswered = [];
+    if (step.length) o.onMessages?.(step);
+    step = [];
+  };
+
+  const finish = (status: RunStatus, end: { answer?: string; message?: string } = {}): RunOutcome => {
+    emit({ type: 'run_finished', status, ...(end.message ? { message: end.message } : {}), actions: calls.length, usage: { ...usage } });
+    return { status, ...end, actions: calls.length, usage: { ...usage }, protocol: protocol.name };
+  };
+  /** The signal fired: the user cancelled, or the time was up. */
+  const interrupted = (): RunOutcome => {
+    const cancelled = o.signal?.aborted === true;
+    closeStep(cancelled ? 'the user cancelled the run' : 'the time limit was reached');
+    return cancelled ? finish('cancelled', { message: 'cancelled' }) : finish('limit', { message: `stopped: ${timeLimitMessage(o.limits.timeLimitMs)}` });
+  };
+  const stopReason = (): string | null => {
+    const state = { calls, elapsedMs: Date.now() - startedAt };
+    for (const stop of stops) {
+      const why = stop(state);
+      if (why) return why;
+    }
+    return null;
+  };
+
+  const onDelta = (d: ModelDelta): void => {
+    // json replies are JSON text, not prose: the thought and answer are shown once parsed.
+    if (d.kind === 'reasoning') emit({ type: 'text_delta', kind: 'reasoning', text: d.text });
+    else if (d.kind === 'text' && protocol.name === 'native') emit({ type: 'text_delta', kind: 'text', text: d.text });
+  };
+
+  async function perform(call: PendingCall): Promise<ToolOutcome> {
+    const tool = byName.get(call.tool);
+    if (!tool) return { ok: false, error: `unknown tool '${call.tool}'`, hint: `use one of: ${o.tools.map((t) => t.name).join(', ')}` };
+    if (call.argsError) return { ok: false, error: `${tool.name}: ${call.argsError}`, hint: `send a JSON object: ${tool.name} takes ${signature(tool)}` };
+    const parsed = tool.input.safeParse(call.args);
+    if (!parsed.success) {
+      return { ok: false, error: `invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`, hint: `${tool.name} takes ${signature(tool)}` };
+    }
+    if (o.needsApproval?.(tool.name)) {
+      const question = attempt(() => (tool.confirm ? tool.confirm(parsed.data, ctx) : `Run ${tool.name} ${JSON.stringify(call.args)}?`));
+      if (!question.ok) return question;
+      const ask: ApprovalRequest = { approvalId: `ap${++approvals}`, callId: call.id, tool: tool.name, args: call.args, message: question.value };
+      const answer = o.approve ? o.approve(ask) : Promise.resolve<ApprovalDecision>('decline');
+      emit({ type: 'approval_requested', ...ask });
+      const decision = await abortable(answer, signal);
+      emit({ type: 'approval_resolved', approvalId: ask.approvalId, decision });
+      if (decision === 'decline') return { ok: false, error: `the user declined: ${question.value}`, hint: DECLINED_HINT };
+    }
+    try {
+      return await tool.run(parsed.data, ctx);
+    } catch (e) {
+      if (e instanceof DomainError) return { ok: false, error: e.error, hint: e.hint };
+      if (signal.aborted) throw e;
+      return { ok: false, error: `${tool.name} failed: ${e instanceof Error ? e.message : String(e)}`, hint: 'try another way, or tell the user' };
+    }
+  }
+
+  /** Runs one call: its events, and the text the model gets back. */
+  async function execute(call: PendingCall): Promise<string> {
+    emit({ type: 'tool_call', callId: call.id, tool: call.tool, args: call.args });
+    const outcome = await perform(call);
+    const result = outcome.ok ? outcome.value : { error: outcome.error, hint: outcome.hint };
+    emit({ type: 'tool_result', callId: call.id, tool: call.tool, ok: outcome.ok, result, ...(outcome.ok && outcome.actionId ? { actionId: outcome.actionId } : {}) });
+    return JSON.stringify(result);
+  }
+
+  /** A reply with nothing to run: its error goes back as an observation and counts as an attempt, so a model that never gets it right still stops. */
+  function rejectReply(failure: Failure, raw: string): RunOutcome | null {
+    emit({ type: 'error', message: failure.error, kind: 'invalid_reply', fatal: false });
+    keep(protocol.observation(JSON.stringify(failure)));
+    closeStep('');
+    calls.push({ tool: '(invalid reply)', args: raw });
+    const why = stopReason();
+    return why ? finish('limit', { message: `stopped: ${why}` }) : null;
+  }
+
+  emit({
+    type: 'run_started',
+    conversationId: o.conversationId,
+    request: request?.role === 'user' ? request.content : '',
+    model: o.model.name,
+    baseUrl: o.baseUrl,
+    protocol: protocol.name,
+  });
+
+  try {
+    for (;;) {
+      if (signal.aborted) return interrupted();
+      const { system, specs } = protocol.prepare(o.tools);
+      const history = historyWindow(transcript, requestIndex, o.limits.historyLength, isObservation);
+      let turn: ModelTurn;
+      try {
+        turn = await o.model.complete(
+          {
+            messages: [{ role: 'system', content: system }, ...protocol.render(history)],
+            ...(specs ? { tools: specs } : {}),
+            temperature: o.temperature,
+            maxTokens: o.maxTokens,
+            stream: o.stream ?? false,
+            signal,
+          },
+          o.stream ? onDelta : undefined,
+        );
+      } catch (e) {
+        if (signal.aborted || !(e instanceof ModelError)) throw e;
+        if (e.kind === 'tools_unsupported' && protocol.name === 'native' && o.onToolsUnsupported) {
+          o.onToolsUnsupported(e.message);
+          protocol = jsonProtocol;
+          emit({ type: 'error', message: `${e.message}; switched to the json protocol (remembered for this model)`, kind: e.kind, fatal: false });
+          continue;
+        }
+        if (e.kind === 'tool_call_invalid') {
+          // The server refused the call the model wrote (Groq's tool_use_failed): the model can fix it.
+          const stopped = rejectReply({ error: `your tool call was rejected: ${e.message}`, hint: 'check the tool name and arguments against the tools you have' }, e.details.failedGeneration ?? e.message);
+          if (stopped) return stopped;
+          continue;
+        }
+        throw e;
+      }
+
+      if (turn.usage) {
+        usage.promptTokens += turn.usage.promptTokens;
+        usage.completionTokens += turn.usage.completionTokens;
+        usage.totalTokens += turn.usage.totalTokens;
+        emit({ type: 'usage', ...turn.usage });
+      }
+      if (turn.finishReason === 'content_filter') throw new ModelError("the provider's content filter stopped the answer", 'content_filter');
+
+      const meaning = protocol.interpret(turn, o.tools, () => `call_${++callIds}`);
+      keep(meaning.message);
+      if (meaning.kind === 'invalid') {
+        const stopped = rejectReply(meaning.failure, turn.text);
+        if (stopped) return stopped;
+        continue;
+      }
+      if (meaning.thought) emit({ type: 'thought', text: meaning.thought });
+      if (meaning.kind === 'answer') {
+        closeStep('');
+        emit({ type: 'answer', text: meaning.text });
+        return finish('done', { answer: meaning.text });
+      }
+
+      unanswered = [...meaning.calls];
+      while (unanswered.length > 0) {
+        const call = unanswered[0]!;
+        calls.push({ tool: call.tool, args: canonicalJson(call.args) });
+        const why = stopReason();
+        if (why) {
+          closeStep(why);
+          return finish('limit', { message: `stopped: ${why}` });
+        }
+        const content = await execute(call);
+        unanswered.shift();
+        keep(protocol.observation(content, call));
+        if (signal.aborted) return interrupted();
+      }
+      closeStep('');
+    }
+  } catch (e) {
+    if (signal.aborted) return interrupted();
+    const message = e instanceof ModelError ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    emit({ type: 'error', message, kind: e instanceof ModelError ? e.kind : 'internal', fatal: true });
+    closeStep('the run ended with an error');
+    return finish('error', { message });
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The agent as a host calls it (CLI, IPC bridge, web host): start a run for a message in a conversation,
+ * cancel it, answer its approvals — all by run id. Plain functions; the dependencies are passed in.
+ */
+import { Protocol } from '../../../src-shared/settings';
+import type { AgentEvent, ApprovalDecision } from '../../../src-shared/events';
+import type { Result } from '../../../src-shared/result';
+import type { Model } from '../llm/port';
+import { readSettings, writeSetting } from '../settings';
+import type { Db } from '../store/db';
+import { nextId } from '../store/ids';
+import type { Tool } from '../tools/tool';
+import { DEFAULT_LIMITS, type Limits } from './limits';
+import { runAgent, type RunOutcome } from './loop';
+import { appendMessages, createConversation, getConversation, loadMessages, rememberedProtocol, rememberProtocol, type Endpoint } from './store';
+import { createTraceWriter } from './trace';
+
+interface LiveRun {
+  conversationId: string;
+  controller: AbortController;
+  /** Approvals waiting for the user, by approval id. */
+  approvals: Map<string, { tool: string; resolve: (d: ApprovalDecision) => void }>;
+}
+
+/** The runs going on in this process. A host keeps one and passes it to every call. */
+export type LiveRuns = Map<string, LiveRun>;
+export const createLiveRuns = (): LiveRuns => new Map();
+
+export interface AgentDeps {
+  db: Db;
+  /** Builds the model client for an endpoint. The host decides where the API key comes from (keychain, env). */
+  createModel: (endpoint: Endpoint) => Model;
+  tools: readonly Tool[];
+  live: LiveRuns;
+}
+
+export interface StartRunInput {
+  message: string;
+  /** Continue this conversation; without it a new conversation starts. */
+  conversationId?: string;
+  /** Per-request overrides of the settings (e.g. CLI flags). */
+  baseUrl?: string;
+  model?: string;
+  protocol?: Protocol;
+  stream?: boolean;
+  limits?: Partial<Limits>;
+  /** Run every tool without asking (`tidy ask --yes`). */
+  approveAll?: boolean;
+}
+
+export interface RunResult extends RunOutcome {
+  runId: string;
+  conversationId: string;
+}
+
+export interface StartedRun {
+  runId: string;
+  conversationId: string;
+  /** Settles when the run ends (it never rejects: the result says how it ended). */
+  finished: Promise<RunResult>;
+}
+
+/** How many stored messages a run loads: enough for any history window, bounded for a years-long conversation. */
+const LOAD_MESSAGES = 500;
+
+/**
+ * Starts a run and returns at once; `onEvent` receives every event of the run (the trace writer gets them
+ * too). A failure here (unknown conversation, a run already going on in it, an empty message) is a value.
+ */
+export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event: AgentEvent) => void): Result<StartedRun> {
+  const { db, live } = deps;
+  const message = input.message.trim();
+  if (!message) return { ok: false, error: 'the message is empty', hint: 'say what Tidy should do' };
+  if (input.conversationId !== undefined) {
+    if (!getConversation(db, input.conversationId))
+      return { ok: false, error: `no conversation with id ${input.conversationId}`, hint: 'list runs to see conversation ids, or start a new conversation' };
+    const busy = [...live.entries()].find(([, r]) => r.conversationId === input.conversationId);
+    if (busy) return { ok: false, error: `run ${busy[0]} is still going on in conversation ${input.conversationId}`, hint: 'wait for it or cancel it first' };
+  }
+
+  const settings = readSettings(db);
+  const endpoint: Endpoint = { baseUrl: input.baseUrl ?? settings.baseUrl, model: input.model ?? settings.model };
+  const chosen = input.protocol ?? Protocol.catch('auto').parse(settings.protocol);
+  const limits: Limits = {
+    ...DEFAULT_LIMITS,
+    maxActions: settings.maxActions,
+    timeLimitMs: settings.timeLimitSec * 1000,
+    historyLength: settings.historyLength,
+    ...input.limits,
+  };
+
+  const runId = nextId(db, 'r');
+  const conversationId = input.conversationId ?? createConversation(db, message);
+  const history = [...loadMessages(db, conversationId, LOAD_MESSAGES), { role: 'user' as const, content: message }];
+  appendMessages(db, conversationId, runId, history.slice(-1));
+
+  const run: LiveRun = { conversationId, controller: new AbortController(), approvals: new Map() };
+  live.set(runId, run);
+  const listeners = [createTraceWriter(db), onEvent];
+
+  const finished = runAgent({
+    runId,
+    conversationId,
+    baseUrl: endpoint.baseUrl,
+    model: deps.createModel(endpoint),
+    tools: deps.tools,
+    protocol: chosen === 'auto' ? (rememberedProtocol(db, endpoint) ?? 'native') : chosen,
+    ...(chosen === 'auto' ? { onToolsUnsupported: (reason: string) => rememberProtocol(db, endpoint, 'json', reason) } : {}),
+    messages: history,
+    limits,
+    temperature: settings.temperature,
+    maxTokens: settings.maxTokens,
+    stream: input.stream ?? settings.stream,
+    signal: run.controller.signal,
+    db,
+    onEvent: (event) => {
+      for (const listener of listeners) {
+        try {
+          listener(event);
+        } catch {
+          // A failing subscriber (a closed pipe, a UI gone away) must not stop the run or the others.
+        }
+      }
+    },
+    onMessages: (messages) => appendMessages(db, conversationId, runId, messages),
+    // Read at every call, so an "always allow" given earlier in this run applies to the next call.
+    needsApproval: (tool) => !input.approveAll && readSettings(db).approvals[tool] === 'ask',
+    approve: (request) => new Promise((resolve) => run.approvals.set(request.approvalId, { tool: request.tool, resolve })),
+  })
+    .then((outcome) => ({ runId, conversationId, ...outcome }))
+    .finally(() => live.delete(runId));
+
+  return { ok: true, value: { runId, conversationId, finished } };
+}
+
+/** Cancels a run going on in this process. False if there is none with that id (it may have ended). */
+export function cancelRun(deps: Pick<AgentDeps, 'live'>, runId: string): boolean {
+  const run = deps.live.get(runId);
+  if (!run) return false;
+  run.controller.abort();
+  return true;
+}
+
+/**
+ * Answers an approval the run is waiting for. `always` also sets `approvals.<tool> = auto` (revocable in
+ * the settings). False if that run or approval is not waiting (already answered, or the run ended).
+ */
+export function answerApproval(deps: Pick<AgentDeps, 'db' | 'live'>, runId: string, approvalId: string, decision: ApprovalDecision): boolean {
+  const pending = deps.live.get(runId)?.approvals.get(approvalId);
+  if (!pending) return false;
+  deps.live.get(runId)!.approvals.delete(approvalId);
+  if (decision === 'always') writeSetting(deps.db, `approvals.${pending.tool}`, 'auto');
+  pending.resolve(decision);
+  return true;
+}

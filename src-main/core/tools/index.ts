@@ -1,0 +1,13 @@
+import { LIST_TOOLS } from './lists';
+import { searchTool } from './search';
+import { TASK_TOOLS } from './tasks';
+import type { Tool } from './tool';
+
+/**
+ * Every tool the agent has, in the order the model is shown them. Adding a tool is adding one object
+ * here. `calculate` ({expression} → {result}) is built with the sandbox worker (src-main/sandbox) and
+ * belongs right after `search`.
+ */
+export const TOOLS: readonly Tool[] = [...TASK_TOOLS, ...LIST_TOOLS, searchTool];
+
+export { READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolTag } from './tool';

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { fail } from '../domain/fail';
+import type { Db } from '../store/db';
+import { cached } from '../store/statements';
+import { capped, defineTool, read } from './tool';
+
+/**
+ * The model's words as an FTS5 query: each word a quoted prefix term, all required. Quoting makes any
+ * input safe (FTS5 syntax such as `-`, `:`, `"` or NEAR is never interpreted).
+ */
+export function ftsQuery(text: string): string | null {
+  const words = text.normalize('NFC').match(/[\p{L}\p{N}]+/gu);
+  return words ? words.map((w) => `"${w}"*`).join(' ') : null;
+}
+
+// search_index rowids are source rowid * 4 + kind (see migration 2). Archived things are not found; done
+// tasks are, marked as done.
+const SEARCH = `
+  WITH m AS (SELECT rowid AS r, rank FROM search_index WHERE search_index MATCH ?)
+  SELECT 'task' AS type, t.id, t.content AS text, p.name AS parent, t.status AS status, m.rank
+    FROM m JOIN tasks t ON t.rowid = m.r / 4 JOIN projects p ON p.id = t.project_id
+    WHERE m.r % 4 = 0 AND t.status != 'archived'
+  UNION ALL
+  SELECT 'project', p.id, p.name, NULL, NULL, m.rank FROM m JOIN projects p ON p.rowid = m.r / 4
+    WHERE m.r % 4 = 1 AND p.archived_at IS NULL
+  UNION ALL
+  SELECT 'list', l.id, l.name, NULL, NULL, m.rank FROM m JOIN lists l ON l.rowid = m.r / 4
+    WHERE m.r % 4 = 2 AND l.archived_at IS NULL
+  UNION ALL
+  SELECT 'item', i.id, i.text, l.name, i.checked, m.rank FROM m JOIN list_items i ON i.rowid = m.r / 4 JOIN lists l ON l.id = i.list_id
+    WHERE m.r % 4 = 3 AND i.archived_at IS NULL AND l.archived_at IS NULL
+  ORDER BY rank`;
+
+interface Hit {
+  type: 'task' | 'project' | 'list' | 'item';
+  id: string;
+  text: string;
+  parent: string | null;
+  status: string | number | null;
+}
+
+/** A match as the model sees it, named like the other tools' rows. */
+function shape(h: Hit): Record<string, unknown> {
+  switch (h.type) {
+    case 'task':
+      return { type: 'task', id: h.id, content: h.text, project: h.parent, ...(h.status === 'done' ? { done: true } : {}) };
+    case 'item':
+      return { type: 'item', id: h.id, text: h.text, list: h.parent, checked: h.status === 1 };
+    default:
+      return { type: h.type, id: h.id, name: h.text };
+  }
+}
+
+export function search(db: Db, text: string): Record<string, unknown> {
+  const query = ftsQuery(text);
+  if (!query) fail('the search has no words in it', 'search for one or more words, e.g. {"query": "birthday"}');
+  const hits = cached(db, SEARCH).all(query) as Hit[];
+  return capped('matches', hits.slice(0, 200).map(shape), hits.length, 'add words to narrow the search');
+}
+
+export const searchTool = defineTool({
+  name: 'search',
+  description: 'Find tasks, projects, lists and list items by words (best matches first).',
+  input: z.strictObject({ query: z.string() }),
+  tags: ['read', 'search'],
+  run: ({ query }, { db }) => read(() => search(db, query)),
+});

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { INBOX_ID, type Task } from '../../../src-shared/domain';
+import { addTask, completeTask, getTask, listTasks, moveTask, updateTask } from '../domain/tasks';
+import { createProject, listProjects } from '../domain/projects';
+import { quote } from '../domain/text';
+import { capped, defineTool, mutation, read, READ_CAP } from './tool';
+
+/** A task as the model sees it: `{id, content, project, created}`, plus priority and due date only when set. */
+function taskRow(t: Task): Record<string, unknown> {
+  return {
+    id: t.id,
+    content: t.content,
+    project: t.project,
+    created: t.createdAt.slice(0, 10),
+    ...(t.priority > 1 ? { priority: t.priority } : {}),
+    ...(t.due ? { due: t.due } : {}),
+  };
+}
+
+export const TASK_TOOLS = [
+  defineTool({
+    name: 'get_inbox_tasks',
+    description: 'Open tasks in the Inbox.',
+    input: z.strictObject({}),
+    tags: ['read', 'tasks'],
+    run: (_, { db }) =>
+      read(() => {
+        const { tasks, total } = listTasks(db, { project: INBOX_ID, limit: READ_CAP });
+        return capped('tasks', tasks.map(taskRow), total, 'move or complete these, then call again for the rest');
+      }),
+  }),
+  defineTool({
+    name: 'get_all_tasks',
+    description: 'Open tasks of every project, or of one project (project_id from get_all_projects).',
+    input: z.strictObject({ project_id: z.string().optional() }),
+    tags: ['read', 'tasks'],
+    run: ({ project_id }, { db }) =>
+      read(() => {
+        const { tasks, total } = listTasks(db, { project: project_id, limit: READ_CAP });
+        return capped('tasks', tasks.map(taskRow), total, 'pass project_id, or use search, to narrow it');
+      }),
+  }),
+  defineTool({
+    name: 'get_all_projects',
+    description: 'All projects, the Inbox included, with their ids.',
+    input: z.strictObject({}),
+    tags: ['read', 'projects'],
+    run: (_, { db }) =>
+      read(() => {
+        const projects = listProjects(db);
+        return capped('projects', projects.slice(0, READ_CAP).map((p) => ({ id: p.id, name: p.name })), projects.length, 'use search to find one by name');
+      }),
+  }),
+  defineTool({
+    name: 'create_project',
+    description: 'Create a project. Fails if the name is taken: then use the existing project.',
+    input: z.strictObject({ name: z.string() }),
+    tags: ['write', 'projects'],
+    run: ({ name }, { db, action }) => mutation(createProject(db, action, { name }), (p) => ({ id: p.id, name: p.name })),
+  }),
+  defineTool({
+    name: 'move_task',
+    description: 'Move a task (id from get_inbox_tasks or get_all_tasks) to a project (id from get_all_projects or create_project).',
+    input: z.strictObject({ task_id: z.string(), project_id: z.string() }),
+    tags: ['write', 'tasks'],
+    run: ({ task_id, project_id }, { db, action }) =>
+      mutation(moveTask(db, action, { task: task_id, project: project_id }), (t) => ({ ok: true, id: t.id, content: t.content, project: t.project })),
+  }),
+  defineTool({
+    name: 'add_task',
+    description: 'Add a task, to the Inbox unless project_id is given.',
+    input: z.strictObject({ content: z.string(), project_id: z.string().optional() }),
+    tags: ['write', 'tasks'],
+    run: ({ content, project_id }, { db, action }) =>
+      mutation(addTask(db, action, { content, project: project_id }), (t) => ({ id: t.id, content: t.content, project: t.project })),
+  }),
+  defineTool({
+    name: 'update_task',
+    description: "Change a task's content, priority (1 normal to 4 urgent) or due date (YYYY-MM-DD, null to clear).",
+    input: z.strictObject({
+      task_id: z.string(),
+      content: z.string().optional(),
+      priority: z.number().int().min(1).max(4).optional(),
+      due: z.string().nullable().optional(),
+    }),
+    tags: ['write', 'tasks'],
+    run: ({ task_id, ...change }, { db, action }) =>
+      mutation(updateTask(db, action, { task: task_id, ...change }), (t) => ({
+        id: t.id,
+        content: t.content,
+        project: t.project,
+        priority: t.priority,
+        due: t.due,
+        status: t.status,
+      })),
+  }),
+  defineTool({
+    name: 'complete_task',
+    description: 'Mark a task done.',
+    input: z.strictObject({ task_id: z.string() }),
+    tags: ['write', 'tasks'],
+    confirm: ({ task_id }, { db }) => `Complete task ${quote(getTask(db, task_id).content)}?`,
+    run: ({ task_id }, { db, action }) => mutation(completeTask(db, action, { task: task_id }), () => ({ ok: true })),
+  }),
+];

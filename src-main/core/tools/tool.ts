@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import type { Failure } from '../../../src-shared/result';
+import type { ActionContext } from '../actions/log';
+import { attempt } from '../domain/fail';
+import type { Mutated } from '../domain/mutation';
+import type { Db } from '../store/db';
+
+/** What a tool runs with: the database, the request its changes are logged under, and the run's signal. */
+export interface ToolContext {
+  db: Db;
+  /** `{runId, source: 'agent'}`: every action a tool writes is tagged with the run, so `tidy undo --run` reverses it. */
+  action: ActionContext;
+  /** Aborted on cancel or at the time limit; long-running tools (the calculator worker) must stop on it. */
+  signal: AbortSignal;
+}
+
+/** A tool's answer: a JSON value for the model (and the action it logged, for a mutation), or {error, hint}. */
+export type ToolOutcome = { ok: true; value: unknown; actionId?: string } | ({ ok: false } & Failure);
+
+export type ToolTag = 'read' | 'write' | 'tasks' | 'projects' | 'lists' | 'search' | 'math';
+
+/**
+ * A tool is data. Mutations go through the domain operations, which write the change and its action row
+ * (with the before/after images undo applies) in one transaction; so a tool never states its inverse itself.
+ */
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  /** Public contract (DESIGN.md): never rename. */
+  name: string;
+  /** One or two short sentences for the model: what it does and where its ids come from. */
+  description: string;
+  input: S;
+  tags: readonly ToolTag[];
+  /**
+   * The question to ask the user when the tool's approval policy is `ask` (settings `approvals`). May throw a
+   * DomainError (e.g. no such task): then the call fails without bothering the user.
+   */
+  confirm?: (input: z.output<S>, ctx: ToolContext) => string;
+  run(input: z.output<S>, ctx: ToolContext): ToolOutcome | Promise<ToolOutcome>;
+}
+
+/**
+ * Keeps a tool's input type checked where it is written, then erases it for the registry. The erasure is
+ * safe because the loop always parses arguments with `tool.input` before calling `run` or `confirm`.
+ */
+export const defineTool = <S extends z.ZodType>(tool: Tool<S>): Tool => tool as unknown as Tool;
+
+/** A read that may throw a DomainError, as a tool outcome. */
+export const read = (fn: () => unknown): ToolOutcome => attempt(fn);
+
+/** A domain mutation as a tool outcome, with the value shaped for the model. */
+export function mutation<T>(r: Mutated<T>, shape: (value: T) => unknown): ToolOutcome {
+  return r.ok ? { ok: true, value: shape(r.value), actionId: r.actionId } : r;
+}
+
+/** Reads return at most this many rows, with the total, so a 10,000-task inbox cannot blow the context. */
+export const READ_CAP = 200;
+
+/**
+ * The shape of every list-returning tool: `{<key>: [...rows], total}`; when capped also `truncated: true`
+ * and a hint. An object (not a bare array) so the model always sees the total and whether it saw everything.
+ */
+export function capped(key: string, rows: readonly unknown[], total: number, narrow: string): Record<string, unknown> {
+  if (total <= READ_CAP) return { [key]: rows, total };
+  return { [key]: rows.slice(0, READ_CAP), total, truncated: true, hint: `showing ${READ_CAP} of ${total}; ${narrow}` };
+}
+
+const jsonSchemas = new WeakMap<Tool, Record<string, unknown>>();
+
+/** The tool's arguments as JSON Schema (for native tool calling), computed once per tool. */
+export function inputSchema(tool: Tool): Record<string, unknown> {
+  let schema = jsonSchemas.get(tool);
+  if (!schema) {
+    const { $schema: _drop, ...rest } = z.toJSONSchema(tool.input) as Record<string, unknown>;
+    jsonSchemas.set(tool, (schema = rest));
+  }
+  return schema;
+}
+
+function typeOf(s: Record<string, unknown>): string {
+  if (Array.isArray(s['enum'])) return s['enum'].map((v) => JSON.stringify(v)).join('|');
+  if (Array.isArray(s['anyOf'])) return (s['anyOf'] as Record<string, unknown>[]).map(typeOf).join('|');
+  if (s['type'] === 'integer' && typeof s['minimum'] === 'number' && typeof s['maximum'] === 'number') return `${s['minimum']}-${s['maximum']}`;
+  return String(s['type'] ?? 'any');
+}
+
+/** A compact signature of the arguments, e.g. `{task_id: string, project_id?: string}`: for hints and the json prompt. */
+export function signature(tool: Tool): string {
+  const schema = inputSchema(tool);
+  const props = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set((schema['required'] ?? []) as string[]);
+  return `{${Object.entries(props)
+    .map(([k, v]) => `${k}${required.has(k) ? '' : '?'}: ${typeOf(v)}`)
+    .join(', ')}}`;
+}
