@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { readSettings, writeSetting } from '../../src-main/core';
+import { parseAccelerator } from '../../src-shared/accelerator';
+import { DEFAULT_SETTINGS, SETTINGS } from '../../src-shared/settings';
+import { okValue, tempDb } from '../support/db';
+
+describe('settings: validated, with the allowed range in the refusal', () => {
+  it('defaults', () => {
+    const { db } = tempDb();
+    expect(readSettings(db)).toEqual({
+      profile: 'openai',
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'gpt-4o-mini',
+      protocol: 'auto',
+      temperature: 0.2,
+      maxTokens: 1024,
+      historyLength: 15,
+      maxActions: 20,
+      timeLimitSec: 120,
+      stream: true,
+      approvals: { complete_task: 'ask', archive_list_item: 'ask' },
+      quickCaptureShortcut: 'CommandOrControl+Shift+Space',
+    });
+    expect(readSettings(db)).toEqual({ ...DEFAULT_SETTINGS });
+  });
+
+  it.each([
+    ['temperature', '2.5', 'must be from 0 to 2'],
+    ['temperature', '-0.1', 'must be from 0 to 2'],
+    ['temperature', 'hot', 'expected number'],
+    ['maxTokens', '8', 'must be from 16 to 32000'],
+    ['maxTokens', '100000', 'must be from 16 to 32000'],
+    ['maxTokens', '512.5', 'must be a whole number from 16 to 32000'],
+    ['historyLength', '1', 'must be from 2 to 200'],
+    ['maxActions', '0', 'must be from 1 to 200'],
+    ['maxActions', '201', 'must be from 1 to 200'],
+    ['timeLimitSec', '4', 'must be from 5 to 3600'],
+    ['timeLimitSec', '3601', 'must be from 5 to 3600'],
+    ['protocol', 'xml', 'auto'],
+    ['stream', 'maybe', ''],
+    ['approvals.complete_task', 'never', ''],
+    ['quickCaptureShortcut', 'Space', 'needs a modifier'],
+    ['baseUrl', 'ftp://x', 'must be an http(s) URL'],
+    ['model', '  ', 'must not be empty'],
+  ])('%s %s is refused (%s) and nothing changes', (key, value, why) => {
+    const { db } = tempDb();
+    const before = readSettings(db);
+    const r = writeSetting(db, key, value);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error).toContain(why);
+      expect(r.error).toContain(JSON.stringify(value));
+      expect(r.hint).not.toBe('');
+    }
+    expect(readSettings(db)).toEqual(before);
+  });
+
+  it.each([
+    ['temperature', '0', 0],
+    ['temperature', '2', 2],
+    ['maxTokens', '16', 16],
+    ['maxTokens', '32000', 32000],
+    ['historyLength', '200', 200],
+    ['maxActions', '1', 1],
+    ['timeLimitSec', '3600', 3600],
+    ['protocol', 'json', 'json'],
+    ['stream', 'off', false],
+    ['stream', true, true],
+    ['quickCaptureShortcut', 'cmdorctrl+alt+t', 'CommandOrControl+Alt+T'],
+  ])('%s %s is accepted at the edge of its range as %s', (key, value, stored) => {
+    const { db } = tempDb();
+    expect(okValue(writeSetting(db, key, value))).toEqual(stored);
+    expect(readSettings(db)[key as keyof typeof SETTINGS]).toEqual(stored);
+  });
+
+  it('approvals are set per tool', () => {
+    const { db } = tempDb();
+    okValue(writeSetting(db, 'approvals.complete_task', 'auto'));
+    expect(readSettings(db).approvals).toEqual({ complete_task: 'auto', archive_list_item: 'ask' });
+  });
+
+  it('an unknown key names the known ones', () => {
+    const { db } = tempDb();
+    const r = writeSetting(db, 'apiKey', 'sk-1');
+    expect(r).toMatchObject({ ok: false, error: "unknown setting 'apiKey'" });
+  });
+});
+
+describe('parseAccelerator (Electron accelerators for the global quick-capture shortcut)', () => {
+  it.each([
+    ['CommandOrControl+Shift+Space', 'CommandOrControl+Shift+Space'],
+    ['CmdOrCtrl+Shift+Space', 'CommandOrControl+Shift+Space'],
+    ['ctrl+alt+delete', 'Control+Alt+Delete'],
+    ['Super+Plus', 'Super+Plus'],
+    ['Alt+F4', 'Alt+F4'],
+    ['F12', 'F12'],
+    ['Shift+F7', 'Shift+F7'],
+    ['Control+num5', 'Control+num5'],
+    ['Alt+/', 'Alt+/'],
+    ['Option+Return', 'Option+Return'],
+    [' Meta + k ', 'Meta+K'],
+  ])('%s → %s', (text, canonical) => expect(parseAccelerator(text)).toEqual({ ok: true, value: canonical }));
+
+  it.each([
+    ['', 'empty part'],
+    ['Ctrl+', 'empty part'],
+    ['Ctrl++', 'empty part'],
+    ['A', 'needs a modifier'],
+    ['Shift+A', 'needs a modifier'],
+    ['Ctrl+Shift', 'has no key'],
+    ['Ctrl+A+B', 'has two keys'],
+    ['A+Ctrl', 'modifiers come before the key'],
+    ['Ctrl+Ctrl+A', 'repeats the modifier'],
+    ['Ctrl+Hyper+A', '"Hyper" is not a key'],
+    ['Ctrl+F25', '"F25" is not a key'],
+  ])('%s is refused: %s', (text, why) => {
+    const r = parseAccelerator(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain(why);
+  });
+});
