@@ -1,0 +1,182 @@
+/**
+ * The IPC contract between the UI and the main side: every request channel with its input and output
+ * schema, and every event the main side pushes. It is the one source of truth: the handlers, both
+ * transports (Electron ipcMain and the loopback WebSocket), the preload and the renderer's types are
+ * derived from it, and nothing restates a payload shape.
+ *
+ * The renderer imports this module with `import type` only; the main side and the preload parse with it.
+ */
+import { z } from 'zod';
+import { ActionEntry, DueDate, List, ListItem, Priority, Project, Task, TaskStatus } from './domain';
+import { SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
+
+/** Which views may be stale after a change; `data.changed` carries them so every window updates live. */
+export const Topic = z.enum(['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets']);
+export type Topic = z.infer<typeof Topic>;
+
+/** Every topic that the data tables (and therefore undo) can touch. */
+export const DATA_TOPICS = ['tasks', 'projects', 'lists', 'actions'] as const satisfies readonly Topic[];
+
+// Ids and references. Their real rules (does the task exist, is the name free) live in the core, which
+// answers with an error and a hint; the contract only bounds the shapes.
+const Id = z.string().trim().min(1).max(64);
+/** A project or list by id or by name. */
+const Ref = z.string().trim().min(1).max(200);
+const Name = z.string().max(500);
+const Text = z.string().max(20_000);
+const Empty = z.object({}).strict();
+
+/** A logged change: the new value, and the action id to undo it by. */
+const mutation = <T extends z.ZodType>(value: T) => z.object({ value, actionId: z.string() });
+
+const Named = z.object({ id: z.string(), name: z.string() });
+
+/** What an undo (or redo) did: the actions reversed and the new log entries that record it. */
+export const UndoReport = z.object({
+  reversed: z.array(z.object({ id: z.string(), summary: z.string() })),
+  created: z.array(z.string()),
+});
+
+/** One request in the action log: a user command or an agent run, with its actions newest first. */
+export const ActionGroup = z.object({
+  runId: z.string(),
+  source: z.enum(['user', 'agent']),
+  actions: z.array(ActionEntry),
+});
+export type ActionGroup = z.infer<typeof ActionGroup>;
+
+const settingShape = Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].schema])) as {
+  [K in SettingKey]: (typeof SETTINGS)[K]['schema'];
+};
+/** All settings, stored values over defaults. */
+export const SettingsSchema = z.object(settingShape);
+
+const ProjectWithCount = Project.extend({ openTasks: z.number().int() });
+
+/** A request channel: what the caller sends, what it gets back, and which views it can make stale. */
+export interface ChannelDef {
+  input: z.ZodType;
+  output: z.ZodType;
+  changes?: readonly Topic[];
+}
+
+const logged = ['actions'] as const;
+
+/** Every request channel. Add a channel here, then its handler in src-main/host/handlers.ts: the types force both. */
+export const channels = {
+  // --- tasks --------------------------------------------------------------------------------------
+  /** Tasks oldest first, with the total before paging. `project` is an id or name (e.g. 'inbox'). */
+  'tasks.list': {
+    input: z.object({
+      project: Ref.optional(),
+      status: z.union([TaskStatus, z.literal('all')]).optional(),
+      limit: z.number().int().min(0).max(10_000).optional(),
+      offset: z.number().int().min(0).optional(),
+    }),
+    output: z.object({ tasks: z.array(Task), total: z.number().int() }),
+  },
+  'tasks.add': {
+    input: z.object({ content: Text, project: Ref.optional(), priority: Priority.optional(), due: DueDate.nullable().optional() }),
+    output: mutation(Task),
+    changes: ['tasks', ...logged],
+  },
+  'tasks.update': {
+    input: z.object({ task: Id, content: Text.optional(), priority: Priority.optional(), due: DueDate.or(z.literal('')).nullable().optional() }),
+    output: mutation(Task),
+    changes: ['tasks', ...logged],
+  },
+  'tasks.move': { input: z.object({ task: Id, project: Ref }), output: mutation(Task), changes: ['tasks', ...logged] },
+  'tasks.complete': { input: z.object({ task: Id }), output: mutation(Task), changes: ['tasks', ...logged] },
+  'tasks.reopen': { input: z.object({ task: Id }), output: mutation(Task), changes: ['tasks', ...logged] },
+  'tasks.archive': { input: z.object({ task: Id }), output: mutation(Task), changes: ['tasks', ...logged] },
+
+  // --- projects -----------------------------------------------------------------------------------
+  /** Live projects (Inbox first, then by name) with their number of open tasks; archived ones when asked. */
+  'projects.list': { input: z.object({ includeArchived: z.boolean().optional() }), output: z.array(ProjectWithCount) },
+  'projects.create': { input: z.object({ name: Name }), output: mutation(Named), changes: ['projects', ...logged] },
+  'projects.rename': { input: z.object({ project: Ref, name: Name }), output: mutation(Named), changes: ['projects', 'tasks', ...logged] },
+  'projects.archive': { input: z.object({ project: Ref }), output: mutation(Named), changes: ['projects', ...logged] },
+  'projects.unarchive': { input: z.object({ project: Ref }), output: mutation(Named), changes: ['projects', ...logged] },
+
+  // --- lists --------------------------------------------------------------------------------------
+  'lists.list': { input: z.object({ includeArchived: z.boolean().optional() }), output: z.array(List) },
+  /** One list and its items in order. */
+  'lists.items': {
+    input: z.object({ list: Ref, includeArchived: z.boolean().optional() }),
+    output: z.object({ list: List, items: z.array(ListItem) }),
+  },
+  'lists.create': { input: z.object({ name: Name }), output: mutation(Named), changes: ['lists', ...logged] },
+  'lists.rename': { input: z.object({ list: Ref, name: Name }), output: mutation(Named), changes: ['lists', ...logged] },
+  'lists.archive': { input: z.object({ list: Ref }), output: mutation(Named), changes: ['lists', ...logged] },
+  'lists.unarchive': { input: z.object({ list: Ref }), output: mutation(Named), changes: ['lists', ...logged] },
+  'lists.addItem': { input: z.object({ list: Ref, text: Text }), output: mutation(ListItem), changes: ['lists', ...logged] },
+  'lists.editItem': { input: z.object({ list: Ref, item: Id, text: Text }), output: mutation(ListItem), changes: ['lists', ...logged] },
+  'lists.checkItem': { input: z.object({ list: Ref, item: Id, checked: z.boolean() }), output: mutation(ListItem), changes: ['lists', ...logged] },
+  'lists.archiveItem': { input: z.object({ list: Ref, item: Id }), output: mutation(ListItem), changes: ['lists', ...logged] },
+
+  // --- quick capture ------------------------------------------------------------------------------
+  /** Adds the text to the inbox at once: no model, works offline. */
+  'capture.add': { input: z.object({ text: Text }), output: mutation(Task), changes: ['tasks', ...logged] },
+
+  // --- the action log and undo --------------------------------------------------------------------
+  /**
+   * The action log, newest first, grouped by request. Pass the previous page's `nextBefore` as
+   * `before` for the next page; a request cut by the page size continues (same runId) on the next one.
+   */
+  'actions.list': {
+    input: z.object({ limit: z.number().int().min(1).max(1000).optional(), before: Id.optional(), runId: Id.optional() }),
+    output: z.object({ groups: z.array(ActionGroup), nextBefore: z.string().nullable() }),
+  },
+  /** Undo one action; with `cascade`, first the later actions that touched the same data. */
+  'actions.undo': { input: z.object({ actionId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
+  /** Undo everything a request (a user command or an agent run) changed, all or nothing. */
+  'actions.undoRequest': { input: z.object({ runId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
+  /** Undo the most recent request that still has changes in effect. */
+  'actions.undoLast': { input: Empty, output: UndoReport, changes: DATA_TOPICS },
+  /** Redo an undone action (the id of the action that shows as undone): undoes its undo. */
+  'actions.redo': { input: z.object({ actionId: Id }), output: UndoReport, changes: DATA_TOPICS },
+
+  // --- settings -----------------------------------------------------------------------------------
+  'settings.get': { input: Empty, output: SettingsSchema },
+  /**
+   * Sets one setting, validated by its schema (a bad value is refused with the allowed range);
+   * `approvals.<tool>` sets one tool's approval policy. Returns all settings after the change.
+   */
+  'settings.set': {
+    input: z.object({ key: z.string().min(1).max(100), value: z.json() }),
+    output: SettingsSchema,
+    changes: ['settings'],
+  },
+} as const satisfies Record<string, ChannelDef>;
+
+/** Views may be stale: refetch what shows these topics. */
+export const DataChanged = z.object({ topics: z.array(Topic).min(1) });
+export type DataChanged = z.infer<typeof DataChanged>;
+
+/** Every event the main side pushes to every window (and every web client). */
+export const events = {
+  'data.changed': DataChanged,
+} as const satisfies Record<string, z.ZodType>;
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+/** What the caller passes (before parsing: optional fields may be left out). */
+export type Input<C extends ChannelName> = z.input<Channels[C]['input']>;
+/** What the handler receives (after parsing). */
+export type ParsedInput<C extends ChannelName> = z.output<Channels[C]['input']>;
+export type Output<C extends ChannelName> = z.output<Channels[C]['output']>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export const isChannelName = (name: unknown): name is ChannelName => typeof name === 'string' && Object.hasOwn(channels, name);
+export const isEventName = (name: unknown): name is EventName => typeof name === 'string' && Object.hasOwn(events, name);
+
+/** The web transport's request frame (JSON text, client → host). The host answers `{id, reply}` or pushes `{event, payload}`. */
+export const WsRequest = z.object({ id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), channel: z.string().max(100), input: z.unknown() });
+export type WsRequest = z.infer<typeof WsRequest>;
+
+/** Electron's ipc channel names for the contract's channels and events (one ipcMain handler per channel). */
+export const electronInvokeName = (channel: ChannelName): string => `tidy:${channel}`;
+export const electronEventName = (event: EventName): string => `tidy-event:${event}`;
