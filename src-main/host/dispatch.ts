@@ -1,0 +1,50 @@
+/**
+ * One request through the contract, whatever the transport: the channel is checked, the input parsed
+ * with its schema (an invalid payload changes nothing), the handler run, its failure turned into a
+ * reply, and a `data.changed` event emitted for the views the channel can make stale.
+ */
+import type { z } from 'zod';
+import { failed, type Reply } from '../../src-shared/bridge';
+import { channels, isChannelName, type ChannelDef, type ChannelName, type Output, type ParsedInput } from '../../src-shared/ipc';
+import { DomainError } from '../core';
+import type { EventHub } from './hub';
+
+/** The handler of every channel: a plain function of the parsed input. A DomainError is a refusal the user can act on. */
+export type Handlers = { [C in ChannelName]: (input: ParsedInput<C>) => Output<C> | Promise<Output<C>> };
+
+export type Dispatch = (channel: unknown, input: unknown) => Promise<Reply>;
+
+export interface DispatchOptions {
+  /** Where unexpected errors (bugs) are logged with their stack; the caller only gets one line. */
+  log?: (message: string, error: unknown) => void;
+}
+
+export function describeIssues(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`);
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return shown.join('; ') + more;
+}
+
+export function createDispatch(handlers: Handlers, hub: EventHub, options: DispatchOptions = {}): Dispatch {
+  const log = options.log ?? ((message, error) => console.error(`tidy: ${message}`, error));
+  return async (channel, input) => {
+    if (!isChannelName(channel)) {
+      const shown = typeof channel === 'string' ? JSON.stringify(channel.slice(0, 80)) : typeof channel;
+      return failed('unknown_channel', `there is no channel ${shown}`, 'use a channel of the IPC contract (src-shared/ipc.ts)');
+    }
+    const def: ChannelDef = channels[channel];
+    const parsed = def.input.safeParse(input);
+    if (!parsed.success) return failed('invalid_input', `invalid input for ${channel}: ${describeIssues(parsed.error)}`, 'nothing was changed; send the input the contract describes');
+    try {
+      const handler = handlers[channel] as (input: unknown) => unknown;
+      const value = await handler(parsed.data);
+      if (def.changes) hub.emit('data.changed', { topics: [...def.changes] });
+      return { ok: true, value };
+    } catch (e) {
+      if (e instanceof DomainError) return failed('failed', e.error, e.hint);
+      log(`${channel} failed unexpectedly`, e);
+      const message = e instanceof Error ? e.message : String(e);
+      return failed('internal', `${channel} failed unexpectedly: ${message}`, 'this is a bug in Tidy; the details are in its log');
+    }
+  };
+}

@@ -1,0 +1,44 @@
+/** A host of the IPC contract over one database: the handlers, the dispatcher and the event hub that both transports share. */
+import type { Db } from '../core';
+import { DATA_TOPICS } from '../../src-shared/ipc';
+import { createDispatch, type Dispatch } from './dispatch';
+import { createHandlers, type HostDeps } from './handlers';
+import { createEventHub, type EventHub } from './hub';
+
+export interface Host {
+  readonly hub: EventHub;
+  readonly dispatch: Dispatch;
+  close(): void;
+}
+
+export interface HostOptions {
+  /** How often to look for changes other processes (the `tidy` CLI) committed; 0 turns it off. */
+  watchMs?: number;
+}
+
+export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
+  const hub = createEventHub();
+  const dispatch = createDispatch(createHandlers(deps), hub);
+  const stopWatching = options.watchMs === 0 ? () => {} : watchExternalChanges(deps.db, () => hub.emit('data.changed', { topics: [...DATA_TOPICS, 'settings'] }), options.watchMs);
+  return { hub, dispatch, close: stopWatching };
+}
+
+/**
+ * Calls `changed` when another connection (the CLI, a second host) commits to the database.
+ * SQLite's data_version changes exactly then, and not for this connection's own writes.
+ * https://www.sqlite.org/pragma.html#pragma_data_version
+ */
+export function watchExternalChanges(db: Db, changed: () => void, everyMs = 1000): () => void {
+  const version = (): number => db.pragma('data_version', { simple: true }) as number;
+  let last = version();
+  const timer = setInterval(() => {
+    if (!db.open) return;
+    const now = version();
+    if (now !== last) {
+      last = now;
+      changed();
+    }
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
