@@ -6,6 +6,7 @@ import { registerConfigCommands } from './commands/config';
 import { registerDataCommands } from './commands/data';
 import { registerKeyCommands } from './commands/key';
 import { registerLogCommands } from './commands/log';
+import { registerServeCommand } from './commands/serve';
 import { CliFailure, createCli } from './context';
 
 const program = new Command('tidy')
@@ -23,6 +24,7 @@ const cli = createCli(program);
 registerDataCommands(program, cli);
 registerLogCommands(program, cli);
 registerConfigCommands(program, cli);
+registerServeCommand(program, cli);
 registerKeyCommands(program, cli);
 
 function fatal(line: string, code: number): void {

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHost } from '../../host';
+import { startWebHost } from '../../host/web';
+import { CliFailure, usage, type Cli } from '../context';
+
+/** The built renderer, next to the CLI bundle: out/cli/tidy.mjs → out/renderer. */
+const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
+
+/** `tidy serve`: the UI in a browser, through the web host, until Ctrl+C. */
+export function registerServeCommand(program: Command, cli: Cli): void {
+  program
+    .command('serve')
+    .description('the UI in a browser, on 127.0.0.1 only; prints the URL with its per-launch token')
+    .option('--port <n>', 'the port on 127.0.0.1 (default: a free one)')
+    .action(async (o: { port?: string }) => {
+      const port = o.port === undefined ? 0 : Number(o.port);
+      if (!/^\d+$/.test(o.port ?? '0') || port > 65_535) throw usage(`--port ${o.port} is not a port number`, 'use a whole number from 1 to 65535, or leave it out for a free port');
+      if (!existsSync(join(RENDERER_DIR, 'index.html')))
+        throw new CliFailure(`the UI is not built yet (no ${join(RENDERER_DIR, 'index.html')})`, 'run `npx electron-vite build` (or `npm start`) in the Tidy folder');
+
+      const host = createHost({ db: cli.db() });
+      const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch((e: unknown) => {
+        host.close();
+        throw new CliFailure(`cannot serve: ${e instanceof Error ? e.message : String(e)}`, 'try another --port, or leave it out');
+      });
+      cli.out(`Tidy is serving on ${web.url}`);
+      cli.out('Open that URL in a browser on this computer (the token in it is your key; do not share it). Press Ctrl+C to stop.');
+
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await web.close();
+      host.close();
+    });
+}
