@@ -13,6 +13,8 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
+      // A sandboxed preload can require only 'electron': bundle everything else (the contract, zod) into it.
+      externalizeDeps: false,
       // A sandboxed preload must be CommonJS.
       rolldownOptions: {
         input: { index: resolve('src-preload/index.ts') },
