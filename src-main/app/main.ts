@@ -1,32 +1,84 @@
-// Electron glue only: the window, its security settings and the app lifecycle.
-// All logic lives in src-main/core so that it runs (and is tested) in plain Node.
-import { app, BrowserWindow } from 'electron';
-import { join } from 'node:path';
+// Electron glue only: lifecycle, windows, quick capture, tray. Everything else is the core and the host,
+// which run (and are tested) in plain Node; this file wires them to Electron.
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Notification } from 'electron';
+import { openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
+import { createHost } from '../host';
+import { forwardEvents, registerIpc } from '../host/electron-ipc';
+import { ensureSqliteBinding } from './native';
+import { hardenSession, isOurRenderer, registerAppScheme } from './security';
+import { captureShortcut, setCaptureShortcut } from './shortcut';
+import { createTray } from './tray';
+import { createCaptureWindow, createMainWindow, showCaptureWindow } from './windows';
 
-function createWindow(): void {
-  const win = new BrowserWindow({
-    width: 1100,
-    height: 760,
-    title: 'Tidy',
-    show: false,
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
+const DEFAULT_SHORTCUT = 'CommandOrControl+Shift+Space';
+
+// The same folder the CLI uses (core/store/paths.ts), so both open one database.
+app.setPath('userData', userDataDir());
+registerAppScheme();
+
+let quitting = false;
+
+function notify(message: string): void {
+  console.warn(`Tidy: ${message}`);
+  if (Notification.isSupported()) new Notification({ title: 'Tidy', body: message }).show();
+}
+
+async function start(): Promise<void> {
+  hardenSession();
+  const nativeBinding = await ensureSqliteBinding((line) => console.log(line));
+  const db = openDatabase(resolveDbPath(undefined), nativeBinding ? { nativeBinding } : {});
+  const host = createHost({ db });
+  registerIpc(ipcMain, host.dispatch, isOurRenderer);
+  forwardEvents(host.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
+
+  let main = createMainWindow();
+  const openMain = (): void => {
+    if (main.isDestroyed()) main = createMainWindow();
+    else {
+      if (main.isMinimized()) main.restore();
+      main.show();
+      main.focus();
+    }
+  };
+  const capture = createCaptureWindow(() => quitting);
+  const openCapture = (): void => showCaptureWindow(capture);
+  const tray = createTray({ open: openMain, capture: openCapture, quit: () => app.quit(), shortcut: captureShortcut });
+
+  const applyShortcut = (): void => {
+    // Read by name: an older database or settings schema may not know the key yet.
+    const settings: Record<string, unknown> = readSettings(db);
+    const wanted = typeof settings['quickCaptureShortcut'] === 'string' ? settings['quickCaptureShortcut'] : DEFAULT_SHORTCUT;
+    const r = setCaptureShortcut(wanted, openCapture);
+    if (!r.ok) notify(r.message);
+    tray.refresh();
+  };
+  applyShortcut();
+  host.hub.subscribe((m) => {
+    if (m.event === 'data.changed' && m.payload.topics.includes('settings')) applyShortcut();
   });
-  win.once('ready-to-show', () => win.show());
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  const devUrl = process.env['ELECTRON_RENDERER_URL'];
-  if (!app.isPackaged && devUrl) void win.loadURL(devUrl);
-  else void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
-  
+
+  app.on('second-instance', openMain);
+  app.on('activate', openMain);
+  app.on('will-quit', () => {
+    globalShortcut.unregisterAll();
+    host.close();
+    db.close();
+  });
 }
 
 if (!app.requestSingleInstanceLock()) app.quit();
 else {
-  void app.whenReady().then(createWindow);
-  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', () => {
+    quitting = true;
+  });
+  // Tidy lives on in the tray (quick capture keeps working) until Quit.
+  app.on('window-all-closed', () => {});
+  app.whenReady()
+    .then(start)
+    .catch((e: unknown) => {
+      const message = e instanceof Error ? e.message : String(e);
+      console.error(`Tidy could not start: ${message}`);
+      dialog.showErrorBox('Tidy could not start', message);
+      app.exit(1);
+    });
 }
