@@ -30,6 +30,16 @@ export interface Usage {
   totalTokens: number;
 }
 
+/**
+ * Why the turn ended, normalised across providers:
+ * - `tool_calls`: the turn has tool calls (also when the server said "stop" or nothing, as Ollama, vLLM,
+ *   Gemini and OpenRouter do);
+ * - `length`: cut by max tokens; text and tool-call arguments may be incomplete;
+ * - `content_filter`: the provider's filter stopped or flagged the answer (OpenAI/Azure finish_reason
+ *   `content_filter`, or Azure's asynchronous filter flagging text after it was streamed). The text is what
+ *   was received: it must not be treated as an answer;
+ * - `unknown`: a finish reason this adapter does not know.
+ */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'unknown';
 
 /** One assistant turn, assembled from a streamed or a plain response. */
@@ -63,6 +73,25 @@ export interface Model {
   complete(request: ModelRequest, onDelta?: (delta: ModelDelta) => void): Promise<ModelTurn>;
 }
 
+/**
+ * - `auth`: 401/403, or the API key could not be read.
+ * - `rate_limit`: 429 that retries did not cure, a retry-after longer than the adapter may wait, or a
+ *   quota that waiting cannot fix (`insufficient_quota`).
+ * - `server`: 5xx (and 409) after the retries.
+ * - `timeout`: no response, or a stream went silent, for longer than the request timeout.
+ * - `network`: connection refused/reset/lost, DNS or TLS failure.
+ * - `bad_request`: any other 4xx (unknown model, invalid parameter, ...).
+ * - `tools_unsupported`: the server cannot do native tool calling (Ollama "does not support tools",
+ *   llama.cpp without --jinja, vLLM without --enable-auto-tool-choice): use the json protocol.
+ * - `tool_call_invalid`: the server rejected the tool call the model wrote (Groq `tool_use_failed`). The
+ *   model does support tools: feed `message` (and `details.failedGeneration`) back and ask again.
+ * - `context_length`: the request is too large for the model or for the account's tokens-per-minute
+ *   limit (OpenAI answers a too-large prompt with a 429 "Request too large"): trim the history.
+ * - `content_filter`: the provider refused the request (prompt) because of its content policy.
+ * - `aborted`: the caller's AbortSignal fired.
+ * - `protocol`: the answer was not OpenAI-compatible: garbage, HTML, a stream that broke off or carried
+ *   an error object in the middle.
+ */
 export type ModelErrorKind =
   | 'auth'
   | 'rate_limit'
@@ -71,10 +100,21 @@ export type ModelErrorKind =
   | 'network'
   | 'bad_request'
   | 'tools_unsupported'
+  | 'tool_call_invalid'
   | 'context_length'
   | 'content_filter'
   | 'aborted'
   | 'protocol';
+
+/** Optional facts about a failure, for the loop and the UI. */
+export interface ModelErrorDetails {
+  /** How long the provider asked us to wait (retry-after), when it said so. */
+  retryAfterMs?: number;
+  /** The parameter the provider blamed (`error.param`). */
+  param?: string;
+  /** The raw tool call the provider rejected (Groq's `failed_generation`), for `tool_call_invalid`. */
+  failedGeneration?: string;
+}
 
 /**
  * Every failure of a model call, with a one-line message in the provider's own words where it gave
@@ -87,6 +127,7 @@ export class ModelError extends Error {
     readonly kind: ModelErrorKind,
     readonly status?: number,
     readonly code?: string,
+    readonly details: ModelErrorDetails = {},
   ) {
     super(message);
   }

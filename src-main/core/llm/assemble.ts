@@ -1,0 +1,266 @@
+/**
+ * Builds one ModelTurn from what OpenAI-compatible servers really send: streamed chunks or a whole
+ * chat.completion. Tolerant of every quirk in the conformance corpus (../shared/conformance): tool-call
+ * deltas keyed by `index` (which may start at 1), or with no index at all (Ollama, Gemini), empty ids on
+ * continuation chunks (Qwen), id and name repeated on every chunk (OpenRouter/kimi), numeric ids, finish
+ * reasons that say "stop" although tools were called, no finish reason, two finish chunks, usage in a
+ * chunk with or without choices, reasoning under `reasoning` or `reasoning_content`, refusals, Azure's
+ * filter annotations. Pure: no I/O.
+ */
+import { classifyInBandError } from './errors';
+import type { FinishReason, ModelDelta, ModelTurn, ToolCall, Usage } from './port';
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Text of a content field: a string, or an array of `{type:"text", text}` parts. */
+function contentText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    return value.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+  }
+  return '';
+}
+
+function idText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return '';
+}
+
+export function mapFinishReason(value: unknown): FinishReason | null {
+  if (value === null || value === undefined || value === '') return null;
+  switch (String(value).toLowerCase()) {
+    case 'stop':
+    case 'eos':
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'length':
+    case 'max_tokens':
+    case 'model_length':
+      return 'length';
+    case 'tool_calls':
+    case 'function_call':
+    case 'tool_use':
+      return 'tool_calls';
+    case 'content_filter':
+    case 'safety':
+      return 'content_filter';
+    default:
+      return 'unknown';
+  }
+}
+
+function mapUsage(value: unknown): Usage | null {
+  if (!isRecord(value)) return null;
+  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const prompt = num(value.prompt_tokens);
+  const completion = num(value.completion_tokens);
+  const total = num(value.total_tokens);
+  if (prompt === undefined && completion === undefined && total === undefined) return null;
+  return {
+    promptTokens: prompt ?? 0,
+    completionTokens: completion ?? 0,
+    totalTokens: total ?? (prompt ?? 0) + (completion ?? 0),
+  };
+}
+
+/** True when an Azure content-filter result anywhere below says `filtered: true`. */
+function flagged(value: unknown, depth = 0): boolean {
+  if (depth > 5) return false;
+  if (Array.isArray(value)) return value.some((v) => flagged(v, depth + 1));
+  if (!isRecord(value)) return false;
+  if (value.filtered === true) return true;
+  return Object.values(value).some((v) => flagged(v, depth + 1));
+}
+
+interface Slot {
+  id: string;
+  name: string;
+  args: string;
+  /** `index` the server gave, if any. */
+  index: number | undefined;
+}
+
+export class TurnAssembler {
+  private text = '';
+  private refusal = '';
+  private sawRefusal = false;
+  private reasoning = '';
+  private finish: FinishReason | null = null;
+  private usage: Usage | null = null;
+  private filtered = false;
+  private readonly slots: Slot[] = [];
+  private readonly byIndex = new Map<number, Slot>();
+  /** Whether any delta went to the caller: then a retry would show the same text twice. */
+  emitted = false;
+  /** Whether a chunk carried anything at all (content, tool call, finish, usage). */
+  sawData = false;
+
+  constructor(
+    private readonly hadTools: boolean,
+    private readonly onDelta?: (delta: ModelDelta) => void,
+  ) {}
+
+  get finished(): boolean {
+    return this.finish !== null;
+  }
+
+  private emit(kind: ModelDelta['kind'], text: string): void {
+    if (!text || !this.onDelta) return;
+    this.emitted = true;
+    this.onDelta({ kind, text });
+  }
+
+  /** One parsed stream chunk. Throws a ModelError for an error object in the stream. */
+  addChunk(chunk: unknown): void {
+    if (!isRecord(chunk)) return;
+    if (chunk.error !== undefined && chunk.error !== null) throw classifyInBandError(chunk, this.hadTools, true);
+    const usage = mapUsage(chunk.usage);
+    if (usage) {
+      this.usage = usage;
+      this.sawData = true;
+    }
+    if (Array.isArray(chunk.prompt_filter_results) && flagged(chunk.prompt_filter_results)) this.filtered = true;
+    if (!Array.isArray(chunk.choices)) return;
+    for (const choice of chunk.choices) {
+      if (!isRecord(choice)) continue;
+      // We never ask for n > 1; a server that sends other choices is ignored for them.
+      if (choice.index !== undefined && choice.index !== 0 && choice.index !== '0') continue;
+      if (choice.finish_reason === 'error') throw classifyInBandError(chunk, this.hadTools, true);
+      const delta = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : undefined;
+      if (delta) this.addDelta(delta, false, true);
+      if (flagged(choice.content_filter_results)) this.filtered = true;
+      this.setFinish(choice.finish_reason);
+    }
+  }
+
+  /** A whole (non-streamed) chat.completion body. `emit` replays it as deltas for a caller who asked to stream. */
+  addCompletion(body: Json, emit: boolean): void {
+    const usage = mapUsage(body.usage);
+    if (usage) this.usage = usage;
+    if (Array.isArray(body.prompt_filter_results) && flagged(body.prompt_filter_results)) this.filtered = true;
+    const choices = Array.isArray(body.choices) ? body.choices : [];
+    const choice = choices.find((c) => isRecord(c) && (c.index === undefined || c.index === 0)) ?? choices[0];
+    if (!isRecord(choice)) return;
+    const message = isRecord(choice.message) ? choice.message : isRecord(choice.delta) ? choice.delta : undefined;
+    if (message) this.addDelta(message, true, emit);
+    if (flagged(choice.content_filter_results)) this.filtered = true;
+    this.setFinish(choice.finish_reason);
+    this.sawData = true;
+  }
+
+  private setFinish(value: unknown): void {
+    const reason = mapFinishReason(value);
+    if (reason === null) return;
+    this.sawData = true;
+    // The first finish reason wins (OpenRouter sends two); a later content_filter overrides.
+    if (this.finish === null || reason === 'content_filter') this.finish = reason;
+  }
+
+  private addDelta(delta: Json, whole: boolean, emit: boolean): void {
+    const text = contentText(delta.content);
+    if (text) {
+      this.text += text;
+      this.sawData = true;
+      if (emit) this.emit('text', text);
+    }
+    if (typeof delta.refusal === 'string') {
+      this.sawRefusal = true;
+      this.refusal += delta.refusal;
+      this.sawData = true;
+      if (emit) this.emit('refusal', delta.refusal);
+    }
+    const reasoning =
+      typeof delta.reasoning === 'string' ? delta.reasoning
+        : typeof delta.reasoning_content === 'string' ? delta.reasoning_content
+          : '';
+    if (reasoning) {
+      this.reasoning += reasoning;
+      this.sawData = true;
+      if (emit) this.emit('reasoning', reasoning);
+    }
+    if (Array.isArray(delta.tool_calls)) {
+      for (const tc of delta.tool_calls) {
+        if (isRecord(tc)) this.addToolCall(tc, whole);
+      }
+    } else if (isRecord(delta.function_call)) {
+      // The legacy single `function_call` field, still sent by a few old servers.
+      this.addToolCall({ function: delta.function_call }, whole);
+    }
+  }
+
+  /**
+   * Merges one tool-call fragment. With an `index`, fragments of one call share it (whatever it starts
+   * at); a new non-empty id on a known index starts a new call (servers that send every call as index 0).
+   * Without an index: a known id continues its call, a new id or a new name starts one, a nameless
+   * fragment continues the last call. In a whole message (`whole`) every entry is its own call.
+   * Names are never concatenated: the first non-empty name stays (some servers repeat it on every chunk).
+   */
+  private addToolCall(tc: Json, whole: boolean): void {
+    const fn = isRecord(tc.function) ? tc.function : {};
+    const id = idText(tc.id);
+    const name = typeof fn.name === 'string' ? fn.name : '';
+    const rawArgs = fn.arguments;
+    const args =
+      typeof rawArgs === 'string' ? rawArgs : rawArgs === undefined || rawArgs === null ? '' : JSON.stringify(rawArgs);
+    const index =
+      typeof tc.index === 'number' ? tc.index : typeof tc.index === 'string' && /^\d+$/.test(tc.index) ? Number(tc.index) : undefined;
+    this.sawData = true;
+
+    let slot: Slot | undefined;
+    if (whole) {
+      slot = undefined;
+    } else if (index !== undefined) {
+      slot = this.byIndex.get(index);
+      if (slot && id && slot.id && id !== slot.id) slot = undefined;
+    } else if (id) {
+      slot = this.slots.find((s) => s.id === id);
+    } else {
+      const last = this.slots.at(-1);
+      slot = last && !(name && last.name) ? last : undefined;
+    }
+    if (!slot) {
+      slot = { id: '', name: '', args: '', index };
+      this.slots.push(slot);
+      if (index !== undefined && !whole) this.byIndex.set(index, slot);
+    }
+    if (!slot.id && id) slot.id = id;
+    if (!slot.name && name) slot.name = name;
+    slot.args += args;
+  }
+
+  /** The finished turn. */
+  result(): ModelTurn {
+    const used = new Set<string>();
+    const toolCalls: ToolCall[] = [];
+    for (const slot of this.slots) {
+      if (!slot.id && !slot.name && !slot.args) continue;
+      let id = slot.id;
+      // No id, or one an earlier call of this turn already has: tool results could not be told apart.
+      if (!id || used.has(id)) {
+        let n = toolCalls.length;
+        const base = id ? `${id}_` : 'call_';
+        while (used.has(`${base}${n}`)) n++;
+        id = `${base}${n}`;
+      }
+      used.add(id);
+      toolCalls.push({ id, name: slot.name, arguments: slot.args });
+    }
+    let finishReason: FinishReason = this.finish ?? 'stop';
+    if (this.filtered) finishReason = 'content_filter';
+    else if (toolCalls.length > 0 && (finishReason === 'stop' || finishReason === 'unknown')) finishReason = 'tool_calls';
+    return {
+      text: this.text,
+      refusal: this.sawRefusal && this.refusal !== '' ? this.refusal : null,
+      reasoning: this.reasoning,
+      toolCalls,
+      finishReason,
+      usage: this.usage,
+    };
+  }
+}
