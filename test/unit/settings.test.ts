@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readSettings, writeSetting } from '../../src-main/core';
 import { parseAccelerator } from '../../src-shared/accelerator';
-import { DEFAULT_SETTINGS, SETTINGS } from '../../src-shared/settings';
+import type { SETTINGS } from '../../src-shared/settings';
+import { DEFAULT_SETTINGS } from '../../src-shared/settings';
 import { okValue, tempDb } from '../support/db';
 
 describe('settings: validated, with the allowed range in the refusal', () => {

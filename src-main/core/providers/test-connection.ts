@@ -144,6 +144,10 @@ export async function testConnection(conn: Connection, options: TestConnectionOp
       return failed('tls', `TLS failed with ${where} (${code})`, conn.baseUrl.startsWith('https:') ? 'if the server speaks plain http (most local servers do), use http:// in the base URL' : 'check the certificate of the server');
     }
     const msg = e instanceof Error ? e.message : String(e);
+    if (e instanceof Error && e.cause instanceof Error && e.cause.message === 'bad port') {
+      // The fetch standard blocks ports of old services (9, 25, 6000, …): no request ever leaves.
+      return failed('network', `port ${new URL(conn.baseUrl).port} is a blocked port for HTTP clients`, 'run the server on another port, e.g. 8000');
+    }
     return failed('network', `cannot reach ${where}: ${oneLine(code || msg)}`, conn.baseUrl.startsWith('http:') ? 'if the server speaks https, use https:// in the base URL' : 'check the base URL and your network connection');
   }
 
