@@ -16,7 +16,9 @@ export function tempDb(): { db: Db; path: string; dir: string } {
   const dir = tempDir();
   const path = join(dir, 'tidy.db');
   const db = openDatabase(path);
-  onTestFinished(() => db.close());
+  onTestFinished(() => {
+    db.close();
+  });
   return { db, path, dir };
 }
 
