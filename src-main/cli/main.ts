@@ -2,6 +2,7 @@
 // error, 1 on any other failure — always with one clear line on stderr, never a stack trace.
 import { Command, CommanderError } from 'commander';
 import { DomainError, StoreError } from '../core';
+import { registerAgentCommands } from './commands/agent';
 import { registerConfigCommands } from './commands/config';
 import { registerDataCommands } from './commands/data';
 import { registerKeyCommands } from './commands/key';
@@ -24,6 +25,7 @@ const cli = createCli(program);
 registerDataCommands(program, cli);
 registerLogCommands(program, cli);
 registerConfigCommands(program, cli);
+registerAgentCommands(program, cli);
 registerServeCommand(program, cli);
 registerKeyCommands(program, cli);
 

@@ -32,6 +32,11 @@ export function listConversations(db: Db, limit = 100): ConversationInfo[] {
   ) as ConversationInfo[];
 }
 
+/** The conversation the user talked in last, to continue it by default. */
+export function latestConversation(db: Db): string | null {
+  return listConversations(db, 1)[0]?.id ?? null;
+}
+
 interface MessageRow {
   role: 'user' | 'assistant' | 'tool';
   content: string | null;

@@ -78,6 +78,7 @@ export function inputSchema(tool: Tool): Record<string, unknown> {
 
 function typeOf(s: Record<string, unknown>): string {
   if (Array.isArray(s['enum'])) return s['enum'].map((v) => JSON.stringify(v)).join('|');
+  if (Array.isArray(s['type'])) return s['type'].join('|');
   if (Array.isArray(s['anyOf'])) return (s['anyOf'] as Record<string, unknown>[]).map(typeOf).join('|');
   if (s['type'] === 'integer' && typeof s['minimum'] === 'number' && typeof s['maximum'] === 'number') return `${s['minimum']}-${s['maximum']}`;
   return String(s['type'] ?? 'any');

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { addTask, archiveListItem, archiveProject, createProject, listActions, makeList, addListItem, newUserRequest, undoRun, type Db } from '../../../src-main/core';
+import { READ_CAP, TOOLS, inputSchema, signature, type ToolOutcome } from '../../../src-main/core/tools';
+import { ftsQuery } from '../../../src-main/core/tools/search';
+import { okValue, tempDb, userCtx } from '../../support/db';
+import { seedInbox } from '../../support/agent';
+
+const ctxOf = (db: Db) => ({ db, action: { runId: 'r7', source: 'agent' as const }, signal: new AbortController().signal });
+
+/** Runs a tool the way the loop does: arguments parsed by its schema first. */
+async function use(db: Db, name: string, args: unknown = {}): Promise<ToolOutcome> {
+  const tool = TOOLS.find((t) => t.name === name)!;
+  return tool.run(tool.input.parse(args), ctxOf(db));
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool values are JSON; the tests assert their shape
+async function value(db: Db, name: string, args: unknown = {}): Promise<any> {
+  const r = await use(db, name, args);
+  if (!r.ok) throw new Error(`${name} failed: ${r.error}`);
+  return r.value;
+}
+
+describe('the tool catalogue', () => {
+  it('has exactly the public names of DESIGN.md (calculate comes from the sandbox), each with a short description', () => {
+    expect(TOOLS.map((t) => t.name)).toEqual([
+      'get_inbox_tasks', 'get_all_tasks', 'get_all_projects', 'create_project', 'move_task', 'add_task', 'update_task', 'complete_task',
+      'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item', 'search',
+    ]);
+    for (const t of TOOLS) {
+      expect(t.description.length).toBeLessThan(130);
+      expect(inputSchema(t)).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(t.tags).toContain(t.tags.includes('read') ? 'read' : 'write');
+    }
+  });
+
+  it('takes the DESIGN arguments', () => {
+    const sig = Object.fromEntries(TOOLS.map((t) => [t.name, signature(t)]));
+    expect(sig).toMatchObject({
+      get_inbox_tasks: '{}',
+      get_all_tasks: '{project_id?: string}',
+      create_project: '{name: string}',
+      move_task: '{task_id: string, project_id: string}',
+      add_task: '{content: string, project_id?: string}',
+      update_task: '{task_id: string, content?: string, priority?: 1-4, due?: string|null}',
+      complete_task: '{task_id: string}',
+      get_list_items: '{list: string}',
+      add_list_item: '{list: string, text: string}',
+      edit_list_item: '{list: string, item_id: string, text: string}',
+      check_list_item: '{list: string, item_id: string, checked: boolean}',
+      archive_list_item: '{list: string, item_id: string}',
+      search: '{query: string}',
+    });
+  });
+});
+
+describe('task and project tools', () => {
+  it('read tasks as {tasks: [{id, content, project, created}], total}', async () => {
+    const { db } = tempDb();
+    const [t1] = seedInbox(db);
+    const inbox = await value(db, 'get_inbox_tasks');
+    expect(inbox.total).toBe(9);
+    expect(inbox.truncated).toBeUndefined();
+    expect(inbox.tasks[0]).toEqual({ id: t1, content: 'Finish presentation for PyData Amsterdam', project: 'Inbox', created: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
+    expect((await value(db, 'get_all_tasks', { project_id: 'inbox' })).total).toBe(9);
+    expect(await use(db, 'get_all_tasks', { project_id: 'p404' })).toMatchObject({ ok: false, error: "no project with id or name 'p404'" });
+    expect(await value(db, 'get_all_projects')).toEqual({ projects: [{ id: 'inbox', name: 'Inbox' }], total: 1 });
+  });
+
+  it('caps a huge inbox at 200 rows with the total and a hint', async () => {
+    const { db } = tempDb();
+    const ctx = userCtx(db);
+    db.transaction(() => {
+      for (let i = 0; i < 250; i++) addTask(db, ctx, { content: `task ${i}` });
+    })();
+    const inbox = await value(db, 'get_inbox_tasks');
+    expect(inbox.tasks).toHaveLength(READ_CAP);
+    expect(inbox).toMatchObject({ total: 250, truncated: true, hint: expect.stringMatching(/^showing 200 of 250; /) });
+    expect(JSON.stringify(inbox).length).toBeLessThan(20_000);
+  });
+
+  it('mutations return the DESIGN shapes and log one action each, tagged with the run', async () => {
+    const { db } = tempDb();
+    const [t1, t2] = seedInbox(db);
+    expect(await value(db, 'create_project', { name: 'Birthday Celebration' })).toEqual({ id: 'p1', name: 'Birthday Celebration' });
+    expect(await value(db, 'move_task', { task_id: t1, project_id: 'p1' })).toEqual({ ok: true, id: t1, content: 'Finish presentation for PyData Amsterdam', project: 'Birthday Celebration' });
+    expect(await value(db, 'add_task', { content: 'Buy candles', project_id: 'Birthday Celebration' })).toEqual({ id: 't10', content: 'Buy candles', project: 'Birthday Celebration' });
+    expect(await value(db, 'update_task', { task_id: t2, priority: 4, due: '2026-12-24' })).toMatchObject({ id: t2, priority: 4, due: '2026-12-24', status: 'open' });
+    expect(await value(db, 'complete_task', { task_id: t2 })).toEqual({ ok: true });
+    const log = listActions(db, { runId: 'r7' });
+    expect(log.map((a) => a.tool)).toEqual(['complete_task', 'update_task', 'add_task', 'move_task', 'create_project']);
+    expect(log.every((a) => a.source === 'agent')).toBe(true);
+    // Failures are {error, hint}, as the model gets them.
+    expect(await use(db, 'create_project', { name: 'birthday celebration' })).toEqual({
+      ok: false,
+      error: "a project named 'Birthday Celebration' already exists (p1)",
+      hint: 'use project p1, or pick another name',
+    });
+    expect(await use(db, 'move_task', { task_id: '42', project_id: 'p1' })).toMatchObject({ ok: false, hint: expect.any(String) });
+    expect(await use(db, 'update_task', { task_id: t1, due: 'tomorrow' })).toMatchObject({ ok: false, error: 'due date "tomorrow" is not a date' });
+  });
+
+  it('complete_task asks a readable question, or fails before asking for a task that does not exist', () => {
+    const { db } = tempDb();
+    const [t1] = seedInbox(db);
+    const tool = TOOLS.find((t) => t.name === 'complete_task')!;
+    expect(tool.confirm!({ task_id: t1 }, ctxOf(db))).toBe("Complete task 'Finish presentation for PyData Amsterdam'?");
+    expect(() => tool.confirm!({ task_id: 't99' }, ctxOf(db))).toThrow("no task with id 't99'");
+  });
+});
+
+describe('list tools', () => {
+  it('the seed 002 operations, by list name or id', async () => {
+    const { db } = tempDb();
+    expect(await value(db, 'make_list', { name: 'Favorite colors' })).toEqual({ id: 'l1', name: 'Favorite colors' });
+    expect(await value(db, 'add_list_item', { list: 'favorite colors', text: 'Green' })).toEqual({ id: 'i1', text: 'Green' });
+    await value(db, 'add_list_item', { list: 'l1', text: 'Orange' });
+    expect(await value(db, 'edit_list_item', { list: 'l1', item_id: 'i2', text: 'Purple' })).toEqual({ id: 'i2', text: 'Purple' });
+    expect(await value(db, 'check_list_item', { list: 'l1', item_id: 'i1', checked: true })).toEqual({ id: 'i1', checked: true });
+    expect(await value(db, 'get_list_items', { list: 'Favorite colors' })).toEqual({
+      items: [
+        { id: 'i1', text: 'Green', checked: true },
+        { id: 'i2', text: 'Purple', checked: false },
+      ],
+      total: 2,
+    });
+    const archive = TOOLS.find((t) => t.name === 'archive_list_item')!;
+    expect(archive.confirm!({ list: 'l1', item_id: 'i2' }, ctxOf(db))).toBe("Remove 'Purple' from Favorite colors?");
+    expect(await value(db, 'archive_list_item', { list: 'l1', item_id: 'i2' })).toEqual({ ok: true });
+    expect((await value(db, 'get_list_items', { list: 'l1' })).items.map((i: { id: string }) => i.id)).toEqual(['i1']);
+    expect(await value(db, 'get_list_names')).toEqual({ lists: [{ id: 'l1', name: 'Favorite colors' }], total: 1 });
+    expect(await use(db, 'get_list_items', { list: 'groceries' })).toMatchObject({ ok: false, error: "no list with id or name 'groceries'" });
+    expect(await use(db, 'edit_list_item', { list: 'l1', item_id: 'i9', text: 'x' })).toMatchObject({ ok: false, error: "no item with id 'i9'" });
+  });
+});
+
+describe('search (FTS5)', () => {
+  it('finds tasks, projects, lists and items by word prefixes, best first, and skips archived things', async () => {
+    const { db } = tempDb();
+    seedInbox(db);
+    const ctx = userCtx(db);
+    okValue(createProject(db, ctx, { name: 'Birthday Celebration' }));
+    okValue(createProject(db, ctx, { name: 'Old birthday stuff' }));
+    okValue(archiveProject(db, ctx, { project: 'Old birthday stuff' }));
+    okValue(makeList(db, ctx, { name: 'Birthday gifts' }));
+    okValue(addListItem(db, ctx, { list: 'Birthday gifts', text: 'A birthday book' }));
+    okValue(addListItem(db, ctx, { list: 'Birthday gifts', text: 'Old birthday card' }));
+    okValue(archiveListItem(db, ctx, { list: 'Birthday gifts', item: 'i2' }));
+
+    const r = await value(db, 'search', { query: 'birthday' });
+    const types = r.matches.map((m: { type: string }) => m.type);
+    expect(r.total).toBe(4 + 1 + 1 + 1);
+    expect(new Set(types)).toEqual(new Set(['task', 'project', 'list', 'item']));
+    expect(r.matches).toContainEqual({ type: 'item', id: 'i1', text: 'A birthday book', list: 'Birthday gifts', checked: false });
+    expect(r.matches).toContainEqual({ type: 'project', id: 'p1', name: 'Birthday Celebration' });
+    expect(r.matches.some((m: { name?: string; text?: string }) => /old/i.test(m.name ?? m.text ?? ''))).toBe(false);
+
+    const cake = await value(db, 'search', { query: 'birth CAKE' });
+    expect(cake.matches.map((m: { content: string }) => m.content)).toEqual(expect.arrayContaining(['Bake the birthday cake', 'Buy milk birthday cake']));
+    expect(cake.total).toBe(3);
+  });
+
+  it('is safe for any text and says when there are no words', async () => {
+    const { db } = tempDb();
+    seedInbox(db);
+    for (const q of ['"unbalanced', 'NEAR(a b)', 'a -b', 'col:x', "don't", '3.10*']) expect((await use(db, 'search', { query: q })).ok).toBe(true);
+    expect((await value(db, 'search', { query: "don't forget" })).total).toBe(1);
+    expect(await use(db, 'search', { query: '  ?!  ' })).toMatchObject({ ok: false, error: 'the search has no words in it' });
+    expect(ftsQuery('Café 3.11')).toBe('"Café"* "3"* "11"*');
+  });
+
+  it('stays right through edits and undo, which write rows directly', async () => {
+    const { db } = tempDb();
+    const ctx = { runId: 'r1', source: 'agent' as const };
+    const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
+    const c = { db, action: ctx, signal: new AbortController().signal };
+    await tool('add_task').run({ content: 'Water the plants' }, c);
+    await tool('update_task').run({ task_id: 't1', content: 'Water the cactus' }, c);
+    expect((await value(db, 'search', { query: 'plants' })).total).toBe(0);
+    expect((await value(db, 'search', { query: 'cactus' })).total).toBe(1);
+    okValue(undoRun(db, 'r1', { ctx: newUserRequest(db) }));
+    expect((await value(db, 'search', { query: 'cactus' })).total).toBe(0);
+    expect((await value(db, 'search', { query: 'water' })).total).toBe(0);
+  });
+});
