@@ -11,3 +11,4 @@ export * from './settings';
 export { DomainError } from './domain/fail';
 export * from './providers';
 export * from './secrets';
+export * from './agent';
