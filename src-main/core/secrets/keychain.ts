@@ -17,7 +17,7 @@ export interface KeychainOptions {
   /** The keychain's service name; "Tidy" in the app and the CLI. */
   service?: string;
   load?: () => Promise<KeytarLike>;
-  /** A keychain waiting for an unlock prompt nobody can see must not hang a request forever. */
+  /** A keychain waiting for an unlock prompt nobody can see must not hang a request forever. Default 30 s: room for a person to answer a real prompt. */
   timeoutMs?: number;
   platform?: NodeJS.Platform;
 }
@@ -62,7 +62,7 @@ export function classifyKeychainError(e: unknown, platform: NodeJS.Platform = pr
 export function createKeychainStore(options: KeychainOptions = {}): SecretStore {
   const service = options.service ?? KEYCHAIN_SERVICE;
   const platform = options.platform ?? process.platform;
-  const timeoutMs = options.timeoutMs ?? 20_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   let keytar: Promise<KeytarLike> | undefined;
 
   const load = (): Promise<KeytarLike> =>
