@@ -67,8 +67,8 @@ function Capture() {
     if (e.key === 'Escape') return window.close();
     if (e.key !== 'Enter' || !text.trim()) return;
     e.preventDefault();
-    if (e.ctrlKey || e.metaKey) return setError('Asking Tidy from here arrives with the agent; Enter adds to the inbox.');
-    api.invoke('capture.add', { text }).then(
+    const sent = e.ctrlKey || e.metaKey ? api.invoke('capture.ask', { text }) : api.invoke('capture.add', { text });
+    sent.then(
       () => {
         setText('');
         window.close();

@@ -8,6 +8,8 @@
  */
 import { z } from 'zod';
 import { ActionEntry, DueDate, List, ListItem, Priority, Project, Task, TaskStatus } from './domain';
+import { AgentEvent, ApprovalDecision, RunInfo } from './events';
+import { ConnectionReport, KeyStatus, ProfileId, ProviderProfile } from './providers';
 import { SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
 
 /** Which views may be stale after a change; `data.changed` carries them so every window updates live. */
@@ -52,6 +54,31 @@ const settingShape = Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].
 export const SettingsSchema = z.object(settingShape);
 
 const ProjectWithCount = Project.extend({ openTasks: z.number().int() });
+
+export const Conversation = z.object({ id: z.string(), title: z.string(), createdAt: z.string(), updatedAt: z.string() });
+export type Conversation = z.infer<typeof Conversation>;
+
+/** A stored message of a conversation, as the model saw it (tool calls and results included). */
+export const ConversationMessage = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string().nullable(),
+    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+  }),
+  z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
+]);
+export type ConversationMessage = z.infer<typeof ConversationMessage>;
+
+/** A run just started: follow it through `agent.event` (its first events may arrive before this reply). */
+const StartedRun = z.object({ runId: z.string(), conversationId: z.string() });
+
+/** The provider profiles and which one requests use. */
+const Profiles = z.object({ profiles: z.array(ProviderProfile), active: ProfileId });
+
+/** A user's message for the agent. */
+const Message = z.string().trim().min(1, 'say what Tidy should do').max(20_000);
 
 /** A request channel: what the caller sends, what it gets back, and which views it can make stale. */
 export interface ChannelDef {
@@ -118,6 +145,41 @@ export const channels = {
   /** Adds the text to the inbox at once: no model, works offline. */
   'capture.add': { input: z.object({ text: Text }), output: mutation(Task), changes: ['tasks', ...logged] },
 
+  /** Sends the text to the agent instead, in a new conversation. */
+  'capture.ask': { input: z.object({ text: Message }), output: StartedRun, changes: ['conversations', 'runs'] },
+
+  // --- the agent ----------------------------------------------------------------------------------
+  /**
+   * Starts a run for a message, in a conversation (or a new one). Refused at once, with what to do, when
+   * the model cannot be reached for lack of a key. Every step then arrives as an `agent.event`.
+   */
+  'agent.send': { input: z.object({ message: Message, conversationId: Id.optional() }), output: StartedRun, changes: ['conversations', 'runs'] },
+  /** Cancels a run of this app by id; false when it is not running (any more). */
+  'agent.cancel': { input: z.object({ runId: Id }), output: z.object({ cancelled: z.boolean() }) },
+  /** Answers an approval a run waits for; `always` also stops asking for that tool. False when nothing waits. */
+  'agent.approve': {
+    input: z.object({ runId: Id, approvalId: Id, decision: ApprovalDecision }),
+    output: z.object({ answered: z.boolean() }),
+    changes: ['settings'],
+  },
+
+  // --- conversations and runs ---------------------------------------------------------------------
+  /** Conversations, the most recently active first. */
+  'conversations.list': { input: z.object({ limit: z.number().int().min(1).max(10_000).optional() }), output: z.array(Conversation) },
+  'conversations.create': { input: z.object({ title: Name.optional() }), output: Conversation, changes: ['conversations'] },
+  'conversations.rename': { input: z.object({ id: Id, title: Name }), output: Conversation, changes: ['conversations'] },
+  /** A conversation's stored messages, oldest first. */
+  'conversations.messages': { input: z.object({ id: Id }), output: z.array(ConversationMessage) },
+  /** A conversation as a file to save: Markdown to read, or JSON with every run and its full trace. */
+  'conversations.export': {
+    input: z.object({ id: Id, format: z.enum(['markdown', 'json']) }),
+    output: z.object({ filename: z.string(), mimeType: z.string(), content: z.string() }),
+  },
+  /** Runs, newest first; of one conversation when given. */
+  'runs.list': { input: z.object({ conversationId: Id.optional(), limit: z.number().int().min(1).max(10_000).optional() }), output: z.array(RunInfo) },
+  /** One run and its trace: the events as they were shown live (streamed text pieces aside). */
+  'runs.trace': { input: z.object({ runId: Id }), output: z.object({ run: RunInfo, events: z.array(AgentEvent) }) },
+
   // --- the action log and undo --------------------------------------------------------------------
   /**
    * The action log, newest first, grouped by request. Pass the previous page's `nextBefore` as
@@ -147,6 +209,33 @@ export const channels = {
     output: SettingsSchema,
     changes: ['settings'],
   },
+
+  // --- provider profiles and API keys -------------------------------------------------------------
+  // Presets (labels, default URLs, help) are static: the UI imports PRESETS from src-shared/providers.
+  'providers.list': { input: Empty, output: Profiles },
+  /** Makes a profile the one requests use. */
+  'providers.use': { input: z.object({ id: Id }), output: Profiles, changes: ['providers', 'settings', 'secrets'] },
+  /** Adds a profile from a preset; the preset fills in what is left out. */
+  'providers.add': {
+    input: z.object({ id: Id, preset: z.string().max(40), baseUrl: z.string().max(2000).optional(), model: z.string().max(200).optional(), apiVersion: z.string().max(40).optional() }),
+    output: ProviderProfile,
+    changes: ['providers'],
+  },
+  /** Changes a profile's endpoint, model or Azure api-version (null removes it). */
+  'providers.update': {
+    input: z.object({ id: Id, baseUrl: z.string().max(2000).optional(), model: z.string().max(200).optional(), apiVersion: z.string().max(40).nullable().optional() }),
+    output: ProviderProfile,
+    changes: ['providers', 'settings', 'secrets'],
+  },
+  /** Removes a profile (not the active one) and its stored key. */
+  'providers.remove': { input: z.object({ id: Id }), output: ProviderProfile, changes: ['providers', 'secrets'] },
+  /** Tries the profile's endpoint (the active one by default): what is wrong in one line, or the models it lists. */
+  'providers.test': { input: z.object({ id: Id.optional() }), output: ConnectionReport },
+  /** Whether a usable key is there for a profile (the active one by default). Never the key. */
+  'keys.status': { input: z.object({ profile: Id.optional() }), output: KeyStatus },
+  /** Stores a profile's key in the OS keychain. The key goes in here and never comes out: the reply is its status. */
+  'keys.set': { input: z.object({ profile: Id.optional(), key: z.string().min(1).max(4096) }), output: KeyStatus, changes: ['secrets'] },
+  'keys.clear': { input: z.object({ profile: Id.optional() }), output: KeyStatus, changes: ['secrets'] },
 } as const satisfies Record<string, ChannelDef>;
 
 /** Views may be stale: refetch what shows these topics. */
@@ -155,6 +244,8 @@ export type DataChanged = z.infer<typeof DataChanged>;
 
 /** Every event the main side pushes to every window (and every web client). */
 export const events = {
+  /** Every step of every agent run, live: the same events the trace stores. */
+  'agent.event': AgentEvent,
   'data.changed': DataChanged,
 } as const satisfies Record<string, z.ZodType>;
 

@@ -1,10 +1,10 @@
 // Electron glue only: lifecycle, windows, quick capture, tray. Everything else is the core and the host,
 // which run (and are tested) in plain Node; this file wires them to Electron.
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Notification } from 'electron';
-import { openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
+import { createKeychainStore, openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
 import { createHost } from '../host';
 import { forwardEvents, registerIpc } from '../host/electron-ipc';
-import { ensureSqliteBinding } from './native';
+import { electronKeytar, ensureNativeBinding } from './native';
 import { hardenSession, isOurRenderer, registerAppScheme } from './security';
 import { captureShortcut, setCaptureShortcut } from './shortcut';
 import { createTray } from './tray';
@@ -25,9 +25,12 @@ function notify(message: string): void {
 
 async function start(): Promise<void> {
   hardenSession();
-  const nativeBinding = await ensureSqliteBinding((line) => console.log(line));
+  const log = (line: string): void => console.log(line);
+  const nativeBinding = await ensureNativeBinding('better-sqlite3', log);
   const db = openDatabase(resolveDbPath(undefined), nativeBinding ? { nativeBinding } : {});
-  const host = createHost({ db });
+  // Without keytar Tidy still runs: the keychain store reports it unavailable and OPENAI_API_KEY stands in.
+  const secrets = createKeychainStore({ load: electronKeytar(ensureNativeBinding('keytar', log)) });
+  const host = createHost({ db, secrets, env: process.env });
   registerIpc(ipcMain, host.dispatch, isOurRenderer);
   forwardEvents(host.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
 

@@ -3,9 +3,24 @@
  * dependencies passed in. The same object serves the Electron transport, the web host and the tests.
  * A user's edits are logged like the CLI's: each request is one undoable entry in the action log.
  */
+import type { AgentEvent } from '../../src-shared/events';
 import type { Result } from '../../src-shared/result';
-import { SettingsSchema, type ActionGroup } from '../../src-shared/ipc';
+import { DATA_TOPICS, SettingsSchema, type ActionGroup } from '../../src-shared/ipc';
 import {
+  activeProfile,
+  addProfile,
+  ApiKeyError,
+  clearApiKey,
+  KeychainUnavailableError,
+  listProfiles,
+  removeProfile,
+  resolveConnection,
+  setApiKey,
+  testConnection,
+  updateProfile,
+  useProfile,
+  type Connection,
+  type SecretStore,
   addListItem,
   addTask,
   archiveList,
@@ -40,11 +55,52 @@ import {
   type Db,
   type Mutated,
 } from '../core';
+import {
+  answerApproval,
+  cancelRun,
+  createConversation,
+  getConversation,
+  getRun,
+  listConversations,
+  listRuns,
+  loadMessages,
+  readTrace,
+  startRun,
+  TOOLS,
+  type Endpoint,
+  type LiveRuns,
+  type Tool,
+} from '../core/agent';
+import { exportConversation, renameConversation } from '../core/conversations';
+import { createOpenAIModel } from '../core/llm/openai';
+import type { Model } from '../core/llm/port';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { Handlers } from './dispatch';
+import type { EventHub } from './hub';
 
 export interface HostDeps {
   db: Db;
+  /** Where API keys are kept: the OS keychain (the app, `tidy serve`), or memory (tests). */
+  secrets: SecretStore;
+  /** The environment, for OPENAI_API_KEY standing in for the keychain; none by default. */
+  env?: Record<string, string | undefined>;
+  /** The model client of a run; tests pass a scripted one. Default: the OpenAI-compatible adapter. */
+  createModel?: (connection: Connection, endpoint: Endpoint) => Model;
+  tools?: readonly Tool[];
+}
+
+/** What the host adds: where events go, and the runs going on in this process. */
+export interface HandlerDeps extends HostDeps {
+  hub: EventHub;
+  live: LiveRuns;
+}
+
+/** The key is read just before each request (never kept); Azure's header and api-version come with the connection. */
+const openAIModel = (c: Connection, e: Endpoint): Model =>
+  createOpenAIModel({ baseUrl: e.baseUrl, model: e.model, apiKey: () => c.apiKey(), auth: c.auth, query: c.query });
+
+function fail(error: string, hint: string): never {
+  throw new DomainError(error, hint);
 }
 
 /** A refused request becomes a DomainError, which the dispatcher turns into a `failed` reply. */
@@ -69,7 +125,22 @@ export function groupByRequest(entries: ActionEntry[]): ActionGroup[] {
   return groups;
 }
 
-export function createHandlers({ db }: HostDeps): Handlers {
+/** Keychain and key problems are refusals the user can act on (store a key, unlock the keychain). */
+async function keyed<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof ApiKeyError) throw new DomainError(e.error, e.hint);
+    if (e instanceof KeychainUnavailableError) throw new DomainError(`no OS keychain available (${e.reason})`, e.fix);
+    throw e;
+  }
+}
+
+export function createHandlers(deps: HandlerDeps): Handlers {
+  const { db, secrets, hub, live } = deps;
+  const keyDeps = { secrets, env: deps.env ?? {} };
+  const createModel = deps.createModel ?? openAIModel;
+  const tools = deps.tools ?? TOOLS;
   const ctx = () => newUserRequest(db);
   const undoOptions = (cascade?: boolean) => ({ ctx: ctx(), cascade });
 
@@ -77,6 +148,26 @@ export function createHandlers({ db }: HostDeps): Handlers {
   const undoerOf = (actionId: string): string | null =>
     (db.prepare(`SELECT id FROM actions WHERE undoes = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT 1`).get(actionId) as { id: string } | undefined)?.id ??
     null;
+
+  const connection = (profile?: string): Connection => must(resolveConnection(db, keyDeps, { profile }));
+  const profiles = () => ({ profiles: listProfiles(db), active: activeProfile(db).id });
+  const conversation = (id: string) => getConversation(db, id) ?? fail(`no conversation with id ${id}`, 'list the conversations to see their ids');
+
+  /** Each agent event goes to every window; a logged change or the end of a run also makes views stale. */
+  const onEvent = (e: AgentEvent): void => {
+    hub.emit('agent.event', e);
+    if (e.type === 'tool_result' && e.actionId) hub.emit('data.changed', { topics: [...DATA_TOPICS] });
+    if (e.type === 'run_finished') hub.emit('data.changed', { topics: ['runs', 'conversations'] });
+  };
+
+  /** Starts a run with the active profile, refusing at once (not mid-run) when its key is missing. */
+  async function ask(message: string, conversationId?: string) {
+    const conn = connection();
+    await keyed(conn.resolveKey());
+    const agent = { db, live, tools, createModel: (e: Endpoint) => createModel(conn, e) };
+    const run = must(startRun(agent, { message, conversationId, baseUrl: conn.baseUrl, model: conn.model }, onEvent));
+    return { runId: run.runId, conversationId: run.conversationId };
+  }
 
   return {
     'tasks.list': (i) => listTasks(db, i),
@@ -106,6 +197,22 @@ export function createHandlers({ db }: HostDeps): Handlers {
     'lists.archiveItem': (i) => logged(archiveListItem(db, ctx(), i)),
 
     'capture.add': (i) => logged(addTask(db, ctx(), { content: i.text })),
+    'capture.ask': (i) => ask(i.text),
+
+    'agent.send': (i) => ask(i.message, i.conversationId),
+    'agent.cancel': (i) => ({ cancelled: cancelRun({ live }, i.runId) }),
+    'agent.approve': (i) => ({ answered: answerApproval({ db, live }, i.runId, i.approvalId, i.decision) }),
+
+    'conversations.list': (i) => listConversations(db, i.limit),
+    'conversations.create': (i) => conversation(createConversation(db, i.title?.trim() || 'New conversation')),
+    'conversations.rename': (i) => must(renameConversation(db, i.id, i.title)),
+    'conversations.messages': (i) => loadMessages(db, conversation(i.id).id),
+    'conversations.export': (i) => must(exportConversation(db, i.id, i.format)),
+    'runs.list': (i) => listRuns(db, i),
+    'runs.trace': (i) => {
+      const run = getRun(db, i.runId) ?? fail(`no run with id ${i.runId}`, 'list the runs to see their ids');
+      return { run, events: readTrace(db, run.id) };
+    },
 
     'actions.list': (i) => {
       const limit = i.limit ?? 100;
@@ -119,11 +226,11 @@ export function createHandlers({ db }: HostDeps): Handlers {
     'actions.undoLast': () => must(undoLast(db, undoOptions())),
     'actions.redo': (i) => {
       const row = getActionRow(db, i.actionId);
-      if (!row) throw new DomainError(`no action with id ${i.actionId}`, 'open the action log to see action ids');
-      if (row.undone_at === null) throw new DomainError(`action ${row.id} is in effect; there is nothing to redo`, 'redo applies to an undone action');
+      if (!row) fail(`no action with id ${i.actionId}`, 'open the action log to see action ids');
+      if (row.undone_at === null) fail(`action ${row.id} is in effect; there is nothing to redo`, 'redo applies to an undone action');
       // Redo is the undo of the entry that undid it.
       const target = undoerOf(row.id);
-      if (target === null) throw new DomainError(`action ${row.id} cannot be redone`, 'undo its undo in the action log instead');
+      if (target === null) fail(`action ${row.id} cannot be redone`, 'undo its undo in the action log instead');
       return must(undoAction(db, target, undoOptions()));
     },
 
@@ -132,6 +239,34 @@ export function createHandlers({ db }: HostDeps): Handlers {
     'settings.set': (i) => {
       must(writeSetting(db, i.key, i.value));
       return SettingsSchema.parse(readSettings(db));
+    },
+
+    'providers.list': profiles,
+    'providers.use': (i) => {
+      must(useProfile(db, i.id));
+      return profiles();
+    },
+    'providers.add': (i) => must(addProfile(db, i)),
+    'providers.update': (i) => must(updateProfile(db, i.id, i)),
+    'providers.remove': async (i) => {
+      const removed = must(removeProfile(db, i.id));
+      // The profile is gone either way; a key left in an unavailable keychain is unreachable without it.
+      await clearApiKey(removed.id, secrets).catch((e: unknown) => {
+        if (!(e instanceof KeychainUnavailableError)) throw e;
+      });
+      return removed;
+    },
+    'providers.test': (i) => testConnection(connection(i.id), { timeoutMs: 15_000 }),
+    'keys.status': (i) => keyed(connection(i.profile).keyStatus()),
+    'keys.set': async (i) => {
+      const conn = connection(i.profile);
+      await keyed(setApiKey(conn.profile, i.key, secrets));
+      return keyed(conn.keyStatus());
+    },
+    'keys.clear': async (i) => {
+      const conn = connection(i.profile);
+      await keyed(clearApiKey(conn.profile.id, secrets));
+      return keyed(conn.keyStatus());
     },
   };
 }

@@ -1,6 +1,7 @@
 /** A host of the IPC contract over one database: the handlers, the dispatcher and the event hub that both transports share. */
 import type { Db } from '../core';
 import { DATA_TOPICS } from '../../src-shared/ipc';
+import { cancelRun, createLiveRuns } from '../core/agent';
 import { createDispatch, type Dispatch } from './dispatch';
 import { createHandlers, type HostDeps } from './handlers';
 import { createEventHub, type EventHub } from './hub';
@@ -8,6 +9,7 @@ import { createEventHub, type EventHub } from './hub';
 export interface Host {
   readonly hub: EventHub;
   readonly dispatch: Dispatch;
+  /** Cancels the runs going on and stops watching the database. */
   close(): void;
 }
 
@@ -18,9 +20,18 @@ export interface HostOptions {
 
 export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
   const hub = createEventHub();
-  const dispatch = createDispatch(createHandlers(deps), hub);
-  const stopWatching = options.watchMs === 0 ? () => {} : watchExternalChanges(deps.db, () => hub.emit('data.changed', { topics: [...DATA_TOPICS, 'settings'] }), options.watchMs);
-  return { hub, dispatch, close: stopWatching };
+  const live = createLiveRuns();
+  const dispatch = createDispatch(createHandlers({ ...deps, hub, live }), hub);
+  const stopWatching =
+    options.watchMs === 0 ? () => {} : watchExternalChanges(deps.db, () => hub.emit('data.changed', { topics: [...DATA_TOPICS, 'settings', 'providers', 'conversations', 'runs'] }), options.watchMs);
+  return {
+    hub,
+    dispatch,
+    close() {
+      stopWatching();
+      for (const runId of [...live.keys()]) cancelRun({ live }, runId);
+    },
+  };
 }
 
 /**

@@ -2,12 +2,25 @@ import { onTestFinished } from 'vitest';
 import { createBridge, type Bridge } from '../../src-shared/bridge';
 import { channels, type ChannelName, type Input, type Output } from '../../src-shared/ipc';
 import { createHost, type Host } from '../../src-main/host';
+import type { HostDeps } from '../../src-main/host/handlers';
 import { createMemoryTransport, type MemoryTransport } from '../../src-main/host/memory';
-import type { Db } from '../../src-main/core';
+import { createMemorySecretStore, type Db } from '../../src-main/core';
+import type { Model } from '../../src-main/core/llm/port';
 import { tempDb } from './db';
+
+/** Host dependencies for tests: keys in memory, no environment, and a model that must not be called unless given. */
+export function testDeps(db: Db, model?: Model): HostDeps {
+  return {
+    db,
+    secrets: createMemorySecretStore(),
+    env: {},
+    createModel: () => model ?? { name: 'unused', complete: () => Promise.reject(new Error('this test does not expect a model call')) },
+  };
+}
 
 export interface TestHost {
   db: Db;
+  deps: HostDeps;
   host: Host;
   transport: MemoryTransport;
   api: Bridge;
@@ -16,9 +29,10 @@ export interface TestHost {
 }
 
 /** The real host (handlers, dispatcher, hub) on a fresh database, reached through the in-memory transport. */
-export function memoryHost(): TestHost {
+export function memoryHost(model?: Model): TestHost {
   const { db } = tempDb();
-  const host = createHost({ db }, { watchMs: 0 });
+  const deps = testDeps(db, model);
+  const host = createHost(deps, { watchMs: 0 });
   const transport = createMemoryTransport(host.dispatch, host.hub);
   onTestFinished(() => {
     transport.close();
@@ -30,5 +44,5 @@ export function memoryHost(): TestHost {
     channels[channel].output.parse(value);
     return value;
   };
-  return { db, host, transport, api, call };
+  return { db, deps, host, transport, api, call };
 }

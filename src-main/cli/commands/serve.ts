@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createHost } from '../../host';
 import { startWebHost } from '../../host/web';
 import { CliFailure, usage, type Cli } from '../context';
+import { cliSecrets } from '../keys';
 
 /** The built renderer, next to the CLI bundle: out/cli/tidy.mjs → out/renderer. */
 const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
@@ -21,7 +22,7 @@ export function registerServeCommand(program: Command, cli: Cli): void {
       if (!existsSync(join(RENDERER_DIR, 'index.html')))
         throw new CliFailure(`the UI is not built yet (no ${join(RENDERER_DIR, 'index.html')})`, 'run `npx electron-vite build` (or `npm start`) in the Tidy folder');
 
-      const host = createHost({ db: cli.db() });
+      const host = createHost({ db: cli.db(), secrets: cliSecrets(), env: process.env });
       const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch((e: unknown) => {
         host.close();
         throw new CliFailure(`cannot serve: ${e instanceof Error ? e.message : String(e)}`, 'try another --port, or leave it out');

@@ -1,22 +1,68 @@
 // The IPC contract over the in-memory transport (STYLE 5): the real handlers, dispatcher and event hub
 // on a real database; every value is checked against the contract's output schema.
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
 import { channels, type ChannelName, type DataChanged } from '../../../src-shared/ipc';
+import type { AgentEvent } from '../../../src-shared/events';
+import type { Model } from '../../../src-main/core/llm/port';
 import { memoryHost } from '../../support/host';
 import { snapshot } from '../../support/db';
+import { call as toolCall, calls, hang, say, ScriptedModel } from '../../fakes/scripted-model';
 
 /** Every channel a test below calls; the last test checks that none was forgotten. */
 const covered = new Set<ChannelName>();
-function setup() {
-  const h = memoryHost();
+function setup(model?: Model) {
+  const h = memoryHost(model);
   const call: typeof h.call = (channel, input) => {
     covered.add(channel);
     return h.call(channel, input);
   };
   const events: DataChanged[] = [];
   h.api.on('data.changed', (e) => events.push(e));
-  return { ...h, call, events };
+  const agentEvents: AgentEvent[] = [];
+  h.api.on('agent.event', (e) => agentEvents.push(e));
+  /** Resolves with the run's events once it has finished. */
+  const finished = (runId: string) =>
+    new Promise<AgentEvent[]>((resolve) => {
+      const done = () => agentEvents.some((e) => e.runId === runId && e.type === 'run_finished');
+      if (done()) return resolve(agentEvents.filter((e) => e.runId === runId));
+      const off = h.api.on('agent.event', () => {
+        if (!done()) return;
+        off();
+        resolve(agentEvents.filter((e) => e.runId === runId));
+      });
+    });
+  /** The first event of a kind the run emits (waits for it). */
+  const next = <T extends AgentEvent['type']>(type: T) =>
+    new Promise<Extract<AgentEvent, { type: T }>>((resolve) => {
+      const found = agentEvents.find((e) => e.type === type);
+      if (found) return resolve(found as Extract<AgentEvent, { type: T }>);
+      const off = h.api.on('agent.event', (e) => {
+        if (e.type !== type) return;
+        off();
+        resolve(e as Extract<AgentEvent, { type: T }>);
+      });
+    });
+  return { ...h, call, events, agentEvents, finished, next };
+}
+
+const KEY = 'sk-test-0123456789abcdef';
+
+/** A loopback port that was free a moment ago. */
+const closedPort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** A host whose active profile (OpenAI) has a key, so runs may start. */
+async function withKey(model: Model) {
+  const h = setup(model);
+  await h.call('keys.set', { key: KEY });
+  return h;
 }
 
 async function refusal(p: Promise<unknown>): Promise<BridgeError> {
@@ -101,6 +147,150 @@ describe('quick capture', () => {
     const { call } = setup();
     const r = await call('capture.add', { text: '  Call the plumber ' });
     expect(r.value).toMatchObject({ content: 'Call the plumber', projectId: 'inbox' });
+  });
+});
+
+describe('the agent', () => {
+  it('runs a message: events stream live, the change is logged, views are told, and the trace is stored', async () => {
+    const model = new ScriptedModel([calls(toolCall('add_task', { content: 'Buy milk' })), say('Added it to your inbox.')]);
+    const h = await withKey(model);
+    const started = await h.call('agent.send', { message: 'remind me to buy milk' });
+    const events = await h.finished(started.runId);
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('run_started');
+    expect(types.indexOf('tool_call')).toBeLessThan(types.indexOf('tool_result'));
+    expect(types).toContain('answer');
+    expect(events.at(-1)).toMatchObject({ type: 'run_finished', status: 'done', actions: 1 });
+    const result = events.find((e) => e.type === 'tool_result')!;
+    expect(result).toMatchObject({ ok: true, actionId: expect.stringMatching(/^a\d+$/) });
+    expect(h.events).toContainEqual({ topics: ['tasks', 'projects', 'lists', 'actions'] });
+    expect(h.events.at(-1)).toEqual({ topics: ['runs', 'conversations'] });
+
+    const inbox = await h.call('tasks.list', { project: 'inbox' });
+    expect(inbox.tasks.map((t) => t.content)).toEqual(['Buy milk']);
+    const log = await h.call('actions.list', {});
+    expect(log.groups[0]).toMatchObject({ runId: started.runId, source: 'agent' });
+
+    const runs = await h.call('runs.list', { conversationId: started.conversationId });
+    expect(runs.map((r) => [r.id, r.status, r.answer])).toEqual([[started.runId, 'done', 'Added it to your inbox.']]);
+    const trace = await h.call('runs.trace', { runId: started.runId });
+    expect(trace.events.map((e) => e.type)).toContain('tool_result');
+    expect((await refusal(h.call('runs.trace', { runId: 'r999' }))).message).toContain('no run');
+    expect(await h.call('agent.cancel', { runId: started.runId })).toEqual({ cancelled: false });
+  });
+
+  it('continues a conversation, lists, renames and exports it as Markdown and JSON', async () => {
+    const h = await withKey(new ScriptedModel([say('Hello!'), say('Still here.')]));
+    const first = await h.call('agent.send', { message: 'hi there' });
+    await h.finished(first.runId);
+    const second = await h.call('agent.send', { message: 'are you there?', conversationId: first.conversationId });
+    await h.finished(second.runId);
+    expect(second.conversationId).toBe(first.conversationId);
+
+    const messages = await h.call('conversations.messages', { id: first.conversationId });
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['hi there', 'are you there?']);
+    expect((await h.call('conversations.list', {})).map((c) => c.title)).toEqual(['hi there']);
+    expect((await h.call('conversations.rename', { id: first.conversationId, title: 'Greetings' })).title).toBe('Greetings');
+    expect((await refusal(h.call('conversations.rename', { id: first.conversationId, title: '   ' }))).message).toContain('empty');
+
+    const md = await h.call('conversations.export', { id: first.conversationId, format: 'markdown' });
+    expect(md.filename).toBe(`tidy-${first.conversationId}-greetings.md`);
+    expect(md.content).toMatch(/^# Greetings\n/);
+    expect(md.content.indexOf('hi there')).toBeLessThan(md.content.indexOf('are you there?'));
+    expect(md.content).toContain('Still here.');
+    const json = await h.call('conversations.export', { id: first.conversationId, format: 'json' });
+    const doc = JSON.parse(json.content) as { conversation: { title: string }; runs: { id: string; trace: unknown[] }[] };
+    expect(doc.conversation.title).toBe('Greetings');
+    expect(doc.runs.map((r) => r.id)).toEqual([first.runId, second.runId]);
+    expect(doc.runs[0]!.trace.length).toBeGreaterThan(0);
+    expect((await refusal(h.call('conversations.export', { id: 'c999', format: 'json' }))).message).toContain('no conversation');
+    expect((await refusal(h.call('conversations.messages', { id: 'c999' }))).code).toBe('failed');
+  });
+
+  it('creates an empty conversation to talk in', async () => {
+    const h = setup();
+    const c = await h.call('conversations.create', {});
+    expect(c.title).toBe('New conversation');
+    expect((await h.call('conversations.create', { title: 'Trip' })).title).toBe('Trip');
+    expect(await h.call('conversations.messages', { id: c.id })).toEqual([]);
+  });
+
+  it('pauses for an approval until it is answered', async () => {
+    const model = new ScriptedModel([calls(toolCall('add_task', { content: 'Pay rent' })), calls(toolCall('complete_task', { task_id: 't1' })), say('Done.')]);
+    const h = await withKey(model);
+    const started = await h.call('agent.send', { message: 'add and complete it' });
+    const asked = await h.next('approval_requested');
+    expect(asked.tool).toBe('complete_task');
+    expect(await h.call('agent.approve', { runId: started.runId, approvalId: asked.approvalId, decision: 'approve' })).toEqual({ answered: true });
+    await h.finished(started.runId);
+    expect(await h.call('agent.approve', { runId: started.runId, approvalId: asked.approvalId, decision: 'approve' })).toEqual({ answered: false });
+    expect((await h.call('tasks.list', { status: 'done' })).tasks.map((t) => t.content)).toEqual(['Pay rent']);
+  });
+
+  it('cancels a run by id', async () => {
+    const h = await withKey(new ScriptedModel([hang]));
+    const started = await h.call('agent.send', { message: 'take your time' });
+    await h.next('run_started');
+    expect(await h.call('agent.cancel', { runId: started.runId })).toEqual({ cancelled: true });
+    expect((await h.finished(started.runId)).at(-1)).toMatchObject({ type: 'run_finished', status: 'cancelled' });
+  });
+
+  it('refuses to start when the model cannot be reached for lack of a key, saying what to do', async () => {
+    const h = setup();
+    const e = await refusal(h.call('agent.send', { message: 'hello' }));
+    expect(e).toMatchObject({ code: 'failed', message: 'no API key for profile openai' });
+    expect(e.hint).toContain('tidy key set');
+    expect(await h.call('conversations.list', {})).toEqual([]);
+  });
+
+  it('sends quick capture to the agent in a conversation of its own', async () => {
+    const h = await withKey(new ScriptedModel([say('Noted.'), say('Noted again.')]));
+    const a = await h.call('capture.ask', { text: 'plan the garden' });
+    await h.finished(a.runId);
+    const b = await h.call('capture.ask', { text: 'plan the trip' });
+    await h.finished(b.runId);
+    expect(a.conversationId).not.toBe(b.conversationId);
+  });
+});
+
+describe('provider profiles and keys', () => {
+  it('lists, adds, edits, switches, tests and removes profiles', async () => {
+    const h = setup();
+    const start = await h.call('providers.list', {});
+    expect(start.active).toBe('openai');
+    expect(start.profiles.map((p) => p.id)).toEqual(['openai', 'ollama', 'lmstudio', 'llamacpp']);
+    expect((await h.call('providers.add', { id: 'box', preset: 'ollama' })).baseUrl).toBe('http://127.0.0.1:11434/v1');
+    expect((await refusal(h.call('providers.add', { id: 'box', preset: 'ollama' }))).message).toContain('exists already');
+    // A port nothing listens on: the test is fast and offline.
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    expect((await h.call('providers.update', { id: 'box', baseUrl: url, model: 'qwen3' })).model).toBe('qwen3');
+    expect((await h.call('providers.use', { id: 'box' })).active).toBe('box');
+    expect((await h.call('settings.get', {})).baseUrl).toBe(url);
+    const report = await h.call('providers.test', {});
+    expect(report).toMatchObject({ ok: false, problem: 'refused' });
+    expect((await refusal(h.call('providers.remove', { id: 'box' }))).message).toContain('active profile');
+    await h.call('providers.use', { id: 'openai' });
+    expect((await h.call('providers.remove', { id: 'box' })).id).toBe('box');
+  });
+
+  it('takes a key in and never gives it out: only whether one is set', async () => {
+    const h = setup();
+    const seen: string[] = [];
+    h.api.on('data.changed', (e) => seen.push(JSON.stringify(e)));
+    const replies = [
+      await h.call('keys.status', {}),
+      await h.call('keys.set', { key: KEY }),
+      await h.call('keys.status', { profile: 'openai' }),
+      await h.call('providers.list', {}),
+      await h.call('settings.get', {}),
+    ];
+    expect(replies[0]).toMatchObject({ profile: 'openai', stored: false, source: null, required: true });
+    expect(replies[1]).toMatchObject({ stored: true, source: 'keychain', problem: null });
+    for (const r of [...replies, ...seen]) expect(JSON.stringify(r)).not.toContain(KEY);
+    expect(await h.deps.secrets.get('openai')).toContain(KEY);
+    expect(await h.call('keys.clear', {})).toMatchObject({ stored: false });
+    expect((await refusal(h.call('keys.set', { key: 'has spaces in it' }))).message).toContain('spaces');
+    expect((await refusal(h.call('keys.status', { profile: 'nope' }))).message).toContain("no provider profile 'nope'");
   });
 });
 

@@ -7,6 +7,7 @@ import { forwardEvents, isTrustedFrame, registerIpc } from '../../../src-main/ho
 import { createEventHub } from '../../../src-main/host/hub';
 import { createHost } from '../../../src-main/host';
 import { tempDb } from '../../support/db';
+import { testDeps } from '../../support/host';
 
 type Handler = (event: IpcMainInvokeEvent, input: unknown) => Promise<unknown>;
 
@@ -37,7 +38,7 @@ describe('the Electron transport', () => {
 
   it('answers our main frame through the real dispatcher, and refuses subframes and foreign pages', async () => {
     const { db } = tempDb();
-    const host = createHost({ db }, { watchMs: 0 });
+    const host = createHost(testDeps(db), { watchMs: 0 });
     const ipc = fakeIpcMain();
     registerIpc(ipc as never, host.dispatch, ours);
     const add = ipc.handlers.get(electronInvokeName('tasks.add'))!;
