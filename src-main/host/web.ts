@@ -80,6 +80,8 @@ export function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return send(res, 405, 'Method not allowed\n');
       }
       const path = new URL(req.url ?? '/', `http://${LOOPBACK}`).pathname;
+      // Browsers ask for it on their own; "no content" keeps a 404 out of the console.
+      if (path === '/favicon.ico') return send(res, 204, '');
       const target = resolveStaticFile(options.rendererDir, path);
       if (!target) return send(res, 404, 'Not found\n');
       let body: Buffer;

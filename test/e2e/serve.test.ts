@@ -1,0 +1,106 @@
+// End to end: `tidy serve` in Debian's Chromium. The built renderer reaches the core through the
+// bridge (WebSocket transport), shows the inbox, adds to it, updates live, and takes quick capture.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addTask, newUserRequest, openDatabase } from '../../src-main/core';
+import { REPO, TIDY_BIN, tidy } from '../support/cli';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SHOTS = join(REPO, 'test-results');
+
+let browser: Browser;
+let server: ChildProcess;
+let url = '';
+let dir = '';
+let dbPath = '';
+
+beforeAll(async () => {
+  // The renderer bundle under test (the CLI bundle is built by the global setup).
+  execFileSync(process.execPath, [join(REPO, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: REPO, stdio: 'ignore' });
+  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-'));
+  dbPath = join(dir, 'tidy.db');
+  const db = openDatabase(dbPath);
+  for (const content of ['Bake the birthday cake', 'Buy balloons']) addTask(db, newUserRequest(db), { content });
+  db.close();
+
+  server = spawn(process.execPath, [TIDY_BIN, '--db', dbPath, 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+      if (m) resolve(m[0]);
+    });
+    server.once('exit', (code) => reject(new Error(`tidy serve exited (${code}): ${out}`)));
+  });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  mkdirSync(SHOTS, { recursive: true });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Whatever the renderer shows first, open its inbox (the real UI has a sidebar; the placeholder shows the inbox). */
+async function openInbox(page: Page): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Inbox/ });
+  if (await nav.count()) await nav.click();
+}
+
+const SEEDED = ['Bake the birthday cake', 'Buy balloons'];
+
+describe('tidy serve in Chromium', () => {
+  it('shows the inbox through the bridge, updates it live, and keeps no token in the address bar', async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 640 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+
+    await page.goto(url);
+    await openInbox(page);
+    for (const text of SEEDED) await expect.poll(() => page.getByText(text).count()).toBeGreaterThan(0);
+    expect(page.url()).not.toContain('token');
+
+    // A change from another process (the CLI) shows up without a reload: data.changed over the socket.
+    expect(tidy(dbPath, ['add', 'Book the venue']).code).toBe(0);
+    await expect.poll(() => page.getByText('Book the venue').count(), { timeout: 5000 }).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SHOTS, 'e2e-serve-inbox.png') });
+
+    // A reload keeps working: the tab kept its token.
+    await page.reload();
+    await openInbox(page);
+    await expect.poll(() => page.getByText('Book the venue').count()).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('quick capture: Enter adds the text to the inbox, no model needed', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${url}#/capture`);
+    const box = page.getByRole('textbox', { name: 'Quick capture' });
+    await box.fill('Call the florist');
+    await box.press('Enter');
+    await expect.poll(() => tidy(dbPath, ['tasks', '--inbox', '--json']).stdout).toContain('Call the florist');
+    await context.close();
+  });
+
+  it('a page opened without the token reaches no data', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(new URL(url).origin);
+    await openInbox(page);
+    await page.waitForTimeout(500);
+    expect(await page.getByText(SEEDED[0]!).count()).toBe(0);
+    await context.close();
+  });
+});
