@@ -1,0 +1,26 @@
+import { useEffect } from 'react';
+import { useApp } from '../store/react';
+
+const SHOWN_MS = 6000;
+
+/** Short notices at the bottom (e.g. "Undid: …"); errors stay until dismissed. Announced politely. */
+export function Notices() {
+  const notices = useApp((s) => s.notices);
+  const dismiss = useApp((s) => s.dismissNotice);
+  useEffect(() => {
+    const timers = notices.filter((n) => n.tone === 'info').map((n) => setTimeout(() => dismiss(n.id), SHOWN_MS));
+    return () => timers.forEach(clearTimeout);
+  }, [notices, dismiss]);
+  return (
+    <div className="notices" role="status" aria-live="polite">
+      {notices.map((n) => (
+        <div key={n.id} className={`notice ${n.tone}`}>
+          <span className="grow">{n.text}</span>
+          <button type="button" className="btn small" onClick={() => dismiss(n.id)}>
+            Dismiss
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

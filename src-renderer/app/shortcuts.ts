@@ -1,0 +1,36 @@
+/** The keyboard shortcuts: one list, used by the handler and shown in the help overlay. */
+import { VIEWS, VIEW_LABELS, type View } from '../store/nav';
+
+export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+export const MOD = isMac ? '⌘' : 'Ctrl';
+
+export interface Shortcut {
+  keys: string[];
+  what: string;
+}
+
+export const SHORTCUTS: Shortcut[] = [
+  { keys: ['Enter'], what: 'Send the message' },
+  { keys: ['Shift', 'Enter'], what: 'New line in the message' },
+  { keys: ['Esc'], what: 'Stop the running request; close a dialog' },
+  { keys: [MOD, 'K'], what: 'Focus the message box' },
+  { keys: ['Alt', 'N'], what: 'New conversation' },
+  ...VIEWS.map((v, i) => ({ keys: ['Alt', String(i + 1)], what: `Go to ${VIEW_LABELS[v]}` })),
+  { keys: ['Alt', 'T'], what: 'Show or hide the trace panel' },
+  { keys: [MOD, 'Z'], what: 'Undo the last request (outside a text field)' },
+  { keys: ['?'], what: 'Show these shortcuts' },
+];
+
+/** Alt+1…6: the view for a key code, if any. */
+export function viewForDigit(code: string): View | null {
+  const m = /^Digit([1-9])$/.exec(code);
+  return m ? (VIEWS[Number(m[1]) - 1] ?? null) : null;
+}
+
+/** Whether the event comes from a place where keys type text. */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'range'].includes(target.type);
+}

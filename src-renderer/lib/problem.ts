@@ -1,0 +1,15 @@
+/** A failure as the UI shows it: what went wrong, and what to do about it. */
+import { BridgeError, type ErrorCode } from '../../src-shared/bridge';
+
+export interface Problem {
+  message: string;
+  hint: string;
+  code: ErrorCode | 'client';
+}
+
+/** Any rejection of the bridge (or a bug in the UI) as something the user can read and act on. */
+export function toProblem(e: unknown): Problem {
+  if (e instanceof BridgeError) return { message: e.message, hint: e.hint, code: e.code };
+  const message = e instanceof Error ? e.message : String(e);
+  return { message, hint: 'try again; if it keeps happening, restart Tidy', code: 'client' };
+}

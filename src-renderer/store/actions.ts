@@ -1,0 +1,193 @@
+/**
+ * The action log (the undo list): paged newest first, grouped by request, with undo per action and per
+ * request, redo of undone entries, and refusals (conflicts) kept next to the entry they concern.
+ */
+import type { ActionEntry } from '../../src-shared/domain';
+import type { ActionGroup, Output } from '../../src-shared/ipc';
+import { createCoalescer } from '../lib/coalesce';
+import { toProblem, type Problem } from '../lib/problem';
+import type { Deps, SliceCreator } from './types';
+
+/** What a refused undo says, and whether undoing the later actions too (cascade) could do it. */
+export interface UndoProblem extends Problem {
+  /** The undo can be retried with `cascade` (the later actions that block it are undone first). */
+  canCascade: boolean;
+}
+
+/** Where a problem or a pending undo belongs: one entry, or a whole request. */
+export const actionKey = (id: string): string => `a:${id}`;
+export const requestKey = (runId: string): string => `r:${runId}`;
+
+export interface ActionsSlice {
+  log: {
+    groups: ActionGroup[];
+    /** Entries loaded so far. */
+    count: number;
+    /** The cursor of the next (older) page; null when everything is loaded. */
+    nextBefore: string | null;
+    loaded: boolean;
+    loading: boolean;
+    problem: Problem | null;
+  };
+  /** Refused undos and redos, by actionKey / requestKey. */
+  undoProblems: Record<string, UndoProblem>;
+  /** Undos and redos in flight, by actionKey / requestKey. */
+  undoPending: Record<string, true>;
+  loadActions(): Promise<void>;
+  /** The next older page; does nothing when all is loaded or a load runs. */
+  loadMoreActions(): Promise<void>;
+  undoAction(actionId: string, cascade?: boolean): Promise<boolean>;
+  undoRequest(runId: string, cascade?: boolean): Promise<boolean>;
+  redoAction(actionId: string): Promise<boolean>;
+  /** Undo the most recent request still in effect (Ctrl+Z outside a text field). */
+  undoLastRequest(): Promise<boolean>;
+  dismissUndoProblem(key: string): void;
+}
+
+export const FIRST_PAGE = 200;
+export const NEXT_PAGE = 500;
+/** The contract's largest page. */
+const MAX_PAGE = 1000;
+/** A refresh reloads what was loaded, up to this many entries (past it, "load more" fetches the rest again). */
+const MAX_REFRESH = 5000;
+
+/** Appends an older page; a request cut by the page boundary continues in the last group. */
+export function mergeGroups(older: ActionGroup[], page: ActionGroup[]): ActionGroup[] {
+  if (older.length === 0) return page;
+  if (page.length === 0) return older;
+  const last = older[older.length - 1]!;
+  const [first, ...rest] = page;
+  if (first!.runId !== last.runId) return [...older, ...page];
+  return [...older.slice(0, -1), { ...last, actions: [...last.actions, ...first!.actions] }, ...rest];
+}
+
+/** An entry that can be undone: in effect, and not itself an undo (undoing an undo is the original's Redo). */
+export const canUndo = (a: ActionEntry): boolean => a.undoneAt === null && a.undoes === null;
+/** An entry that can be redone: an undone change (its undo is in effect). An undone undo is the original back in effect. */
+export const canRedo = (a: ActionEntry): boolean => a.undoneAt !== null && a.undoes === null;
+
+export type LogRow = { kind: 'group'; group: ActionGroup; key: string } | { kind: 'entry'; entry: ActionEntry; key: string };
+
+/** Groups flattened into the rows of the virtual list: a header per request, then its entries. */
+export function logRows(groups: ActionGroup[]): LogRow[] {
+  const rows: LogRow[] = [];
+  for (const [i, g] of groups.entries()) {
+    rows.push({ kind: 'group', group: g, key: `g${i}:${g.runId}` });
+    for (const e of g.actions) rows.push({ kind: 'entry', entry: e, key: e.id });
+  }
+  return rows;
+}
+
+const countOf = (groups: ActionGroup[]): number => groups.reduce((n, g) => n + g.actions.length, 0);
+
+export const createActionsSlice =
+  ({ api }: Deps): SliceCreator<ActionsSlice> =>
+  (set, get) => {
+    const coalesce = createCoalescer();
+
+    /** Fetches the newest `want` entries (at least one page) in pages of the contract's size. */
+    const fetchNewest = async (want: number): Promise<Output<'actions.list'>> => {
+      let groups: ActionGroup[] = [];
+      let before: string | null = null;
+      let count = 0;
+      do {
+        const page: Output<'actions.list'> = await api.invoke('actions.list', {
+          limit: Math.min(MAX_PAGE, Math.max(want - count, 1)),
+          ...(before ? { before } : {}),
+        });
+        groups = mergeGroups(groups, page.groups);
+        count = countOf(groups);
+        before = page.nextBefore;
+      } while (before !== null && count < want);
+      return { groups, nextBefore: before };
+    };
+
+    const reload = () =>
+      coalesce('reload', async () => {
+        set((s) => ({ log: { ...s.log, loading: true } }));
+        try {
+          const want = Math.min(Math.max(get().log.count, FIRST_PAGE), MAX_REFRESH);
+          const { groups, nextBefore } = await fetchNewest(want);
+          set({ log: { groups, nextBefore, count: countOf(groups), loaded: true, loading: false, problem: null } });
+        } catch (e) {
+          set((s) => ({ log: { ...s.log, loading: false, problem: toProblem(e) } }));
+        }
+      });
+
+    /** Runs an undo or redo; its refusal is kept by `key`. The log itself refreshes on data.changed. */
+    const undo = async (key: string, run: () => Promise<unknown>, cascadable: boolean): Promise<boolean> => {
+      if (get().undoPending[key]) return false;
+      set((s) => ({ undoPending: { ...s.undoPending, [key]: true }, undoProblems: without(s.undoProblems, key) }));
+      try {
+        await run();
+        return true;
+      } catch (e) {
+        const p = toProblem(e);
+        // The core names the later actions that block an undo and suggests --cascade; the UI offers it as a button.
+        const canCascade = cascadable && p.code === 'failed' && /cascade/i.test(p.hint + p.message);
+        set((s) => ({ undoProblems: { ...s.undoProblems, [key]: { ...p, hint: uiHint(p.hint), canCascade } } }));
+        return false;
+      } finally {
+        set((s) => ({ undoPending: without(s.undoPending, key) }));
+      }
+    };
+
+    return {
+      log: { groups: [], count: 0, nextBefore: null, loaded: false, loading: false, problem: null },
+      undoProblems: {},
+      undoPending: {},
+
+      loadActions: reload,
+      loadMoreActions: async () => {
+        const { log } = get();
+        if (!log.loaded || log.nextBefore === null || log.loading) return;
+        const before = log.nextBefore;
+        set({ log: { ...log, loading: true } });
+        try {
+          const page = await api.invoke('actions.list', { limit: NEXT_PAGE, before });
+          set((s) => {
+            // A refresh replaced the log meanwhile: this page no longer follows it.
+            if (s.log.nextBefore !== before) return { log: { ...s.log, loading: false } };
+            const groups = mergeGroups(s.log.groups, page.groups);
+            return { log: { ...s.log, groups, count: countOf(groups), nextBefore: page.nextBefore, loading: false, problem: null } };
+          });
+        } catch (e) {
+          set((s) => ({ log: { ...s.log, loading: false, problem: toProblem(e) } }));
+        }
+      },
+
+      undoAction: (actionId, cascade) =>
+        undo(actionKey(actionId), () => api.invoke('actions.undo', { actionId, ...(cascade ? { cascade } : {}) }), !cascade),
+      undoRequest: (runId, cascade) =>
+        undo(requestKey(runId), () => api.invoke('actions.undoRequest', { runId, ...(cascade ? { cascade } : {}) }), !cascade),
+      redoAction: (actionId) => undo(actionKey(actionId), () => api.invoke('actions.redo', { actionId }), false),
+      undoLastRequest: async () => {
+        try {
+          const report = await api.invoke('actions.undoLast', {});
+          const n = report.reversed.length;
+          get().notify(n === 1 ? `Undid: ${report.reversed[0]!.summary}` : `Undid ${n} changes of the last request`);
+          return true;
+        } catch (e) {
+          const p = toProblem(e);
+          get().notify(`${p.message} — ${uiHint(p.hint)}`, 'error');
+          return false;
+        }
+      },
+      dismissUndoProblem: (key) => set((s) => ({ undoProblems: without(s.undoProblems, key) })),
+    };
+  };
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!(key in record)) return record;
+  const copy = { ...record };
+  delete copy[key];
+  return copy;
+}
+
+/** The core's hints speak CLI ("with --cascade", "run `tidy log`"); in the UI the same advice is a button. */
+export function uiHint(hint: string): string {
+  return hint
+    .replace(/,? or undo (\S+) with --cascade to undo them too/, ', or choose "Undo with later changes" to undo them too')
+    .replace(/undo (\S+) with --cascade/, 'choose "Undo with later changes"')
+    .replace(/run `tidy log` to see (action|request) ids/, 'the Actions view lists them');
+}

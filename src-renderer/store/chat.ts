@@ -1,0 +1,255 @@
+/**
+ * The chat: conversations, the open conversation's runs (each a request and its answer), the runs going
+ * on (folded from the agent's events as they arrive), approvals, cancel, and the run the trace shows.
+ */
+import type { AgentEvent, ApprovalDecision, RunInfo } from '../../src-shared/events';
+import type { Conversation, Output } from '../../src-shared/ipc';
+import { createCoalescer } from '../lib/coalesce';
+import { toProblem, type Problem } from '../lib/problem';
+import { applyEvent, replay, runFromInfo, type RunState } from '../lib/runs';
+import type { Loadable } from './data';
+import type { Deps, SliceCreator } from './types';
+
+export type { Conversation };
+
+export interface ChatSlice {
+  conversations: Loadable<Conversation[]>;
+  /** The open conversation; null for a new one, which the first message creates. */
+  conversationId: string | null;
+  /** Every run the UI knows: those of the open conversation and any that went on while the UI was open. */
+  runs: Record<string, RunState>;
+  /** The open conversation's runs, oldest first. */
+  thread: Loadable<string[]>;
+  /** The run the trace panel shows. */
+  traceRunId: string | null;
+  traceProblem: Problem | null;
+  /** A message on its way: shown at once, until its run exists. */
+  sending: { conversationId: string | null; text: string } | null;
+  /** Why the last message could not be sent (no key, no endpoint…), with what to do. */
+  sendProblem: Problem | null;
+  /** The composer's text, kept while the user looks at other views. */
+  draft: string;
+
+  loadConversations(): Promise<void>;
+  openConversation(id: string | null): Promise<void>;
+  renameConversation(id: string, title: string): Promise<boolean>;
+  /** The conversation as a file (Markdown, or JSON with every run's trace); rejects with a BridgeError. */
+  exportConversation(id: string, format: 'markdown' | 'json'): Promise<Output<'conversations.export'>>;
+  setDraft(text: string): void;
+  send(text: string): Promise<boolean>;
+  /** Cancels a run (default: the one going on in the open conversation). */
+  stop(runId?: string): Promise<void>;
+  answerApproval(runId: string, approvalId: string, decision: ApprovalDecision): Promise<void>;
+  /** Shows a run in the trace panel, loading its stored trace if needed. */
+  showTrace(runId: string): Promise<void>;
+  /** Folds one agent event in (wired to the bridge's agent events). */
+  receive(event: AgentEvent): void;
+  /** Refetches after `data.changed` (e.g. a run started from the quick-capture window). */
+  refreshChat(topics: readonly string[]): Promise<void>;
+}
+
+/** Runs shown per conversation (the newest); a 1,000-message conversation is 500 runs. */
+export const THREAD_LIMIT = 1000;
+
+/** The run going on in the open conversation, if any. */
+export function activeRun(s: Pick<ChatSlice, 'runs' | 'thread'>): RunState | null {
+  const ids = s.thread.value ?? [];
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const r = s.runs[ids[i]!];
+    if (r?.status === 'running') return r;
+  }
+  return null;
+}
+
+/** A run known only from the reply to `send`, until its events arrive. */
+function placeholder(id: string, conversationId: string, request: string, at: string): RunState {
+  return {
+    ...runFromInfo({
+      id,
+      conversationId,
+      status: 'running',
+      request,
+      answer: null,
+      message: null,
+      model: '',
+      protocol: 'native',
+      actions: 0,
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      startedAt: at,
+      finishedAt: null,
+    }),
+    protocol: null,
+    steps: [],
+  };
+}
+
+/** A listed run over what the UI has: live detail wins, unless the list knows it ended (events were missed). */
+function mergeInfo(known: RunState | undefined, info: RunInfo): RunState {
+  if (!known) return runFromInfo(info);
+  if (known.status === 'running' && info.status !== 'running') return { ...runFromInfo(info), steps: null, approvals: known.approvals };
+  return known;
+}
+
+export const createChatSlice =
+  ({ api, now }: Deps): SliceCreator<ChatSlice> =>
+  (set, get) => {
+    const coalesce = createCoalescer();
+
+    const loadThread = (): Promise<void> =>
+      coalesce('thread', async () => {
+        const id = get().conversationId;
+        if (id === null) return;
+        set((s) => ({ thread: { ...s.thread, loading: true } }));
+        try {
+          const infos = await api.invoke('runs.list', { conversationId: id, limit: THREAD_LIMIT });
+          if (get().conversationId !== id) return;
+          set((s) => {
+            const runs = { ...s.runs };
+            const ids = [...infos].reverse().map((info) => {
+              runs[info.id] = mergeInfo(runs[info.id], info);
+              return info.id;
+            });
+            // Runs started since the list was read are kept at the end.
+            for (const known of s.thread.value ?? []) if (!ids.includes(known) && runs[known]?.conversationId === id) ids.push(known);
+            const traceRunId = s.traceRunId && runs[s.traceRunId]?.conversationId === id ? s.traceRunId : (ids[ids.length - 1] ?? null);
+            return { runs, thread: { value: ids, loading: false, problem: null }, traceRunId };
+          });
+        } catch (e) {
+          set((s) => ({ thread: { ...s.thread, loading: false, problem: toProblem(e) } }));
+        }
+      });
+
+    const addToThread = (run: RunState) =>
+      set((s) => {
+        if (run.conversationId !== s.conversationId) return {};
+        const ids = s.thread.value ?? [];
+        if (ids.includes(run.id)) return {};
+        return { thread: { ...s.thread, value: [...ids, run.id] }, traceRunId: run.id };
+      });
+
+    return {
+      conversations: { value: null, loading: false, problem: null },
+      conversationId: null,
+      runs: {},
+      thread: { value: [], loading: false, problem: null },
+      traceRunId: null,
+      traceProblem: null,
+      sending: null,
+      sendProblem: null,
+      draft: '',
+
+      loadConversations: () =>
+        coalesce('conversations', async () => {
+          set((s) => ({ conversations: { ...s.conversations, loading: true } }));
+          try {
+            const value = await api.invoke('conversations.list');
+            set({ conversations: { value, loading: false, problem: null } });
+          } catch (e) {
+            set((s) => ({ conversations: { ...s.conversations, loading: false, problem: toProblem(e) } }));
+          }
+        }),
+
+      openConversation: async (id) => {
+        if (id === get().conversationId && id !== null) return;
+        set({ conversationId: id, thread: { value: id === null ? [] : null, loading: false, problem: null }, traceRunId: null, sendProblem: null, traceProblem: null });
+        await loadThread();
+      },
+
+      renameConversation: async (id, title) => {
+        try {
+          await api.invoke('conversations.rename', { id, title });
+          await get().loadConversations();
+          return true;
+        } catch (e) {
+          const p = toProblem(e);
+          get().notify(`${p.message} — ${p.hint}`, 'error');
+          return false;
+        }
+      },
+
+      exportConversation: (id, format) => api.invoke('conversations.export', { id, format }),
+
+      setDraft: (draft) => set({ draft }),
+
+      send: async (text) => {
+        const message = text.trim();
+        const s = get();
+        if (!message || s.sending || activeRun(s)) return false;
+        const conversationId = s.conversationId;
+        set({ sending: { conversationId, text: message }, sendProblem: null });
+        try {
+          const started = await api.invoke('agent.send', { message, ...(conversationId ? { conversationId } : {}) });
+          set((st) => {
+            const known = st.runs[started.runId];
+            const run = known ?? placeholder(started.runId, started.conversationId, message, new Date(now()).toISOString());
+            const ids = st.conversationId === conversationId && conversationId !== null ? (st.thread.value ?? []) : [];
+            return {
+              sending: null,
+              draft: '',
+              conversationId: started.conversationId,
+              runs: { ...st.runs, [run.id]: run },
+              thread: { value: ids.includes(run.id) ? ids : [...ids, run.id], loading: false, problem: null },
+              traceRunId: run.id,
+            };
+          });
+          if (conversationId === null) void get().loadConversations();
+          return true;
+        } catch (e) {
+          set({ sending: null, sendProblem: toProblem(e) });
+          return false;
+        }
+      },
+
+      stop: async (runId) => {
+        const id = runId ?? activeRun(get())?.id;
+        if (!id) return;
+        try {
+          await api.invoke('agent.cancel', { runId: id });
+        } catch (e) {
+          const p = toProblem(e);
+          get().notify(`${p.message} — ${p.hint}`, 'error');
+        }
+      },
+
+      answerApproval: async (runId, approvalId, decision) => {
+        try {
+          await api.invoke('agent.approve', { runId, approvalId, decision });
+        } catch (e) {
+          const p = toProblem(e);
+          get().notify(`${p.message} — ${p.hint}`, 'error');
+        }
+      },
+
+      showTrace: async (runId) => {
+        set({ traceRunId: runId, traceProblem: null });
+        const run = get().runs[runId];
+        if (!run || run.steps !== null) return;
+        try {
+          const { events } = await api.invoke('runs.trace', { runId });
+          set((s) => {
+            const current = s.runs[runId];
+            if (!current || current.steps !== null) return {};
+            const replayed = replay(events, current);
+            return replayed ? { runs: { ...s.runs, [runId]: replayed } } : {};
+          });
+        } catch (e) {
+          set({ traceProblem: toProblem(e) });
+        }
+      },
+
+      receive: (event) => {
+        const before = get().runs[event.runId];
+        const run = applyEvent(before, event);
+        set((s) => ({ runs: { ...s.runs, [run.id]: run } }));
+        if (event.type === 'run_started') addToThread(run);
+        if (event.type === 'run_finished' && run.conversationId !== get().conversationId) void get().loadConversations();
+      },
+
+      refreshChat: async (topics) => {
+        const jobs: Promise<void>[] = [];
+        if (topics.includes('conversations')) jobs.push(get().loadConversations());
+        if (topics.includes('runs') && get().conversationId !== null) jobs.push(loadThread());
+        await Promise.all(jobs);
+      },
+    };
+  };

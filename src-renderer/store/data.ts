@@ -1,0 +1,163 @@
+/** The data views: the inbox, projects and their tasks, lists and their items. Refetched on `data.changed`. */
+import type { List, ListItem, Task } from '../../src-shared/domain';
+import type { Output, Topic } from '../../src-shared/ipc';
+import { createCoalescer } from '../lib/coalesce';
+import { toProblem, type Problem } from '../lib/problem';
+import type { Deps, SliceCreator } from './types';
+
+export type ProjectRow = Output<'projects.list'>[number];
+export interface TaskPage {
+  tasks: Task[];
+  total: number;
+}
+export interface ListPage {
+  list: List;
+  items: ListItem[];
+}
+
+/** A fetched value with its state. `value` keeps the last good data while a refetch runs or fails. */
+export interface Loadable<T> {
+  value: T | null;
+  loading: boolean;
+  problem: Problem | null;
+}
+
+/** The forms of the data views, each showing its own refusal inline. */
+export type DataForm = 'inbox.add' | 'projects.create' | 'project.add' | 'lists.create' | 'list.add';
+
+export interface DataSlice {
+  inbox: Loadable<TaskPage>;
+  projects: Loadable<ProjectRow[]>;
+  /** The open project's tasks. */
+  project: Loadable<TaskPage> & { id: string | null };
+  lists: Loadable<List[]>;
+  /** The open list and its items. */
+  list: Loadable<ListPage> & { id: string | null };
+  formProblems: Partial<Record<DataForm, Problem>>;
+  loadInbox(): Promise<void>;
+  loadProjects(): Promise<void>;
+  openProject(id: string | null): Promise<void>;
+  loadLists(): Promise<void>;
+  openList(id: string | null): Promise<void>;
+  /** Refetches what is shown and depends on these topics. */
+  refreshData(topics: readonly Topic[]): Promise<void>;
+  addTask(form: DataForm, content: string, project?: string): Promise<boolean>;
+  setTaskDone(taskId: string, done: boolean): Promise<void>;
+  createProject(name: string): Promise<boolean>;
+  createList(name: string): Promise<boolean>;
+  addListItem(list: string, text: string): Promise<boolean>;
+  checkListItem(list: string, item: string, checked: boolean): Promise<void>;
+  /** Quick capture: to the inbox at once (no model needed), or to the agent in a new conversation. Null when it worked. */
+  capture(text: string, to: 'inbox' | 'agent'): Promise<Problem | null>;
+}
+
+/** At most this many tasks are shown per view (the count says how many there are). */
+export const TASK_PAGE = 1000;
+
+const empty = <T>(): Loadable<T> => ({ value: null, loading: false, problem: null });
+
+export const createDataSlice =
+  ({ api }: Deps): SliceCreator<DataSlice> =>
+  (set, get) => {
+    const coalesce = createCoalescer();
+
+    /** Loads one resource into `key`, keeping the old value while loading and on failure. */
+    const load = <K extends 'inbox' | 'projects' | 'project' | 'lists' | 'list'>(key: K, fetch: () => Promise<DataSlice[K]['value'] | undefined>) =>
+      coalesce(key, async () => {
+        set((s) => ({ [key]: { ...s[key], loading: true } }) as Partial<DataSlice>);
+        try {
+          const value = await fetch();
+          // undefined: the view was closed (or switched) meanwhile; drop the answer.
+          if (value === undefined) return;
+          set((s) => ({ [key]: { ...s[key], value, loading: false, problem: null } }) as Partial<DataSlice>);
+        } catch (e) {
+          set((s) => ({ [key]: { ...s[key], loading: false, problem: toProblem(e) } }) as Partial<DataSlice>);
+        }
+      });
+
+    /** Runs an edit; a refusal is shown by its form (or as a notice), the change itself arrives as data.changed. */
+    const edit = async (form: DataForm | null, run: () => Promise<unknown>): Promise<boolean> => {
+      try {
+        await run();
+        if (form) set((s) => ({ formProblems: { ...s.formProblems, [form]: undefined } }));
+        return true;
+      } catch (e) {
+        const problem = toProblem(e);
+        if (form) set((s) => ({ formProblems: { ...s.formProblems, [form]: problem } }));
+        else get().notify(`${problem.message} — ${problem.hint}`, 'error');
+        return false;
+      }
+    };
+
+    const fetchProject = async (): Promise<TaskPage | undefined> => {
+      const id = get().project.id;
+      if (id === null) return undefined;
+      const page = await api.invoke('tasks.list', { project: id, limit: TASK_PAGE });
+      return get().project.id === id ? page : undefined;
+    };
+    const fetchList = async (): Promise<ListPage | undefined> => {
+      const id = get().list.id;
+      if (id === null) return undefined;
+      const page = await api.invoke('lists.items', { list: id });
+      return get().list.id === id ? page : undefined;
+    };
+
+    const shown = (l: Loadable<unknown>) => l.value !== null || l.loading || l.problem !== null;
+
+    return {
+      inbox: empty(),
+      projects: empty(),
+      project: { ...empty(), id: null },
+      lists: empty(),
+      list: { ...empty(), id: null },
+      formProblems: {},
+
+      loadInbox: () => load('inbox', () => api.invoke('tasks.list', { project: 'inbox', limit: TASK_PAGE })),
+      loadProjects: () => load('projects', () => api.invoke('projects.list')),
+      openProject: async (id) => {
+        if (id !== get().project.id) set({ project: { ...empty(), id } });
+        await load('project', fetchProject);
+      },
+      loadLists: () => load('lists', () => api.invoke('lists.list')),
+      openList: async (id) => {
+        if (id !== get().list.id) set({ list: { ...empty(), id } });
+        await load('list', fetchList);
+      },
+
+      refreshData: async (topics) => {
+        const s = get();
+        const has = (...t: Topic[]) => t.some((x) => topics.includes(x));
+        const jobs: Promise<void>[] = [];
+        if (has('tasks', 'projects')) {
+          if (shown(s.inbox)) jobs.push(s.loadInbox());
+          // The project list carries the open-task counts (the sidebar's inbox count too).
+          if (shown(s.projects)) jobs.push(s.loadProjects());
+          if (s.project.id !== null) jobs.push(load('project', fetchProject));
+        }
+        if (has('lists')) {
+          if (shown(s.lists)) jobs.push(s.loadLists());
+          if (s.list.id !== null) jobs.push(load('list', fetchList));
+        }
+        await Promise.all(jobs);
+      },
+
+      addTask: (form, content, project) => edit(form, () => api.invoke('tasks.add', { content, ...(project ? { project } : {}) })),
+      setTaskDone: async (task, done) => {
+        await edit(null, () => (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task })));
+      },
+      createProject: (name) => edit('projects.create', () => api.invoke('projects.create', { name })),
+      createList: (name) => edit('lists.create', () => api.invoke('lists.create', { name })),
+      addListItem: (list, text) => edit('list.add', () => api.invoke('lists.addItem', { list, text })),
+      checkListItem: async (list, item, checked) => {
+        await edit(null, () => api.invoke('lists.checkItem', { list, item, checked }));
+      },
+      capture: async (text, to) => {
+        try {
+          await (to === 'inbox' ? api.invoke('capture.add', { text }) : api.invoke('capture.ask', { text }));
+          return null;
+        } catch (e) {
+          return toProblem(e);
+        }
+      },
+    };
+  };

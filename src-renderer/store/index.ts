@@ -1,0 +1,71 @@
+/**
+ * The renderer's one store: typed slices combined, middleware applied once to the whole (zustand's
+ * slices pattern), the bridge passed in so that tests run it with a fake and no DOM.
+ */
+import type { Mutate, StoreApi } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import { createJSONStorage, persist, subscribeWithSelector, type StateStorage } from 'zustand/middleware';
+import { createActionsSlice } from './actions';
+import { createChatSlice } from './chat';
+import { createDataSlice } from './data';
+import { createNavSlice } from './nav';
+import { createSettingsSlice } from './settings';
+import type { AppState, Deps, Mutators } from './types';
+
+export type { AppState, Deps } from './types';
+export type AppStore = Mutate<StoreApi<AppState>, Mutators>;
+
+export interface StoreOptions extends Partial<Omit<Deps, 'api'>> {
+  api: Deps['api'];
+  /** Where UI preferences (the trace panel open or not) are kept; localStorage in the app, memory in tests. */
+  storage?: StateStorage;
+}
+
+const memoryStorage = (): StateStorage => {
+  const m = new Map<string, string>();
+  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k) };
+};
+
+export function createAppStore(options: StoreOptions): AppStore {
+  const deps: Deps = { api: options.api, now: options.now ?? Date.now };
+  const storage = options.storage ?? memoryStorage();
+  return createStore<AppState>()(
+    subscribeWithSelector(
+      persist(
+        (...a) => ({
+          ...createNavSlice(...a),
+          ...createDataSlice(deps)(...a),
+          ...createActionsSlice(deps)(...a),
+          ...createSettingsSlice(deps)(...a),
+          ...createChatSlice(deps)(...a),
+        }),
+        {
+          name: 'tidy.ui',
+          version: 1,
+          storage: createJSONStorage(() => storage),
+          partialize: (s) => ({ traceOpen: s.traceOpen }),
+        },
+      ),
+    ),
+  );
+}
+
+/**
+ * Wires the store to the bridge's events: data changes refetch what is shown, agent events fold into
+ * their runs. Returns the unsubscribe.
+ */
+export function connectStore(store: AppStore, api: Deps['api']): () => void {
+  const offs = [
+    api.on('data.changed', ({ topics }) => {
+      const s = store.getState();
+      void s.refreshData(topics);
+      if (topics.includes('actions') && s.log.loaded) void s.loadActions();
+      void s.refreshSettings(topics);
+      void s.refreshChat(topics);
+    }),
+    api.on('agent.event', (event) => store.getState().receive(event)),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * The action log, the undo list: newest first, grouped by request, virtualised (only the rows on screen
+ * are in the DOM) and paged from the contract as the user scrolls, so 100k entries scroll smoothly.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import type { ActionEntry } from '../../src-shared/domain';
+import type { ActionGroup } from '../../src-shared/ipc';
+import { count, shortTime } from '../lib/format';
+import { actionKey, canRedo, canUndo, logRows, requestKey, type UndoProblem } from '../store/actions';
+import { useApp } from '../store/react';
+import { Loading, ProblemAlert, ViewHead } from './common';
+
+/** Load the next page when the last rendered row is this close to the end. */
+const PREFETCH_ROWS = 40;
+
+export function ActionsView() {
+  const log = useApp((s) => s.log);
+  const loadActions = useApp((s) => s.loadActions);
+  const loadMore = useApp((s) => s.loadMoreActions);
+  const undoLast = useApp((s) => s.undoLastRequest);
+  const rows = useMemo(() => logRows(log.groups), [log.groups]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    void loadActions();
+  }, [loadActions]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (rows[i]?.kind === 'group' ? 42 : 35),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1]!.index : -1;
+
+  useEffect(() => {
+    if (log.nextBefore !== null && !log.loading && lastIndex >= rows.length - PREFETCH_ROWS) void loadMore();
+  }, [lastIndex, rows.length, log.nextBefore, log.loading, loadMore]);
+
+  return (
+    <>
+      <ViewHead title="Actions">
+        {log.loaded && (
+          <span className="badge" aria-label={`${log.count} entries loaded`}>
+            {log.count.toLocaleString()}
+            {log.nextBefore !== null ? '+' : ''}
+          </span>
+        )}
+        <button type="button" className="btn small" onClick={() => void undoLast()} disabled={!log.groups.some((g) => g.actions.some(canUndo))}>
+          Undo last request
+        </button>
+      </ViewHead>
+      {log.problem && (
+        <div style={{ padding: '8px 16px' }}>
+          <ProblemAlert problem={log.problem} title="Could not load the action log">
+            <button type="button" className="btn small" onClick={() => void loadActions()}>
+              Try again
+            </button>
+          </ProblemAlert>
+        </div>
+      )}
+      {!log.loaded && log.loading && <Loading what="the action log" />}
+      {log.loaded && rows.length === 0 && <p className="empty">Nothing has changed yet. Every change Tidy or you make shows up here, ready to undo.</p>}
+      <div ref={scrollRef} className="log-scroller" role="list" aria-label="Action log" aria-busy={log.loading}>
+        <div className="log-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((vi) => {
+            const row = rows[vi.index]!;
+            return (
+              <div key={vi.key} ref={virtualizer.measureElement} data-index={vi.index} className="log-row" role="listitem" style={{ transform: `translateY(${vi.start}px)` }}>
+                {row.kind === 'group' ? <GroupRow group={row.group} /> : <EntryRow entry={row.entry} />}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function requestTitle(g: ActionGroup, request: string | undefined): string {
+  if (g.source === 'user') return 'Your change';
+  return request ? `“${request}”` : `Agent request ${g.runId}`;
+}
+
+const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
+  const request = useApp((s) => s.runs[group.runId]?.request);
+  const key = requestKey(group.runId);
+  const problem = useApp((s) => s.undoProblems[key]);
+  const pending = useApp((s) => key in s.undoPending);
+  const undoRequest = useApp((s) => s.undoRequest);
+  const live = group.actions.filter(canUndo).length;
+  const title = requestTitle(group, request);
+  const newest = group.actions[0];
+  return (
+    <>
+      <div className="log-group">
+        <span className={`badge ${group.source === 'agent' ? 'accent' : ''}`}>{group.source === 'agent' ? 'Agent' : 'You'}</span>
+        <span className="title" title={title}>
+          {title}
+        </span>
+        <span className="muted">{count(group.actions.length, 'change')}</span>
+        {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
+        {(group.source === 'agent' || group.actions.length > 1) && (
+          <button type="button" className="btn small" disabled={live === 0 || pending} aria-label={`Undo the whole request: ${title}`} onClick={() => void undoRequest(group.runId)}>
+            Undo request
+          </button>
+        )}
+      </div>
+      {problem && <UndoProblemNote problemKey={key} problem={problem} onCascade={() => void undoRequest(group.runId, true)} />}
+    </>
+  );
+});
+
+const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
+  const key = actionKey(entry.id);
+  const problem = useApp((s) => s.undoProblems[key]);
+  const pending = useApp((s) => key in s.undoPending);
+  const undoAction = useApp((s) => s.undoAction);
+  const redoAction = useApp((s) => s.redoAction);
+  const undone = entry.undoneAt !== null;
+  const reversal = entry.undoes !== null;
+  return (
+    <>
+      <div className={`log-entry${undone ? ' undone' : ''}${reversal ? ' reversal' : ''}`}>
+        <span className="summary" title={entry.summary}>
+          {entry.summary}
+        </span>
+        {undone && !reversal && <span className="badge warn">Undone</span>}
+        {undone && reversal && <span className="badge">Reverted</span>}
+        <time dateTime={entry.createdAt}>{shortTime(entry.createdAt)}</time>
+        {canUndo(entry) && (
+          <button type="button" className="btn small" disabled={pending} aria-label={`Undo: ${entry.summary}`} onClick={() => void undoAction(entry.id)}>
+            Undo
+          </button>
+        )}
+        {canRedo(entry) && (
+          <button type="button" className="btn small" disabled={pending} aria-label={`Redo: ${entry.summary}`} onClick={() => void redoAction(entry.id)}>
+            Redo
+          </button>
+        )}
+      </div>
+      {problem && <UndoProblemNote problemKey={key} problem={problem} onCascade={() => void undoAction(entry.id, true)} />}
+    </>
+  );
+});
+
+/** Why an undo was refused (the later changes it names), and the way out: undo those too. */
+function UndoProblemNote({ problemKey, problem, onCascade }: { problemKey: string; problem: UndoProblem; onCascade: () => void }) {
+  const dismiss = useApp((s) => s.dismissUndoProblem);
+  return (
+    <div className="log-problem">
+      <ProblemAlert problem={problem} title="Can't undo this yet">
+        {problem.canCascade && (
+          <button type="button" className="btn small danger" onClick={onCascade}>
+            Undo with later changes
+          </button>
+        )}
+        <button type="button" className="btn small" onClick={() => dismiss(problemKey)}>
+          Dismiss
+        </button>
+      </ProblemAlert>
+    </div>
+  );
+}

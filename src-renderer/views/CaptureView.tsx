@@ -1,0 +1,65 @@
+/**
+ * The quick-capture window (route #/capture): one line. Enter adds it to the inbox at once — no model,
+ * works offline; Ctrl/Cmd+Enter sends it to the agent instead; Esc closes the window.
+ */
+import { useState } from 'react';
+import type { Problem } from '../lib/problem';
+import { MOD } from '../app/shortcuts';
+import { useApp } from '../store/react';
+
+export function CaptureView({ close }: { close: () => void }) {
+  const capture = useApp((s) => s.capture);
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const submit = async (to: 'inbox' | 'agent') => {
+    const value = text.trim();
+    if (!value || busy) return;
+    setBusy(true);
+    const p = await capture(value, to);
+    setBusy(false);
+    setProblem(p);
+    if (p) return;
+    setText('');
+    setDone(to === 'inbox' ? `Added to the inbox: ${value}` : `Sent to Tidy: ${value}`);
+    close();
+  };
+
+  return (
+    <main className="capture">
+      <input
+        className="input"
+        aria-label="Quick capture"
+        placeholder="Add to the inbox…"
+        autoFocus
+        value={text}
+        disabled={busy}
+        aria-invalid={problem ? true : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          setDone(null);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            close();
+          } else if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            void submit(e.ctrlKey || e.metaKey ? 'agent' : 'inbox');
+          }
+        }}
+      />
+      {problem ? (
+        <p className="field-error" role="alert">
+          {problem.message} — {problem.hint}
+        </p>
+      ) : (
+        <p className="muted" role="status">
+          {done ?? `Enter adds to the inbox · ${MOD}+Enter asks Tidy · Esc closes`}
+        </p>
+      )}
+    </main>
+  );
+}

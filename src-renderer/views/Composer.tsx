@@ -1,0 +1,65 @@
+import { useEffect, useRef } from 'react';
+import { MOD } from '../app/shortcuts';
+import { activeRun } from '../store/chat';
+import { useApp } from '../store/react';
+import { StopButton } from './ChatView';
+
+/** The message box: Enter sends, Shift+Enter is a new line, Esc stops the running request. */
+export function Composer() {
+  const draft = useApp((s) => s.draft);
+  const setDraft = useApp((s) => s.setDraft);
+  const send = useApp((s) => s.send);
+  const stop = useApp((s) => s.stop);
+  const running = useApp((s) => activeRun(s) !== null);
+  const sending = useApp((s) => s.sending !== null);
+  const ref = useRef<HTMLTextAreaElement>(null);
+
+  // Grow with the text, up to the CSS max-height.
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight + 2}px`;
+  }, [draft]);
+
+  const busy = running || sending;
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!busy) void send(draft);
+      }}
+    >
+      <div className="composer-box">
+        <textarea
+          ref={ref}
+          id="composer"
+          className="input"
+          rows={1}
+          aria-label="Message"
+          aria-describedby="composer-help"
+          placeholder={running ? 'Tidy is working… (Esc stops it)' : 'Ask Tidy to organise something'}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              if (!busy) void send(draft);
+            } else if (e.key === 'Escape' && running) {
+              e.preventDefault();
+              void stop();
+            }
+          }}
+        />
+        <StopButton />
+        <button type="submit" className="btn primary" disabled={busy || !draft.trim()}>
+          Send
+        </button>
+      </div>
+      <p id="composer-help" className="composer-help">
+        Enter sends · Shift+Enter new line · Esc stops · {MOD}+K focuses this box · ? shows all shortcuts
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+import { useEffect } from 'react';
+import { useApp } from '../store/react';
+import { AddForm, Loading, ProblemAlert, TaskList, ViewHead } from './common';
+
+/** The inbox: what was captured and not yet organised. Updates live as the agent moves tasks out. */
+export function InboxView() {
+  const inbox = useApp((s) => s.inbox);
+  const loadInbox = useApp((s) => s.loadInbox);
+  const addTask = useApp((s) => s.addTask);
+  const problem = useApp((s) => s.formProblems['inbox.add']);
+  useEffect(() => {
+    void loadInbox();
+  }, [loadInbox]);
+  const page = inbox.value;
+  return (
+    <>
+      <ViewHead title="Inbox">{page && <span className="badge">{page.total} open</span>}</ViewHead>
+      <div className="view-body">
+        <AddForm label="New inbox task" button="Add" placeholder="Add a task to the inbox" problem={problem} onAdd={(text) => addTask('inbox.add', text)} />
+        {inbox.problem && <ProblemAlert problem={inbox.problem} title="Could not load the inbox" />}
+        {page === null ? (
+          inbox.loading && <Loading what="the inbox" />
+        ) : page.tasks.length === 0 ? (
+          <p className="empty">The inbox is empty. Nicely done.</p>
+        ) : (
+          <>
+            <TaskList tasks={page.tasks} label="Inbox tasks" />
+            {page.total > page.tasks.length && <p className="muted" style={{ marginTop: 8 }}>Showing the first {page.tasks.length} of {page.total} tasks.</p>}
+          </>
+        )}
+      </div>
+    </>
+  );
+}

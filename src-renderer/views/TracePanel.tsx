@@ -1,0 +1,235 @@
+/**
+ * The trace: what the agent did in a run, step by step — thoughts, tool calls with their arguments,
+ * results (long ones collapsed), errors fed back to the model, approvals, tokens and time. The current
+ * run live; any past run of the conversation on demand.
+ */
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { argPairs, count, duration, prettyJson, resultGist, shortTime, toolLabel } from '../lib/format';
+import { elapsedMs, type RunState, type TraceEvent } from '../lib/runs';
+import { useApp } from '../store/react';
+
+const STATUS_TONE: Record<RunState['status'], string> = { running: 'accent', done: 'ok', error: 'error', cancelled: '', limit: 'warn' };
+const STATUS_LABEL: Record<RunState['status'], string> = { running: 'Running', done: 'Done', error: 'Failed', cancelled: 'Stopped', limit: 'Limit reached' };
+
+export function TracePanel() {
+  const runId = useApp((s) => s.traceRunId);
+  const run = useApp((s) => (s.traceRunId ? s.runs[s.traceRunId] : undefined));
+  const threadIds = useApp((s) => s.thread.value);
+  const runs = useApp((s) => s.runs);
+  const showTrace = useApp((s) => s.showTrace);
+  const toggleTrace = useApp((s) => s.toggleTrace);
+  const problem = useApp((s) => s.traceProblem);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+
+  // A past run's trace is loaded when it is shown.
+  useEffect(() => {
+    if (runId && run && run.steps === null) void showTrace(runId);
+  }, [runId, run, showTrace]);
+
+  useLayoutEffect(() => {
+    const el = bodyRef.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [run]);
+
+  const choices = [...(threadIds ?? [])].reverse().map((id) => runs[id]).filter((r): r is RunState => r !== undefined);
+
+  return (
+    <aside className="trace" aria-label="Trace">
+      <div className="trace-head">
+        <div className="row">
+          <h2 className="grow">Trace</h2>
+          <button type="button" className="btn small ghost" onClick={() => toggleTrace(false)} aria-label="Hide trace">
+            Hide
+          </button>
+        </div>
+        {choices.length > 0 && (
+          <select className="input" aria-label="Run" value={runId ?? ''} onChange={(e) => void showTrace(e.target.value)}>
+            {choices.map((r) => (
+              <option key={r.id} value={r.id}>
+                {shortTime(r.startedAt)} · {r.request.length > 48 ? `${r.request.slice(0, 48)}…` : r.request}
+              </option>
+            ))}
+          </select>
+        )}
+        {run && <RunStats run={run} />}
+      </div>
+      <div
+        ref={bodyRef}
+        className="trace-body"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        }}
+      >
+        {problem && <p className="field-error">{problem.message}</p>}
+        {!run ? (
+          <p className="empty">Nothing to show yet. When Tidy works on a request, each step appears here as it happens.</p>
+        ) : run.steps === null ? (
+          <p className="empty" role="status">
+            Loading the trace…
+          </p>
+        ) : (
+          <ol aria-label="Trace steps">
+            {run.steps.map((e) => (
+              <Step key={e.seq} event={e} />
+            ))}
+            {run.status === 'running' && (run.streamed || run.reasoning) && (
+              <li className="step thought">
+                <div className="step-title">Writing…</div>
+                {run.reasoning && <div className="step-text">{run.reasoning}</div>}
+                {run.streamed && <div className="step-text">{run.streamed}</div>}
+              </li>
+            )}
+          </ol>
+        )}
+      </div>
+    </aside>
+  );
+}
+
+function RunStats({ run }: { run: RunState }) {
+  const [now, setNow] = useState(() => Date.now());
+  const running = run.status === 'running';
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(t);
+  }, [running]);
+  return (
+    <div className="trace-stats" aria-label="Run summary">
+      <span className={`badge ${STATUS_TONE[run.status]}`}>{STATUS_LABEL[run.status]}</span>
+      <span aria-label="Elapsed time">{duration(elapsedMs(run, now))}</span>
+      <span aria-label="Tool calls">{count(run.actions || (run.steps?.filter((s) => s.type === 'tool_call').length ?? 0), 'call')}</span>
+      <span aria-label="Token usage" title={`${run.usage.promptTokens.toLocaleString()} prompt + ${run.usage.completionTokens.toLocaleString()} completion`}>
+        {run.usage.totalTokens.toLocaleString()} tokens ({run.usage.promptTokens.toLocaleString()} in · {run.usage.completionTokens.toLocaleString()} out)
+      </span>
+      {run.model && (
+        <span>
+          {run.model}
+          {run.protocol ? ` · ${run.protocol}` : ''}
+        </span>
+      )}
+    </div>
+  );
+}
+
+const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
+  const at = <time dateTime={e.at}>{new Date(e.at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</time>;
+  switch (e.type) {
+    case 'run_started':
+      return (
+        <li className="step">
+          <div className="step-title">Started {at}</div>
+          <div className="step-text muted">
+            {e.model} at {e.baseUrl} ({e.protocol} protocol)
+          </div>
+        </li>
+      );
+    case 'thought':
+      return (
+        <li className="step thought">
+          <div className="step-title">Thought {at}</div>
+          <div className="step-text">{e.text}</div>
+        </li>
+      );
+    case 'tool_call': {
+      const pairs = argPairs(e.args);
+      return (
+        <li className="step call">
+          <div className="step-title">
+            Call <code>{e.tool}</code> {at}
+          </div>
+          {pairs.length > 0 ? (
+            <dl className="args">
+              {pairs.map(([k, v]) => (
+                <div key={k} style={{ display: 'contents' }}>
+                  <dt>{k}</dt>
+                  <dd>{v}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : (
+            <div className="step-text muted">no arguments</div>
+          )}
+        </li>
+      );
+    }
+    case 'tool_result': {
+      const { text, long } = prettyJson(e.result);
+      const failed = !e.ok;
+      const hint = failed && e.result && typeof e.result === 'object' && 'hint' in e.result ? String((e.result as { hint: unknown }).hint) : null;
+      return (
+        <li className={`step ${failed ? 'result-error' : 'result-ok'}`}>
+          <div className="step-title">
+            {failed ? 'Error, fed back to the model' : 'Result'} <span className="muted">{toolLabel(e.tool)}</span> {at}
+          </div>
+          {failed ? (
+            <div className="step-text">
+              {resultGist(e.result)}
+              {hint && <div className="muted">Hint: {hint}</div>}
+            </div>
+          ) : long ? (
+            <details>
+              <summary>{resultGist(e.result)} — show all</summary>
+              <pre>{text}</pre>
+            </details>
+          ) : (
+            <pre>{text}</pre>
+          )}
+        </li>
+      );
+    }
+    case 'approval_requested':
+      return (
+        <li className="step approval">
+          <div className="step-title">Asked for approval {at}</div>
+          <div className="step-text">{e.message}</div>
+        </li>
+      );
+    case 'approval_resolved':
+      return (
+        <li className="step approval">
+          <div className="step-title">
+            {e.decision === 'decline' ? 'Declined' : e.decision === 'always' ? 'Approved (always allow)' : 'Approved'} {at}
+          </div>
+        </li>
+      );
+    case 'usage':
+      return (
+        <li className="step">
+          <div className="step-title muted" style={{ fontWeight: 400 }}>
+            {e.totalTokens.toLocaleString()} tokens ({e.promptTokens.toLocaleString()} in · {e.completionTokens.toLocaleString()} out) {at}
+          </div>
+        </li>
+      );
+    case 'answer':
+      return (
+        <li className="step result-ok">
+          <div className="step-title">Answer {at}</div>
+          <div className="step-text">{e.text}</div>
+        </li>
+      );
+    case 'error':
+      return (
+        <li className="step error">
+          <div className="step-title">
+            {e.fatal ? 'Error' : 'Problem, recovered'} <span className="muted">{e.kind}</span> {at}
+          </div>
+          <div className="step-text">{e.message}</div>
+        </li>
+      );
+    case 'run_finished':
+      return (
+        <li className={`step ${e.status === 'done' ? 'result-ok' : 'error'}`}>
+          <div className="step-title">
+            Finished: {STATUS_LABEL[e.status]} {at}
+          </div>
+          <div className="step-text muted">
+            {count(e.actions, 'tool call')} · {e.usage.totalTokens.toLocaleString()} tokens
+            {e.message ? ` · ${e.message}` : ''}
+          </div>
+        </li>
+      );
+  }
+});

@@ -1,0 +1,95 @@
+/** Pieces the views share: a view header, an inline problem, an add-one-line form, a task list. */
+import { useId, useState, type ReactNode } from 'react';
+import type { Task } from '../../src-shared/domain';
+import type { Problem } from '../lib/problem';
+import { useApp } from '../store/react';
+
+export function ViewHead({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <header className="view-head">
+      <h1>{title}</h1>
+      {children}
+    </header>
+  );
+}
+
+/** A refusal or failure, in words, with what to do. */
+export function ProblemAlert({ problem, title, children }: { problem: Problem; title?: string; children?: ReactNode }) {
+  return (
+    <div className="alert" role="alert">
+      <strong>{title ?? problem.message}</strong>
+      {title && <p>{problem.message}</p>}
+      {problem.hint && <p className="muted">{problem.hint}</p>}
+      {children && <div className="actions row">{children}</div>}
+    </div>
+  );
+}
+
+/** One text field and a button; Enter submits; the text is kept when the submit is refused. */
+export function AddForm({ label, button, placeholder, problem, onAdd }: { label: string; button: string; placeholder?: string; problem?: Problem | undefined; onAdd: (text: string) => Promise<boolean> }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const errorId = useId();
+  return (
+    <form
+      className="add-form-wrap"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const value = text.trim();
+        if (!value || busy) return;
+        setBusy(true);
+        void onAdd(value).then((ok) => {
+          setBusy(false);
+          if (ok) setText('');
+        });
+      }}
+    >
+      <div className="add-form">
+        <input
+          className="input"
+          aria-label={label}
+          placeholder={placeholder}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? errorId : undefined}
+        />
+        <button type="submit" className="btn" disabled={busy || !text.trim()}>
+          {button}
+        </button>
+      </div>
+      {problem && (
+        <p id={errorId} className="field-error" role="alert" style={{ marginTop: -6, marginBottom: 10 }}>
+          {problem.message} — {problem.hint}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Tasks with a checkbox each (complete / reopen). */
+export function TaskList({ tasks, label, showProject = false }: { tasks: Task[]; label: string; showProject?: boolean }) {
+  const setTaskDone = useApp((s) => s.setTaskDone);
+  return (
+    <ul className="task-list" aria-label={label}>
+      {tasks.map((t) => (
+        <li key={t.id}>
+          <label>
+            <input type="checkbox" checked={t.status === 'done'} onChange={(e) => void setTaskDone(t.id, e.target.checked)} />
+            <span className={t.status === 'done' ? 'done grow' : 'grow'}>{t.content}</span>
+          </label>
+          {showProject && <span className="badge">{t.project}</span>}
+          {t.due && <span className="badge">{t.due}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="empty" role="status">
+      Loading {what}…
+    </p>
+  );
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { BridgeError } from '../../../src-shared/bridge';
+import type { ActionEntry } from '../../../src-shared/domain';
+import type { Input } from '../../../src-shared/ipc';
+import { connectStore, createAppStore } from '../../../src-renderer/store';
+import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, uiHint } from '../../../src-renderer/store/actions';
+import { fakeApi, flush } from './fake-api';
+import { entry, group } from './fixtures';
+
+/** A log of `n` entries, newest first, in requests of 7, paged like the contract. */
+function pagedLog(n: number) {
+  const all: ActionEntry[] = Array.from({ length: n }, (_, i) => {
+    const k = n - i;
+    return entry(`a${k}`, `r${Math.ceil(k / 7)}`, `change ${k}`);
+  });
+  return ({ limit = 100, before }: Input<'actions.list'>) => {
+    const start = before ? all.findIndex((e) => e.id === before) + 1 : 0;
+    const page = all.slice(start, start + limit);
+    const groups = page.reduce<ReturnType<typeof group>[]>((gs, e) => {
+      const last = gs.at(-1);
+      if (last?.runId === e.runId) last.actions.push(e);
+      else gs.push(group(e.runId, e));
+      return gs;
+    }, []);
+    return { groups, nextBefore: start + limit < all.length ? page.at(-1)!.id : null };
+  };
+}
+
+describe('actions slice', () => {
+  it('loads the first page, then older pages, joining a request cut by the page boundary', async () => {
+    const fake = fakeApi({ 'actions.list': pagedLog(1000) });
+    const store = createAppStore({ api: fake.api });
+    await store.getState().loadActions();
+    let { log } = store.getState();
+    expect(log.count).toBe(FIRST_PAGE);
+    expect(log.groups[0]!.actions[0]!.id).toBe('a1000');
+
+    await store.getState().loadMoreActions();
+    log = store.getState().log;
+    expect(log.count).toBe(700);
+    const ids = log.groups.flatMap((g) => g.actions.map((a) => a.id));
+    expect(new Set(ids).size).toBe(700);
+    // Every request is one group, even the one the first page cut in two.
+    const runIds = log.groups.map((g) => g.runId);
+    expect(new Set(runIds).size).toBe(runIds.length);
+
+    await store.getState().loadMoreActions();
+    expect(store.getState().log.count).toBe(1000);
+    expect(store.getState().log.nextBefore).toBeNull();
+    await store.getState().loadMoreActions();
+    expect(fake.callsTo('actions.list')).toHaveLength(3);
+  });
+
+  it('refreshes as many entries as were loaded when the log changes', async () => {
+    const fake = fakeApi({ 'actions.list': pagedLog(3000) });
+    const store = createAppStore({ api: fake.api });
+    connectStore(store, fake.api);
+    await store.getState().loadActions();
+    await store.getState().loadMoreActions();
+    await store.getState().loadMoreActions();
+    expect(store.getState().log.count).toBe(1200);
+    fake.calls.length = 0;
+    fake.emit('data.changed', { topics: ['actions'] });
+    await flush();
+    await flush();
+    expect(fake.callsTo('actions.list')).toEqual([{ limit: 1000 }, { limit: 200, before: 'a2001' }]);
+    expect(store.getState().log.count).toBe(1200);
+  });
+
+  it('keeps a conflict next to the entry, in UI words, and retries with cascade', async () => {
+    const fake = fakeApi({
+      'actions.undo': ({ cascade }) => {
+        if (!cascade)
+          throw new BridgeError(
+            'failed',
+            "can't undo a3 (Moved 'Bake the birthday cake' to Birthday Celebration): later changes touched the same data: a7 (Completed 'Bake the birthday cake')",
+            'undo a7 first, or undo a3 with --cascade to undo them too',
+          );
+        return { reversed: [{ id: 'a7', summary: '' }, { id: 'a3', summary: '' }], created: ['a8', 'a9'] };
+      },
+    });
+    const store = createAppStore({ api: fake.api });
+    expect(await store.getState().undoAction('a3')).toBe(false);
+    const problem = store.getState().undoProblems[actionKey('a3')];
+    expect(problem?.message).toContain('a7 (Completed');
+    expect(problem?.canCascade).toBe(true);
+    expect(problem?.hint).toBe('undo a7 first, or choose "Undo with later changes" to undo them too');
+    expect(store.getState().undoPending).toEqual({});
+
+    expect(await store.getState().undoAction('a3', true)).toBe(true);
+    expect(fake.callsTo('actions.undo')).toEqual([{ actionId: 'a3' }, { actionId: 'a3', cascade: true }]);
+    expect(store.getState().undoProblems).toEqual({});
+  });
+
+  it('undoes a whole request and redoes an undone entry through their channels', async () => {
+    const fake = fakeApi({
+      'actions.undoRequest': () => ({ reversed: [], created: [] }),
+      'actions.redo': () => {
+        throw new BridgeError('failed', 'action a2 cannot be redone', 'undo its undo in the action log instead');
+      },
+    });
+    const store = createAppStore({ api: fake.api });
+    expect(await store.getState().undoRequest('r1')).toBe(true);
+    expect(fake.callsTo('actions.undoRequest')).toEqual([{ runId: 'r1' }]);
+    expect(await store.getState().redoAction('a2')).toBe(false);
+    expect(store.getState().undoProblems[actionKey('a2')]).toMatchObject({ canCascade: false });
+    store.getState().dismissUndoProblem(actionKey('a2'));
+    expect(store.getState().undoProblems).toEqual({});
+    expect(requestKey('r1')).not.toBe(actionKey('r1'));
+  });
+
+  it('says which entries can be undone or redone', () => {
+    const live = entry('a1', 'r1', 'Moved it');
+    const undone = entry('a2', 'r1', 'Moved it', { undoneAt: '2026-03-01T10:00:05.000Z' });
+    const reversal = entry('a3', 'u1', 'Undid: Moved it', { undoes: 'a2', tool: 'undo' });
+    const revertedReversal = entry('a4', 'u1', 'Undid: Moved it', { undoes: 'a2', tool: 'undo', undoneAt: '2026-03-01T10:00:09.000Z' });
+    expect([live, undone, reversal, revertedReversal].map(canUndo)).toEqual([true, false, false, false]);
+    expect([live, undone, reversal, revertedReversal].map(canRedo)).toEqual([false, true, false, false]);
+  });
+
+  it('flattens groups into header and entry rows for the virtual list', () => {
+    const groups = mergeGroups([group('r2', entry('a5', 'r2', 'x'))], [group('r2', entry('a4', 'r2', 'y')), group('u1', entry('a3', 'u1', 'z'))]);
+    expect(logRows(groups).map((r) => (r.kind === 'group' ? `[${r.group.runId}]` : r.entry.id))).toEqual(['[r2]', 'a5', 'a4', '[u1]', 'a3']);
+  });
+
+  it('turns CLI advice into UI advice', () => {
+    expect(uiHint('run `tidy log` to see action ids')).toBe('the Actions view lists them');
+    expect(uiHint('undo the later changes first, or undo a4 with --cascade')).toBe('undo the later changes first, or choose "Undo with later changes"');
+  });
+});

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { BridgeError } from '../../../src-shared/bridge';
+import { connectStore, createAppStore } from '../../../src-renderer/store';
+import { deferred, fakeApi, flush } from './fake-api';
+import { task } from './fixtures';
+
+const page = (...contents: string[]) => ({ tasks: contents.map((c, i) => task(`t${i + 1}`, c)), total: contents.length });
+
+describe('data slice', () => {
+  it('loads the inbox and keeps the last good value when a refetch fails', async () => {
+    const fake = fakeApi({ 'tasks.list': () => page('Buy milk birthday cake', 'Bake the birthday cake') });
+    const store = createAppStore({ api: fake.api });
+    await store.getState().loadInbox();
+    expect(store.getState().inbox.value?.tasks.map((t) => t.content)).toEqual(['Buy milk birthday cake', 'Bake the birthday cake']);
+    expect(fake.callsTo('tasks.list')).toEqual([{ project: 'inbox', limit: 1000 }]);
+
+    fake.handlers['tasks.list'] = () => {
+      throw new BridgeError('disconnected', 'the connection is closed', 'is tidy serve running?');
+    };
+    await store.getState().loadInbox();
+    const { inbox } = store.getState();
+    expect(inbox.value?.total).toBe(2);
+    expect(inbox.problem).toMatchObject({ message: 'the connection is closed', hint: 'is tidy serve running?', code: 'disconnected' });
+    expect(inbox.loading).toBe(false);
+  });
+
+  it('refetches only the views that are shown, for the topics that changed', async () => {
+    const fake = fakeApi({ 'tasks.list': () => page('a'), 'projects.list': () => [], 'lists.list': () => [] });
+    const store = createAppStore({ api: fake.api });
+    connectStore(store, fake.api);
+    await store.getState().loadInbox();
+    fake.calls.length = 0;
+
+    fake.emit('data.changed', { topics: ['lists'] });
+    await flush();
+    expect(fake.calls).toEqual([]);
+
+    fake.emit('data.changed', { topics: ['tasks', 'actions'] });
+    await flush();
+    expect(fake.calls.map((c) => c.channel)).toEqual(['tasks.list']);
+  });
+
+  it('coalesces a burst of change events into at most two fetches, the last one seeing the last change', async () => {
+    let version = 0;
+    const gates: ReturnType<typeof deferred<void>>[] = [];
+    const fake = fakeApi({
+      'tasks.list': async () => {
+        const seen = version;
+        const gate = deferred<void>();
+        gates.push(gate);
+        await gate.promise;
+        return page(`v${seen}`);
+      },
+    });
+    const store = createAppStore({ api: fake.api });
+    const first = store.getState().loadInbox();
+    for (let i = 1; i <= 5; i++) {
+      version = i;
+      void store.getState().refreshData(['tasks']);
+    }
+    gates[0]!.resolve();
+    await flush();
+    expect(gates).toHaveLength(2);
+    gates[1]!.resolve();
+    await first;
+    expect(fake.callsTo('tasks.list')).toHaveLength(2);
+    expect(store.getState().inbox.value?.tasks[0]?.content).toBe('v5');
+  });
+
+  it('shows a refused edit next to its form and clears it after a successful one', async () => {
+    const fake = fakeApi({
+      'projects.create': () => {
+        throw new BridgeError('failed', "a project named 'Birthday Celebration' exists", 'pick another name');
+      },
+    });
+    const store = createAppStore({ api: fake.api });
+    expect(await store.getState().createProject('Birthday Celebration')).toBe(false);
+    expect(store.getState().formProblems['projects.create']).toMatchObject({ message: "a project named 'Birthday Celebration' exists", hint: 'pick another name' });
+
+    fake.handlers['projects.create'] = ({ name }) => ({ value: { id: 'p2', name }, actionId: 'a9' });
+    expect(await store.getState().createProject('Party')).toBe(true);
+    expect(store.getState().formProblems['projects.create']).toBeUndefined();
+  });
+
+  it('drops the answer for a project that is no longer open', async () => {
+    const slow = deferred<{ tasks: ReturnType<typeof task>[]; total: number }>();
+    const fake = fakeApi({ 'tasks.list': ({ project }) => (project === 'p1' ? slow.promise : page('in p2')) });
+    const store = createAppStore({ api: fake.api });
+    const opening = store.getState().openProject('p1');
+    const second = store.getState().openProject('p2');
+    slow.resolve(page('in p1'));
+    await Promise.all([opening, second]);
+    expect(store.getState().project.id).toBe('p2');
+    expect(store.getState().project.value?.tasks[0]?.content).toBe('in p2');
+  });
+
+  it('quick capture adds to the inbox or asks the agent, and reports a refusal', async () => {
+    const fake = fakeApi({
+      'capture.add': ({ text }) => ({ value: task('t1', text), actionId: 'a1' }),
+      'capture.ask': () => {
+        throw new BridgeError('failed', 'no API key is set for openai', 'set one in Settings');
+      },
+    });
+    const store = createAppStore({ api: fake.api });
+    expect(await store.getState().capture('Buy balloons', 'inbox')).toBeNull();
+    expect(fake.callsTo('capture.add')).toEqual([{ text: 'Buy balloons' }]);
+    expect(await store.getState().capture('Sort my inbox', 'agent')).toMatchObject({ message: 'no API key is set for openai' });
+  });
+});

@@ -1,0 +1,43 @@
+/** Small builders of contract values for the store tests. */
+import type { ActionEntry, Task } from '../../../src-shared/domain';
+import type { AgentEvent } from '../../../src-shared/events';
+import type { ActionGroup } from '../../../src-shared/ipc';
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+export const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
+
+export function task(id: string, content: string, project = 'Inbox'): Task {
+  return { id, content, projectId: project.toLowerCase(), project, priority: 1, due: null, status: 'open', createdAt: at(0), updatedAt: at(0) };
+}
+
+export function entry(id: string, runId: string, summary: string, more: Partial<ActionEntry> = {}): ActionEntry {
+  return { id, runId, source: runId.startsWith('r') ? 'agent' : 'user', tool: 'move_task', args: {}, summary, createdAt: at(1), undoneAt: null, undoes: null, ...more };
+}
+
+export function group(runId: string, ...actions: ActionEntry[]): ActionGroup {
+  return { runId, source: runId.startsWith('r') ? 'agent' : 'user', actions };
+}
+
+type Body = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'runId' | 'seq' | 'at'> : never) : never;
+
+/** The events of one run, stamped with run id, seq and time in order. */
+export function events(runId: string, ...bodies: Body[]): AgentEvent[] {
+  return bodies.map((b, seq) => ({ ...b, runId, seq, at: at(seq) }) as AgentEvent);
+}
+
+export const started = (conversationId: string, request: string): Body => ({
+  type: 'run_started',
+  conversationId,
+  request,
+  model: 'fake-model',
+  baseUrl: 'http://127.0.0.1:9/v1',
+  protocol: 'native',
+});
+
+export const finished = (status: 'done' | 'error' | 'cancelled' | 'limit', actions = 0, message?: string): Body => ({
+  type: 'run_finished',
+  status,
+  actions,
+  usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 },
+  ...(message ? { message } : {}),
+});
