@@ -14,11 +14,12 @@ import type { KeytarLike } from '../core';
 
 type NativeModule = 'better-sqlite3' | 'keytar';
 
-const require = createRequire(import.meta.url);
+// Not named `require`: electron-vite's ESM output declares one at the top of the bundle already.
+const requireHere = createRequire(import.meta.url);
 
 /** One file per module version, Electron version, platform and arch: an upgrade of either builds afresh. */
 export function nativeBindingPath(module: NativeModule): string {
-  const { version } = require(`${module}/package.json`) as { version: string };
+  const { version } = requireHere(`${module}/package.json`) as { version: string };
   const tag = `${module}-${version}-electron-${process.versions.electron}-${process.platform}-${process.arch}`;
   return join(app.getPath('userData'), 'native', tag, `${module.replace(/-/g, '_')}.node`);
 }
@@ -55,6 +56,6 @@ export function electronKeytar(built: Promise<string | undefined>): () => Promis
   built.catch(() => undefined);
   return async () => {
     const file = await built;
-    return (file ? require(file) : require('keytar')) as KeytarLike;
+    return (file ? requireHere(file) : requireHere('keytar')) as KeytarLike;
   };
 }

@@ -3,7 +3,7 @@
  * sandboxed windows without Node, our own app:// origin with a strict CSP, and no navigation, new
  * windows, webviews or permissions, for every web contents the app ever creates.
  */
-import { app, protocol, session, type WebPreferences } from 'electron';
+import { app, protocol, session } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { contentSecurityPolicy, resolveStaticFile, securityHeaders } from '../host/static';
@@ -33,21 +33,6 @@ export function rendererUrl(route = ''): string {
   const dev = devServerUrl();
   return `${dev ? dev.href.replace(/#.*$/, '') : `${APP_SCHEME}://${APP_HOST}/index.html`}${route ? `#${route}` : ''}`;
 }
-
-export const secureWebPreferences = (): WebPreferences => ({
-  preload: PRELOAD,
-  contextIsolation: true,
-  sandbox: true,
-  nodeIntegration: false,
-  nodeIntegrationInWorker: false,
-  nodeIntegrationInSubFrames: false,
-  webSecurity: true,
-  allowRunningInsecureContent: false,
-  experimentalFeatures: false,
-  webviewTag: false,
-  navigateOnDragDrop: false,
-  safeDialogs: true,
-});
 
 /** Must run before the app is ready: app:// is a standard, secure scheme (own origin, fetch, storage). */
 export function registerAppScheme(): void {
