@@ -34,9 +34,13 @@ export function rendererUrl(route = ''): string {
   return `${dev ? dev.href.replace(/#.*$/, '') : `${APP_SCHEME}://${APP_HOST}/index.html`}${route ? `#${route}` : ''}`;
 }
 
-/** Must run before the app is ready: app:// is a standard, secure scheme (own origin, fetch, storage). */
+/**
+ * Must run before the app is ready: app:// is a standard, secure scheme (its own origin, fetch, storage).
+ * `corsEnabled` lets Vite's `<script type="module" crossorigin>` load from it (as VS Code's vscode-file://
+ * does); it would also let other origins read it, but the app never loads another origin.
+ */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
 }
 
 /** Serves out/renderer on app://tidy with the security headers; nothing else. */
