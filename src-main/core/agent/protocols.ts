@@ -125,7 +125,7 @@ export const jsonProtocol: ProtocolAdapter = {
     let system = prompts.get(tools);
     if (!system) {
       const lines = tools.map((t) => `- ${t.name} ${signature(t)}: ${t.description}`);
-      system = `${FORMAT}\nTools (type {arguments}: what it does):\n${lines.join('\n')}`;
+      system = `${FORMAT}\nTools, as type {arguments} (strings unless typed; ? = optional): what it does\n${lines.join('\n')}`;
       prompts.set(tools, system);
     }
     return { system: `${basePrompt()}\n\n${system}` };

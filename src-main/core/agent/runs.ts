@@ -89,14 +89,19 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     ...input.limits,
   };
 
-  const runId = nextId(db, 'r');
-  const conversationId = input.conversationId ?? createConversation(db, message);
-  const history = [...loadMessages(db, conversationId, LOAD_MESSAGES), { role: 'user' as const, content: message }];
-  appendMessages(db, conversationId, runId, history.slice(-1));
+  // One transaction for the run's id, its conversation and the user's message: one commit, not four.
+  const { runId, conversationId, history } = db.transaction(() => {
+    const runId = nextId(db, 'r');
+    const conversationId = input.conversationId ?? createConversation(db, message);
+    const history = [...loadMessages(db, conversationId, LOAD_MESSAGES), { role: 'user' as const, content: message }];
+    appendMessages(db, conversationId, runId, history.slice(-1));
+    return { runId, conversationId, history };
+  })();
 
   const run: LiveRun = { conversationId, controller: new AbortController(), approvals: new Map() };
   live.set(runId, run);
-  const listeners = [createTraceWriter(db), onEvent];
+  const trace = createTraceWriter(db);
+  const listeners = [trace.event, onEvent];
 
   const finished = runAgent({
     runId,
@@ -122,7 +127,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
         }
       }
     },
-    onMessages: (messages) => appendMessages(db, conversationId, runId, messages),
+    onMessages: (messages) => trace.messages(conversationId, runId, messages),
     // Read at every call, so an "always allow" given earlier in this run applies to the next call.
     needsApproval: (tool) => !input.approveAll && readSettings(db).approvals[tool] === 'ask',
     approve: (request) => new Promise((resolve) => run.approvals.set(request.approvalId, { tool: request.tool, resolve })),

@@ -1,17 +1,31 @@
 /** The SQLite trace: one subscriber of the event stream writes runs and steps; readers list and replay them. */
 import { AgentEvent, RunInfo, type RunStatus } from '../../../src-shared/events';
+import type { ChatMessage } from '../llm/port';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
+import { appendMessages } from './store';
+
+export interface TraceWriter {
+  /** The event-stream subscriber: runs row, steps, token usage. */
+  event(event: AgentEvent): void;
+  /** A finished step's conversation messages (the loop's onMessages), written in the same batch as its events. */
+  messages(conversationId: string, runId: string, messages: readonly ChatMessage[]): void;
+}
+
+/** How long trace writes may wait to share one transaction. */
+const BATCH_MS = 20;
 
 /**
- * Returns the trace writer: persists every event of the runs it sees (runs row, steps, token usage).
- * Streamed text pieces are not stored: the thought and answer events hold the same text whole. Events are
- * written in one transaction per turn of the event loop (a step's tool call, result and usage together)
- * rather than one commit each; run_started and run_finished are written at once.
+ * Persists what runs do. Streamed text pieces are not stored: the thought and answer events hold the same
+ * text whole. Writes are batched into one transaction at most every BATCH_MS — several steps' calls,
+ * results, usage and messages together — because each commit is an fsync (synchronous = FULL) and one per
+ * event (or even per step) costs more than the rest of the loop. The tools' own changes are not batched:
+ * the domain commits each with its action row at once. run_finished is written immediately, so a
+ * finished run is on disk before anyone is told it finished; a crash loses at most BATCH_MS of trace.
  */
-export function createTraceWriter(db: Db): (event: AgentEvent) => void {
-  let queue: AgentEvent[] = [];
-  let scheduled = false;
+export function createTraceWriter(db: Db): TraceWriter {
+  let queue: (() => void)[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const step = cached(db, `INSERT INTO steps (run_id, seq, kind, payload) VALUES (?, ?, ?, ?)`);
   const write = (e: AgentEvent): void => {
     switch (e.type) {
@@ -45,23 +59,30 @@ export function createTraceWriter(db: Db): (event: AgentEvent) => void {
     }
     step.run(e.runId, e.seq, e.type, JSON.stringify(e));
   };
-  // run_started must precede its steps (foreign key): it is never queued behind them.
-  const flush = db.transaction(() => {
+  // In order: run_started (the runs row) always precedes the steps that refer to it.
+  const writeBatch = db.transaction(() => {
     const batch = queue;
     queue = [];
-    for (const e of batch) write(e);
+    for (const write of batch) write();
   });
-  return (event) => {
-    if (event.type === 'text_delta') return;
-    queue.push(event);
-    if (event.type === 'run_started' || event.type === 'run_finished') return flush();
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(() => {
-        scheduled = false;
-        if (queue.length && db.open) flush();
-      });
-    }
+  const flush = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (queue.length && db.open) writeBatch();
+  };
+  const enqueue = (write: () => void): void => {
+    queue.push(write);
+    timer ??= setTimeout(flush, BATCH_MS);
+  };
+  return {
+    event(e) {
+      if (e.type === 'text_delta') return;
+      enqueue(() => write(e));
+      if (e.type === 'run_finished') flush();
+    },
+    messages(conversationId, runId, messages) {
+      enqueue(() => appendMessages(db, conversationId, runId, messages));
+    },
   };
 }
 

@@ -28,7 +28,7 @@ export const LIST_TOOLS = [
   }),
   defineTool({
     name: 'get_list_items',
-    description: 'The items of a list (list: its name or id).',
+    description: "A list's items (list: the list's name or id, here and in the other list tools).",
     input: z.strictObject({ list }),
     tags: ['read', 'lists'],
     run: ({ list }, { db }) =>
@@ -44,7 +44,7 @@ export const LIST_TOOLS = [
   }),
   defineTool({
     name: 'add_list_item',
-    description: 'Add an item to a list (list: its name or id).',
+    description: 'Add an item to a list.',
     input: z.strictObject({ list, text: z.string() }),
     tags: ['write', 'lists'],
     run: ({ list, text }, { db, action }) => mutation(addListItem(db, action, { list, text }), (i) => ({ id: i.id, text: i.text })),
@@ -67,7 +67,7 @@ export const LIST_TOOLS = [
   }),
   defineTool({
     name: 'archive_list_item',
-    description: 'Remove an item from a list (item_id from get_list_items). It is archived, not deleted.',
+    description: 'Remove an item from a list (item_id from get_list_items); it is archived, not deleted.',
     input: z.strictObject({ list, item_id: z.string() }),
     tags: ['write', 'lists'],
     confirm: ({ list, item_id }, { db }) => {

@@ -84,12 +84,19 @@ function typeOf(s: Record<string, unknown>): string {
   return String(s['type'] ?? 'any');
 }
 
-/** A compact signature of the arguments, e.g. `{task_id: string, project_id?: string}`: for hints and the json prompt. */
+/**
+ * A compact signature of the arguments for hints and the json prompt: `?` marks an optional one, and only
+ * types other than string are written, e.g. `{task_id, priority?: 1-4, due?: string|null}`. Every token of
+ * it is paid again on every step of a json-protocol run.
+ */
 export function signature(tool: Tool): string {
   const schema = inputSchema(tool);
   const props = (schema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema['required'] ?? []) as string[]);
   return `{${Object.entries(props)
-    .map(([k, v]) => `${k}${required.has(k) ? '' : '?'}: ${typeOf(v)}`)
+    .map(([k, v]) => {
+      const type = typeOf(v);
+      return `${k}${required.has(k) ? '' : '?'}${type === 'string' ? '' : `: ${type}`}`;
+    })
     .join(', ')}}`;
 }

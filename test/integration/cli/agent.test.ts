@@ -229,7 +229,7 @@ describe('tidy ask: faults', () => {
     expect(r.code).toBe(0);
     const results = t.fake.chatRequests[1]!.body!.messages!.filter((m) => m.role === 'tool').map((m) => JSON.parse(String(m['content'])) as { error: string; hint: string });
     expect(results[0]).toMatchObject({ error: "unknown tool 'delete_task'", hint: expect.stringContaining('move_task') });
-    expect(results[1]).toMatchObject({ error: expect.stringMatching(/not valid JSON/), hint: 'send a JSON object: move_task takes {task_id: string, project_id: string}' });
+    expect(results[1]).toMatchObject({ error: expect.stringMatching(/not valid JSON/), hint: 'send a JSON object: move_task takes {task_id, project_id}' });
     expect(results[2]).toMatchObject({ error: "no task with id 't999'" });
     expect(r.stdout).toContain("  ✗ unknown tool 'delete_task'");
   });

@@ -97,9 +97,9 @@ describe('runAgent, native protocol', () => {
     expect(results[0]!.error).toBe("unknown tool 'delete_task'");
     expect(results[0]!.hint).toMatch(/^use one of: get_inbox_tasks, get_all_tasks, .*move_task.*search$/);
     expect(results[1]!.error).toMatch(/^move_task: the arguments are not valid JSON/);
-    expect(results[1]!.hint).toBe('send a JSON object: move_task takes {task_id: string, project_id: string}');
+    expect(results[1]!.hint).toBe('send a JSON object: move_task takes {task_id, project_id}');
     expect(results[2]!.error).toMatch(/^invalid arguments for move_task: .*task_id is missing/);
-    expect(results[2]!.hint).toBe('move_task takes {task_id: string, project_id: string}');
+    expect(results[2]!.hint).toBe('move_task takes {task_id, project_id}');
     // All three went back, each answering its own call id, in order.
     const back = model.requests[1]!.messages.filter((m) => m.role === 'tool');
     const asked = (model.requests[1]!.messages.find((m) => m.role === 'assistant') as Extract<ChatMessage, { role: 'assistant' }>).toolCalls!;
@@ -288,7 +288,7 @@ describe('runAgent, json protocol', () => {
     expect(listTasks(db, { project: 'Birthday Celebration' }).tasks.map((t) => t.id)).toEqual([ids[3]]);
     const system = model.requests[0]!.messages[0]!.content as string;
     expect(model.requests[0]!.tools).toBeUndefined();
-    expect(system).toContain('- move_task {task_id: string, project_id: string}: Move a task');
+    expect(system).toContain('- move_task {task_id, project_id}: Move a task');
     expect(system).toContain('"final_answer"');
     expect(system).not.toContain('"properties"');
     expect(ofType(r.events, 'thought').map((e) => e.text)).toEqual(['First, the inbox.', 'next: create_project', 'next: move_task', 'I now know the final answer']);

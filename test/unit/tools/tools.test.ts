@@ -36,18 +36,18 @@ describe('the tool catalogue', () => {
     const sig = Object.fromEntries(TOOLS.map((t) => [t.name, signature(t)]));
     expect(sig).toMatchObject({
       get_inbox_tasks: '{}',
-      get_all_tasks: '{project_id?: string}',
-      create_project: '{name: string}',
-      move_task: '{task_id: string, project_id: string}',
-      add_task: '{content: string, project_id?: string}',
-      update_task: '{task_id: string, content?: string, priority?: 1-4, due?: string|null}',
-      complete_task: '{task_id: string}',
-      get_list_items: '{list: string}',
-      add_list_item: '{list: string, text: string}',
-      edit_list_item: '{list: string, item_id: string, text: string}',
-      check_list_item: '{list: string, item_id: string, checked: boolean}',
-      archive_list_item: '{list: string, item_id: string}',
-      search: '{query: string}',
+      get_all_tasks: '{project_id?}',
+      create_project: '{name}',
+      move_task: '{task_id, project_id}',
+      add_task: '{content, project_id?}',
+      update_task: '{task_id, content?, priority?: 1-4, due?: string|null}',
+      complete_task: '{task_id}',
+      get_list_items: '{list}',
+      add_list_item: '{list, text}',
+      edit_list_item: '{list, item_id, text}',
+      check_list_item: '{list, item_id, checked: boolean}',
+      archive_list_item: '{list, item_id}',
+      search: '{query}',
     });
   });
 });
