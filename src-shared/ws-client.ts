@@ -28,7 +28,9 @@ export interface SocketLike {
 export type OpenSocket = (url: string, protocols: string[]) => SocketLike;
 
 const OPEN = 1;
-const ALL_TOPICS: Topic[] = ['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets'];
+const ALL_TOPICS = ['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets'] as const satisfies readonly Topic[];
+// This module stays zod-free (the contract is imported as types), so the list is spelled out; the compiler checks it is complete.
+const _allTopics: [Exclude<Topic, (typeof ALL_TOPICS)[number]>] extends [never] ? true : never = true;
 
 const unreachable = (): Failed =>
   failed('disconnected', 'the connection to the Tidy web host is closed', 'is `tidy serve` still running? Open the URL it printed (it carries the access token)');
@@ -66,7 +68,7 @@ export function connectWebSocket(url: string, token: string, open: OpenSocket, o
       delay = base;
       for (const frame of queue) s.send(frame);
       queue = [];
-      if (everOpened) emit('data.changed', { topics: ALL_TOPICS });
+      if (everOpened) emit('data.changed', { topics: [...ALL_TOPICS] });
       everOpened = true;
     });
     // A refused or dropped connection ends in 'close'; listening to 'error' keeps Node's `ws` from throwing.

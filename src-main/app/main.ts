@@ -62,10 +62,17 @@ async function start(): Promise<void> {
 
   app.on('second-instance', openMain);
   app.on('activate', openMain);
-  app.on('will-quit', () => {
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    // Let cancelled runs write their end to the trace before the database closes, then quit for real.
+    event.preventDefault();
     globalShortcut.unregisterAll();
-    host.close();
-    db.close();
+    void host.close().finally(() => {
+      closed = true;
+      db.close();
+      app.quit();
+    });
   });
 }
 

@@ -105,12 +105,12 @@ function fail(error: string, hint: string): never {
 
 /** A refused request becomes a DomainError, which the dispatcher turns into a `failed` reply. */
 function must<T>(r: Result<T>): T {
-  if (!r.ok) throw new DomainError(r.error, r.hint);
+  if (!r.ok) fail(r.error, r.hint);
   return r.value;
 }
 
 function logged<T>(r: Mutated<T>): { value: T; actionId: string } {
-  if (!r.ok) throw new DomainError(r.error, r.hint);
+  if (!r.ok) fail(r.error, r.hint);
   return { value: r.value, actionId: r.actionId };
 }
 

@@ -9,8 +9,8 @@ import { createEventHub, type EventHub } from './hub';
 export interface Host {
   readonly hub: EventHub;
   readonly dispatch: Dispatch;
-  /** Cancels the runs going on and stops watching the database. */
-  close(): void;
+  /** Stops watching the database, cancels the runs going on and waits (a few seconds at most) until they have ended. */
+  close(): Promise<void>;
 }
 
 export interface HostOptions {
@@ -27,9 +27,11 @@ export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
   return {
     hub,
     dispatch,
-    close() {
+    async close() {
       stopWatching();
       for (const runId of [...live.keys()]) cancelRun({ live }, runId);
+      // A cancelled run still writes its end to the trace: leave the database open until it has.
+      for (const deadline = Date.now() + 5000; live.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
     },
   };
 }

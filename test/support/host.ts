@@ -34,9 +34,9 @@ export function memoryHost(model?: Model): TestHost {
   const deps = testDeps(db, model);
   const host = createHost(deps, { watchMs: 0 });
   const transport = createMemoryTransport(host.dispatch, host.hub);
-  onTestFinished(() => {
+  onTestFinished(async () => {
     transport.close();
-    host.close();
+    await host.close();
   });
   const api = createBridge(transport);
   const call = async <C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> => {

@@ -23,8 +23,8 @@ export function registerServeCommand(program: Command, cli: Cli): void {
         throw new CliFailure(`the UI is not built yet (no ${join(RENDERER_DIR, 'index.html')})`, 'run `npx electron-vite build` (or `npm start`) in the Tidy folder');
 
       const host = createHost({ db: cli.db(), secrets: cliSecrets(), env: process.env });
-      const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch((e: unknown) => {
-        host.close();
+      const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {
+        await host.close();
         throw new CliFailure(`cannot serve: ${e instanceof Error ? e.message : String(e)}`, 'try another --port, or leave it out');
       });
       cli.out(`Tidy is serving on ${web.url}`);
@@ -35,6 +35,6 @@ export function registerServeCommand(program: Command, cli: Cli): void {
         process.once('SIGTERM', resolve);
       });
       await web.close();
-      host.close();
+      await host.close();
     });
 }

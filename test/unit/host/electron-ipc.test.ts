@@ -49,7 +49,7 @@ describe('the Electron transport', () => {
     }
     expect(await add(eventFrom(frame('app://tidy/index.html')), { content: 7 })).toMatchObject({ ok: false, code: 'invalid_input' });
     expect(db.prepare('SELECT content FROM tasks').all()).toEqual([{ content: 'From the window' }]);
-    host.close();
+    await host.close();
   });
 
   it('checks frames strictly', () => {

@@ -55,7 +55,7 @@ describe('fuzzing the contract', () => {
     );
     expect(everything(db)).toEqual(before);
     expect(events).toEqual([]);
-    host.close();
+    await host.close();
   });
 
   it('answers any payload at any channel without an internal error (bugs show as internal)', async () => {
@@ -70,7 +70,7 @@ describe('fuzzing the contract', () => {
       }),
       { numRuns: 1500 },
     );
-    host.close();
+    await host.close();
   });
 
   it('refuses channel names outside the contract, whatever they are', async () => {
@@ -85,6 +85,6 @@ describe('fuzzing the contract', () => {
       { numRuns: 300 },
     );
     expect(everything(db)).toEqual(before);
-    host.close();
+    await host.close();
   });
 });
