@@ -95,10 +95,13 @@ interface AskOptions {
   stream?: boolean;
 }
 
-/** Asks on the terminal (stderr, so --json output stays clean): y = approve, n = decline, a = always. */
-function askOnTerminal(rl: Interface, message: string): Promise<ApprovalDecision> {
+/**
+ * Asks on the terminal (stderr, so --json output stays clean): y = approve, n = decline, a = always. The
+ * question itself is on the line above (the trace prints it), except with --json.
+ */
+function askOnTerminal(rl: Interface, message: string | undefined): Promise<ApprovalDecision> {
   return new Promise((resolve) => {
-    rl.question(`    ${message} [y]es / [n]o / [a]lways: `, (answer) => {
+    rl.question(`    ${message ? `${message} ` : ''}approve? [y]es / [n]o / [a]lways: `, (answer) => {
       const a = answer.trim().toLowerCase();
       resolve(a === 'y' || a === 'yes' ? 'approve' : a === 'a' || a === 'always' ? 'always' : 'decline');
     });
@@ -147,7 +150,7 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
       return;
     }
     rl ??= createInterface({ input: process.stdin, output: process.stderr }).on('SIGINT', onInterrupt);
-    void askOnTerminal(rl, e.message).then((d) => answerApproval(deps, e.runId, e.approvalId, d));
+    void askOnTerminal(rl, o.json ? e.message : undefined).then((d) => answerApproval(deps, e.runId, e.approvalId, d));
   };
 
   const started = must(

@@ -1,12 +1,13 @@
 // `tidy ask | runs | trace` as a user runs them: the real CLI process against a temp database and the
 // loopback fake OpenAI server, which records every request so the tests assert on what was sent.
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { AgentEvent, type RunInfo } from '../../../src-shared/events';
-import { addTask, openDatabase, type Db } from '../../../src-main/core';
+import { addTask, listProjects, listTasks, openDatabase, type Db } from '../../../src-main/core';
 import { fakeError, startFakeOpenAI, type FakeReply, type FakeToolCall, type RecordedRequest } from '../../fakes/openai-server';
 import { SEED_GROUPS, SEED_INBOX } from '../../support/agent';
-import { tidy } from '../../support/cli';
+import { TIDY_BIN, tidy } from '../../support/cli';
 import { tidyAsync } from '../../support/cli-async';
 import { tempDir, userCtx } from '../../support/db';
 
@@ -25,6 +26,15 @@ async function setup(seed?: (db: Db) => void) {
     ask: (...args: string[]) => tidyAsync(path, ['ask', ...args], { env }).done,
     run: (...args: string[]) => tidy(path, args, { env }),
     json: <T>(...args: string[]): T => JSON.parse(tidy(path, [...args, '--json'], { env }).stdout) as T,
+    /** Reads the database in this process (cheaper than another `tidy … --json` process). */
+    read: <T>(fn: (db: Db) => T): T => {
+      const db = openDatabase(path);
+      try {
+        return fn(db);
+      } finally {
+        db.close();
+      }
+    },
   };
 }
 
@@ -81,7 +91,7 @@ describe('tidy ask: the seed inbox (001) through the real CLI', () => {
     expect(r.stdout).toContain(`Tidy: ${ANSWER}`);
     expect(r.stdout.trim().split('\n').at(-1)).toBe(`run r1: done, ${actions} actions, ${r.stdout.match(/, ([\d,]+) tokens/)![1]} tokens — undo with: tidy undo --run r1`);
 
-    const tasks = t.json<{ content: string; project: string }[]>('tasks');
+    const tasks = t.read((db) => listTasks(db).tasks);
     expect(tasks.filter((x) => x.project === 'Inbox')).toEqual([]);
     for (const [name, members] of Object.entries(SEED_GROUPS))
       expect(tasks.filter((x) => x.project === name).map((x) => x.content).sort()).toEqual(members.map((i) => SEED_INBOX[i]).sort());
@@ -105,8 +115,8 @@ describe('tidy ask: the seed inbox (001) through the real CLI', () => {
 
     const undo = t.run('undo', '--run', 'r1');
     expect(undo.code).toBe(0);
-    expect(t.json<{ project: string }[]>('tasks').map((x) => x.project)).toEqual(SEED_INBOX.map(() => 'Inbox'));
-    expect(t.json<{ name: string }[]>('projects').map((p) => p.name)).toEqual(['Inbox']);
+    expect(t.read((db) => listTasks(db).tasks.map((x) => x.project))).toEqual(SEED_INBOX.map(() => 'Inbox'));
+    expect(t.read((db) => listProjects(db).map((p) => p.name))).toEqual(['Inbox']);
   });
 
   it('--json prints every event as a JSON line, the last one run_finished; tidy trace replays the stored run', async () => {
@@ -336,5 +346,33 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
     const forced = await tidyAsync(t.path, ['ask', '--protocol', 'native', 'hi'], { env: { ...env, TIDY_MODEL: 'qwen' } }).done;
     expect(forced.code).toBe(1);
     expect(forced.stderr).toMatch(/^tidy: .*does not support tools/);
+  });
+});
+
+// `script` (util-linux) runs the CLI on a pseudo-terminal, as a user at a terminal would.
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+describe.skipIf(!hasScript)('tidy ask on a terminal', () => {
+  it('asks; "always" approves and stops asking for that tool (approvals.complete_task = auto)', async () => {
+    const t = await setup(seedInbox);
+    t.fake.enqueue({ toolCalls: [call('complete_task', { task_id: 't1' })] }, { toolCalls: [call('complete_task', { task_id: 't2' })] }, { text: 'Both done.' });
+    const child = spawn('script', ['-qec', `"${process.execPath}" "${TIDY_BIN}" --db "${t.path}" ask "complete the first two"`, '/dev/null'], {
+      env: { ...process.env, ...t.env, TIDY_DB: '' },
+    });
+    let out = '';
+    let answered = false;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (!answered && out.includes('[a]lways: ')) {
+        answered = true;
+        child.stdin.write('a\r');
+      }
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(out.match(/approve\? \[y\]es \/ \[n\]o \/ \[a\]lways: /g)).toHaveLength(1);
+    expect(out).toContain('approved (always)');
+    expect(t.json<unknown[]>('tasks')).toHaveLength(7);
+    expect(t.run('config', 'get', 'approvals').stdout.trim()).toBe('{"complete_task":"auto","archive_list_item":"ask"}');
   });
 });
