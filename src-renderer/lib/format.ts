@@ -51,7 +51,12 @@ export function argPairs(args: unknown): [string, string][] {
 export function prettyJson(value: unknown): { text: string; long: boolean } {
   let text: string;
   try {
-    text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+    if (typeof value === 'string') text = value;
+    else {
+      // Short values stay on one line; longer ones are indented to be read.
+      const compact = JSON.stringify(value) ?? String(value);
+      text = compact.length <= 100 ? compact : (JSON.stringify(value, null, 2) ?? compact);
+    }
   } catch {
     text = String(value);
   }

@@ -156,6 +156,15 @@ export function replay(events: readonly AgentEvent[], base?: RunState): RunState
 /** The open approvals of a run, i.e. what it waits for. */
 export const waitingApprovals = (run: RunState): Approval[] => (run.status === 'running' ? run.approvals.filter((a) => a.decision === null) : []);
 
+/** The agent's latest thought in a run, to show under the message while it works. */
+export function latestThought(run: RunState): string | null {
+  for (let i = (run.steps?.length ?? 0) - 1; i >= 0; i--) {
+    const s = run.steps![i]!;
+    if (s.type === 'thought') return s.text;
+  }
+  return null;
+}
+
 /** Whole seconds (or ms for short runs) from start to finish, or to `now` while running. */
 export function elapsedMs(run: RunState, now: number): number {
   const start = Date.parse(run.startedAt);

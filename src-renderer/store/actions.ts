@@ -125,7 +125,7 @@ export const createActionsSlice =
         const p = toProblem(e);
         // The core names the later actions that block an undo and suggests --cascade; the UI offers it as a button.
         const canCascade = cascadable && p.code === 'failed' && /cascade/i.test(p.hint + p.message);
-        set((s) => ({ undoProblems: { ...s.undoProblems, [key]: { ...p, hint: uiHint(p.hint), canCascade } } }));
+        set((s) => ({ undoProblems: { ...s.undoProblems, [key]: { ...p, message: uiMessage(p.message), hint: uiHint(p.hint), canCascade } } }));
         return false;
       } finally {
         set((s) => ({ undoPending: without(s.undoPending, key) }));
@@ -184,9 +184,26 @@ function without<T>(record: Record<string, T>, key: string): Record<string, T> {
   return copy;
 }
 
+/**
+ * The core names actions by id for the CLI ("can't undo a11 (Created project 'X'): later changes touched
+ * the same data: a19 (Moved …), …"). Next to the entry, its summary says which one; the blockers are
+ * named by what they did.
+ */
+export function uiMessage(message: string): string {
+  const prefix = /^can't undo [a-z]\d+ \(/.exec(message);
+  const end = prefix ? message.indexOf('): ', prefix[0].length) : -1;
+  if (end < 0) return message;
+  const rest = message.slice(end + 3);
+  const blockers = /^later changes touched the same data: (.*)$/s.exec(rest);
+  if (!blockers) return rest.charAt(0).toUpperCase() + rest.slice(1);
+  const named = blockers[1]!.split(/, (?=[a-z]\d+ \()/).map((item) => item.replace(/^[a-z]\d+ \((.*)\)( and \d+ more)?$/s, '$1$2'));
+  return `Later changes touched the same data: ${named.join('; ')}.`;
+}
+
 /** The core's hints speak CLI ("with --cascade", "run `tidy log`"); in the UI the same advice is a button. */
 export function uiHint(hint: string): string {
   return hint
+    .replace(/^undo [a-z]\d+(?:, [a-z]\d+)* first/, 'undo those later changes first')
     .replace(/,? or undo (\S+) with --cascade to undo them too/, ', or choose "Undo with later changes" to undo them too')
     .replace(/undo (\S+) with --cascade/, 'choose "Undo with later changes"')
     .replace(/run `tidy log` to see (action|request) ids/, 'the Actions view lists them');

@@ -81,6 +81,7 @@ export function ActionsView() {
 }
 
 function requestTitle(g: ActionGroup, request: string | undefined): string {
+  if (g.actions.every((a) => a.undoes !== null)) return g.actions.every((a) => a.summary.startsWith('Redid')) ? 'Redo' : 'Undo';
   if (g.source === 'user') return 'Your change';
   return request ? `“${request}”` : `Agent request ${g.runId}`;
 }
@@ -103,7 +104,7 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
         </span>
         <span className="muted">{count(group.actions.length, 'change')}</span>
         {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
-        {(group.source === 'agent' || group.actions.length > 1) && (
+        {(group.source === 'agent' || group.actions.length > 1) && live > 0 && (
           <button type="button" className="btn small" disabled={live === 0 || pending} aria-label={`Undo the whole request: ${title}`} onClick={() => void undoRequest(group.runId)}>
             Undo request
           </button>

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { runAdvice, sendAdvice, type Advice } from '../lib/advice';
 import { shortTime } from '../lib/format';
-import { waitingApprovals, type RunState } from '../lib/runs';
+import { latestThought, waitingApprovals, type RunState } from '../lib/runs';
 import { activeRun } from '../store/chat';
 import { useApp } from '../store/react';
 import { Icon } from '../app/Icon';
@@ -155,6 +155,7 @@ const AssistantMessage = memo(function AssistantMessage({ run }: { run: RunState
   const text = run.answer ?? (running ? run.streamed : '');
   const advice = runAdvice(run);
   const waiting = waitingApprovals(run);
+  const thought = running && !text ? latestThought(run) : null;
   return (
     <article className="message assistant" aria-label="Tidy" aria-busy={running}>
       <div className="who">
@@ -172,6 +173,7 @@ const AssistantMessage = memo(function AssistantMessage({ run }: { run: RunState
           Trace
         </button>
       </div>
+      {thought && <p className="thinking">{thought}</p>}
       {(text || running) && <div className={`text${running && !waiting.length ? ' cursor' : ''}`}>{text}</div>}
       {run.approvals.map((a) => (
         <ApprovalCard key={a.approvalId} runId={run.id} approval={a} live={running} />

@@ -5,7 +5,6 @@
  */
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { PRESETS } from '../../src-shared/providers';
-import { SETTINGS } from '../../src-shared/settings';
 import { toolLabel } from '../lib/format';
 import { CHANGING_TOOLS } from '../lib/tools';
 import { rangeOf, type RangeKey } from '../store/settings';
@@ -35,11 +34,11 @@ export function SettingsView() {
             <ProviderSection />
             <section aria-labelledby="set-model">
               <h2 id="set-model">Model settings</h2>
-              <Slider k="maxTokens" label="Max response tokens" />
-              <Slider k="historyLength" label="History length" unit="messages" />
-              <Slider k="temperature" label="Temperature" />
-              <Slider k="maxActions" label="Max actions" unit="per request" />
-              <Slider k="timeLimitSec" label="Time limit" unit="seconds" />
+              <Slider k="maxTokens" label="Max response tokens" help="The longest reply the model may write in one call." />
+              <Slider k="historyLength" label="History length" help="Earlier messages of the conversation sent along with a request." />
+              <Slider k="temperature" label="Temperature" help="Lower is steadier, higher more varied." />
+              <Slider k="maxActions" label="Max actions" help="Tool calls a request may make before Tidy stops it." />
+              <Slider k="timeLimitSec" label="Time limit" help="Seconds a request may take before Tidy stops it." />
             </section>
             <AgentSection />
             <ApprovalsSection />
@@ -82,7 +81,7 @@ function useField(key: string) {
 }
 
 /** A setting with a range: a slider and a number field that follow each other; saved when let go. */
-function Slider({ k, label, unit }: { k: RangeKey; label: string; unit?: string }) {
+function Slider({ k, label, help }: { k: RangeKey; label: string; help: string }) {
   const value = useApp((s) => s.settings.value?.[k]);
   const saveSetting = useApp((s) => s.saveSetting);
   const { min, max, step } = rangeOf(k);
@@ -99,7 +98,7 @@ function Slider({ k, label, unit }: { k: RangeKey; label: string; unit?: string 
   };
   const inRange = Number(draft) >= min && Number(draft) <= max;
   return (
-    <Setting id={id} label={label} help={`${min} to ${max}${unit ? ` ${unit}` : ''}. ${SETTINGS[k].help}.`} {...field}>
+    <Setting id={id} label={label} help={`${help} From ${min.toLocaleString()} to ${max.toLocaleString()}.`} {...field}>
       <div className="slider grow">
         <span id={labelId} hidden>
           {label}
@@ -147,6 +146,7 @@ function ProviderSection() {
   const setKey = useApp((s) => s.setKey);
   const clearKey = useApp((s) => s.clearKey);
   const testConnection = useApp((s) => s.testConnection);
+  const clearSettingError = useApp((s) => s.clearSettingError);
   const profileField = useField('profile');
   const urlField = useField('profile.baseUrl');
   const modelField = useField('profile.model');
@@ -165,6 +165,9 @@ function ProviderSection() {
   if (providers.problem) return <ProblemAlert problem={providers.problem} title="Could not load the provider profiles" />;
   if (!value || !active) return <Loading what="providers" />;
   const preset = PRESETS[active.preset];
+  // Back to the stored value: nothing to save, and no error left standing.
+  const saveUrl = () => (url === active.baseUrl ? clearSettingError('profile.baseUrl') : void updateProfile(active.id, { baseUrl: url }));
+  const saveModel = () => (model === active.model ? clearSettingError('profile.model') : void updateProfile(active.id, { model }));
   const report = connection.report;
   const status = keyStatus.value;
 
@@ -187,8 +190,8 @@ function ProviderSection() {
           value={url}
           spellCheck={false}
           onChange={(e) => setUrl(e.target.value)}
-          onBlur={() => url !== active.baseUrl && void updateProfile(active.id, { baseUrl: url })}
-          onKeyDown={(e) => e.key === 'Enter' && url !== active.baseUrl && void updateProfile(active.id, { baseUrl: url })}
+          onBlur={() => saveUrl()}
+          onKeyDown={(e) => e.key === 'Enter' && saveUrl()}
           {...urlField.invalid}
         />
       </Setting>
@@ -200,8 +203,8 @@ function ProviderSection() {
           list={ids.models}
           spellCheck={false}
           onChange={(e) => setModel(e.target.value)}
-          onBlur={() => model !== active.model && void updateProfile(active.id, { model })}
-          onKeyDown={(e) => e.key === 'Enter' && model !== active.model && void updateProfile(active.id, { model })}
+          onBlur={() => saveModel()}
+          onKeyDown={(e) => e.key === 'Enter' && saveModel()}
           {...modelField.invalid}
         />
         <datalist id={ids.models}>
@@ -218,7 +221,6 @@ function ProviderSection() {
           {report ? (
             <>
               <strong>{report.ok ? `Connected in ${Math.round(report.elapsedMs)} ms` : 'Connection failed'}</strong> — {report.message}
-              {report.ok && <p className="muted">{report.modelCount} models listed{report.modelListed === false ? `; "${report.model}" is not among them` : ''}.</p>}
               {report.warning && <p>{report.warning}</p>}
               {report.hint && <p className="muted">{report.hint}</p>}
             </>

@@ -182,14 +182,14 @@ const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
     }
     case 'approval_requested':
       return (
-        <li className="step approval">
+        <li className="step ask">
           <div className="step-title">Asked for approval {at}</div>
           <div className="step-text">{e.message}</div>
         </li>
       );
     case 'approval_resolved':
       return (
-        <li className="step approval">
+        <li className="step ask">
           <div className="step-title">
             {e.decision === 'decline' ? 'Declined' : e.decision === 'always' ? 'Approved (always allow)' : 'Approved'} {at}
           </div>

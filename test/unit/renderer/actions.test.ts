@@ -3,7 +3,7 @@ import { BridgeError } from '../../../src-shared/bridge';
 import type { ActionEntry } from '../../../src-shared/domain';
 import type { Input } from '../../../src-shared/ipc';
 import { connectStore, createAppStore } from '../../../src-renderer/store';
-import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, uiHint } from '../../../src-renderer/store/actions';
+import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, uiHint, uiMessage } from '../../../src-renderer/store/actions';
 import { fakeApi, flush } from './fake-api';
 import { entry, group } from './fixtures';
 
@@ -82,9 +82,9 @@ describe('actions slice', () => {
     const store = createAppStore({ api: fake.api });
     expect(await store.getState().undoAction('a3')).toBe(false);
     const problem = store.getState().undoProblems[actionKey('a3')];
-    expect(problem?.message).toContain('a7 (Completed');
+    expect(problem?.message).toBe("Later changes touched the same data: Completed 'Bake the birthday cake'.");
     expect(problem?.canCascade).toBe(true);
-    expect(problem?.hint).toBe('undo a7 first, or choose "Undo with later changes" to undo them too');
+    expect(problem?.hint).toBe('undo those later changes first, or choose "Undo with later changes" to undo them too');
     expect(store.getState().undoPending).toEqual({});
 
     expect(await store.getState().undoAction('a3', true)).toBe(true);
@@ -121,6 +121,14 @@ describe('actions slice', () => {
   it('flattens groups into header and entry rows for the virtual list', () => {
     const groups = mergeGroups([group('r2', entry('a5', 'r2', 'x'))], [group('r2', entry('a4', 'r2', 'y')), group('u1', entry('a3', 'u1', 'z'))]);
     expect(logRows(groups).map((r) => (r.kind === 'group' ? `[${r.group.runId}]` : r.entry.id))).toEqual(['[r2]', 'a5', 'a4', '[u1]', 'a3']);
+  });
+
+  it('names the blocking changes by what they did, not by id', () => {
+    expect(
+      uiMessage("can't undo a11 (Created project 'Birthday Celebration'): later changes touched the same data: a19 (Moved 'Buy sugar (fine)' to X), a18 (Moved 'b' to X) and 4 more"),
+    ).toBe("Later changes touched the same data: Moved 'Buy sugar (fine)' to X; Moved 'b' to X and 4 more.");
+    expect(uiMessage("can't undo a3 (Renamed project 'A' to 'B'): its old name is taken now")).toBe('Its old name is taken now');
+    expect(uiMessage('no action with id a99')).toBe('no action with id a99');
   });
 
   it('turns CLI advice into UI advice', () => {
