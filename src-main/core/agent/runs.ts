@@ -89,6 +89,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     ...input.limits,
   };
 
+  const model = deps.createModel(endpoint);
   // One transaction for the run's id, its conversation and the user's message: one commit, not four.
   const { runId, conversationId, history } = db.transaction(() => {
     const runId = nextId(db, 'r');
@@ -107,7 +108,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     runId,
     conversationId,
     baseUrl: endpoint.baseUrl,
-    model: deps.createModel(endpoint),
+    model,
     tools: deps.tools,
     protocol: chosen === 'auto' ? (rememberedProtocol(db, endpoint) ?? 'native') : chosen,
     ...(chosen === 'auto' ? { onToolsUnsupported: (reason: string) => rememberProtocol(db, endpoint, 'json', reason) } : {}),

@@ -5,8 +5,9 @@ import type { Tool } from './tool';
 
 /**
  * Every tool the agent has, in the order the model is shown them. Adding a tool is adding one object
- * here. `calculate` ({expression} → {result}) is built with the sandbox worker (src-main/sandbox) and
- * belongs right after `search`.
+ * here. `calculate` ({expression} → {result}) runs in the sandbox worker (src-main/sandbox), which the
+ * core must not import: its tool object's `run` calls `calculator.calculate(expression, ctx.signal)`, and
+ * a host adds it to the list it passes as `AgentDeps.tools` (`[...TOOLS, calculateTool]`).
  */
 export const TOOLS: readonly Tool[] = [...TASK_TOOLS, ...LIST_TOOLS, searchTool];
 
