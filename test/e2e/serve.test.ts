@@ -1,57 +1,55 @@
 // End to end: `tidy serve` in Debian's Chromium. The built renderer reaches the core through the
 // bridge (WebSocket transport), shows the inbox, adds to it, updates live, and takes quick capture.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTask, newUserRequest, openDatabase } from '../../src-main/core';
-import { REPO, TIDY_BIN, tidy } from '../support/cli';
+import { REPO, tidy } from '../support/cli';
+import { buildRendererOnce } from '../support/renderer';
+import { startServe, type Served } from '../support/serve';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = join(REPO, 'test-results');
 
 let browser: Browser;
-let server: ChildProcess;
+let served: Served;
 let url = '';
 let dir = '';
 let dbPath = '';
 
 beforeAll(async () => {
-  // The renderer bundle under test (the CLI bundle is built by the global setup).
-  execFileSync(process.execPath, [join(REPO, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: REPO, stdio: 'ignore' });
+  // The bundles under test (electron-vite builds main, preload and renderer; the CLI is built by the global setup).
+  await buildRendererOnce();
   dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-'));
   dbPath = join(dir, 'tidy.db');
   const db = openDatabase(dbPath);
   for (const content of ['Bake the birthday cake', 'Buy balloons']) addTask(db, newUserRequest(db), { content });
   db.close();
-
-  server = spawn(process.execPath, [TIDY_BIN, '--db', dbPath, 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    server.once('exit', (code) => reject(new Error(`tidy serve exited (${code}): ${out}`)));
-  });
+  served = await startServe(dbPath);
+  url = served.url;
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   mkdirSync(SHOTS, { recursive: true });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  server?.kill('SIGTERM');
+  await served?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Whatever the renderer shows first, open its inbox (the real UI has a sidebar; the placeholder shows the inbox). */
-async function openInbox(page: Page): Promise<void> {
-  const nav = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Inbox/ });
-  if (await nav.count()) await nav.click();
-}
+// The build above also made the two bundles only Electron runs: check they would load.
+describe('the Electron bundles', () => {
+  it('parse, and the sandboxed preload requires nothing but electron', () => {
+    for (const bundle of ['out/main/index.js', 'out/preload/index.cjs']) execFileSync(process.execPath, ['--check', join(REPO, bundle)]);
+    const preload = readFileSync(join(REPO, 'out/preload/index.cjs'), 'utf8');
+    expect([...new Set([...preload.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]))]).toEqual(['electron']);
+  });
+});
+
+const openInbox = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Inbox/ }).click();
 
 const SEEDED = ['Bake the birthday cake', 'Buy balloons'];
 
