@@ -43,6 +43,8 @@ export const UndoReport = z.object({
 export const ActionGroup = z.object({
   runId: z.string(),
   source: z.enum(['user', 'agent']),
+  /** For an agent run, the user's message it answered, so the log can say which request it was; null otherwise. */
+  request: z.string().nullable(),
   actions: z.array(ActionEntry),
 });
 export type ActionGroup = z.infer<typeof ActionGroup>;

@@ -114,13 +114,16 @@ function logged<T>(r: Mutated<T>): { value: T; actionId: string } {
   return { value: r.value, actionId: r.actionId };
 }
 
-/** Consecutive entries of one request form a group (the log is newest first, so a request's actions are adjacent). */
-export function groupByRequest(entries: ActionEntry[]): ActionGroup[] {
+/**
+ * Consecutive entries of one request form a group (the log is newest first, so a request's actions are
+ * adjacent). `requestOf` names an agent run's request (its user message).
+ */
+export function groupByRequest(entries: ActionEntry[], requestOf: (runId: string) => string | null = () => null): ActionGroup[] {
   const groups: ActionGroup[] = [];
   for (const e of entries) {
     const last = groups.at(-1);
     if (last && last.runId === e.runId) last.actions.push(e);
-    else groups.push({ runId: e.runId, source: e.source, actions: [e] });
+    else groups.push({ runId: e.runId, source: e.source, request: e.source === 'agent' ? requestOf(e.runId) : null, actions: [e] });
   }
   return groups;
 }
@@ -219,7 +222,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       // One more than asked tells whether there is a next page.
       const entries = listActions(db, { limit: limit + 1, before: i.before, runId: i.runId });
       const page = entries.slice(0, limit);
-      return { groups: groupByRequest(page), nextBefore: entries.length > limit ? page.at(-1)!.id : null };
+      return { groups: groupByRequest(page, (runId) => getRun(db, runId)?.request ?? null), nextBefore: entries.length > limit ? page.at(-1)!.id : null };
     },
     'actions.undo': (i) => must(undoAction(db, i.actionId, undoOptions(i.cascade))),
     'actions.undoRequest': (i) => must(undoRun(db, i.runId, undoOptions(i.cascade))),

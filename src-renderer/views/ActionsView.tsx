@@ -80,20 +80,19 @@ export function ActionsView() {
   );
 }
 
-function requestTitle(g: ActionGroup, request: string | undefined): string {
+function requestTitle(g: ActionGroup): string {
   if (g.actions.every((a) => a.undoes !== null)) return g.actions.every((a) => a.summary.startsWith('Redid')) ? 'Redo' : 'Undo';
   if (g.source === 'user') return 'Your change';
-  return request ? `“${request}”` : `Agent request ${g.runId}`;
+  return g.request ? `“${g.request}”` : `Agent request ${g.runId}`;
 }
 
 const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
-  const request = useApp((s) => s.runs[group.runId]?.request);
   const key = requestKey(group.runId);
   const problem = useApp((s) => s.undoProblems[key]);
   const pending = useApp((s) => key in s.undoPending);
   const undoRequest = useApp((s) => s.undoRequest);
   const live = group.actions.filter(canUndo).length;
-  const title = requestTitle(group, request);
+  const title = requestTitle(group);
   const newest = group.actions[0];
   return (
     <>

@@ -189,6 +189,8 @@ describe('the UI in Chromium through tidy serve', () => {
     await nav('Actions').click();
     const log = page.getByRole('list', { name: 'Action log' });
     const moved = "Moved 'Bake the birthday cake' to Birthday Celebration";
+    // The request is named by what the user asked (actions.list carries it).
+    await visible(log.getByText(`“${REQUEST}”`));
     await log.getByRole('button', { name: `Undo: ${moved}` }).click();
     await visible(log.getByRole('button', { name: `Redo: ${moved}` }));
     await expect.poll(inboxTexts).toEqual(['Bake the birthday cake']);

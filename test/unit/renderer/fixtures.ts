@@ -15,7 +15,7 @@ export function entry(id: string, runId: string, summary: string, more: Partial<
 }
 
 export function group(runId: string, ...actions: ActionEntry[]): ActionGroup {
-  return { runId, source: runId.startsWith('r') ? 'agent' : 'user', actions };
+  return { runId, source: runId.startsWith('r') ? 'agent' : 'user', request: runId.startsWith('r') ? `request of ${runId}` : null, actions };
 }
 
 type Body = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'runId' | 'seq' | 'at'> : never) : never;
