@@ -10,6 +10,9 @@ await build({
   entryPoints,
   outdir: 'out/cli',
   outExtension: { '.js': '.mjs' },
+  // Modules loaded with import() (the model SDK, the web host) become chunks read only when needed.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -31,7 +31,13 @@
  *   default), `stream_options`, or streaming together with tools (old llama.cpp, case 18: then the turn
  *   is fetched without streaming and replayed to `onDelta` in one piece).
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
+
+// The SDK is loaded on the first request, not at start-up: most `tidy` commands and the app's first
+// paint never talk to a model, and the SDK is the largest module Tidy has.
+type Sdk = typeof import('openai');
+let sdk: Sdk | undefined;
+const loadSdk = async (): Promise<Sdk> => (sdk ??= await import('openai'));
 import type {
   ChatCompletionCreateParams,
   ChatCompletionMessageParam,
@@ -197,8 +203,9 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   };
 
   let client: OpenAI | undefined;
-  const getClient = (): OpenAI => {
-    client ??= new OpenAI({
+  const getClient = async (): Promise<OpenAI> => {
+    const { default: OpenAIClient } = await loadSdk();
+    client ??= new OpenAIClient({
       baseURL: baseUrl,
       // Never sent: every request sets (or removes) Authorization itself, from the key read just before.
       apiKey: 'unused-placeholder',
@@ -283,10 +290,10 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   /** Classifies whatever one attempt threw. */
   const classify = (error: unknown, hadTools: boolean, midBody: boolean, url: string): ModelError => {
     if (error instanceof ModelError) return error;
-    if (error instanceof APIConnectionTimeoutError) {
+    if (sdk && error instanceof sdk.APIConnectionTimeoutError) {
       return new ModelError(`no answer from ${where} within ${duration(timeoutMs)}`, 'timeout');
     }
-    if (error instanceof APIError && typeof error.status === 'number') {
+    if (sdk && error instanceof sdk.APIError && typeof error.status === 'number') {
       const raw = error.headers ? rawErrors.get(error.headers) : undefined;
       return classifyHttpError({
         status: error.status,
@@ -297,7 +304,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
         url,
       });
     }
-    if (error instanceof APIConnectionError && !(error instanceof APIUserAbortError)) {
+    if (sdk && error instanceof sdk.APIConnectionError && !(error instanceof sdk.APIUserAbortError)) {
       return classifyNetworkError(error.cause ?? error, baseUrl, false);
     }
     return classifyNetworkError(error, baseUrl, midBody);
@@ -469,9 +476,10 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
     const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
     arm();
     try {
+      const client = await getClient();
       const response = await abortable(
-        getClient()
-          .chat.completions.create(buildBody(request, stream), {
+        client.chat.completions
+          .create(buildBody(request, stream), {
             signal: ctl.signal,
             headers:
               options.auth === 'api-key'
