@@ -1,9 +1,19 @@
-// `npm run bench`: every speed and memory target of the project, printed as figures and ratios.
+// `npm run bench [name]`: every speed and memory target of the project, printed as figures and ratios.
+import { benchAgent } from './agent';
 import { benchStore } from './store';
+import { benchUi } from './ui';
 
 const only = process.argv[2];
-const benches: [string, () => Promise<void>][] = [['store', benchStore]];
+const benches: [string, () => Promise<void>][] = [
+  ['store', benchStore],
+  ['agent', benchAgent],
+  ['ui', benchUi],
+];
 
+if (only && !benches.some(([name]) => name === only)) {
+  console.error(`bench: no benchmark '${only}'; pick one of: ${benches.map(([n]) => n).join(', ')}`);
+  process.exit(2);
+}
 for (const [name, run] of benches) {
   if (only && only !== name) continue;
   await run();
