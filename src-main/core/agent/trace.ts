@@ -32,8 +32,8 @@ export function createTraceWriter(db: Db): TraceWriter {
       case 'run_started':
         cached(
           db,
-          `INSERT INTO runs (id, conversation_id, status, request, model, base_url, protocol, started_at) VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`,
-        ).run(e.runId, e.conversationId, e.request, e.model, e.baseUrl, e.protocol, e.at);
+          `INSERT INTO runs (id, conversation_id, status, request, model, base_url, protocol, started_at, pid) VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)`,
+        ).run(e.runId, e.conversationId, e.request, e.model, e.baseUrl, e.protocol, e.at, process.pid);
         break;
       case 'usage':
         cached(
@@ -119,8 +119,35 @@ const toInfo = (r: RunRow): RunInfo =>
     finishedAt: r.finished_at,
   });
 
+const processAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * A run whose process is gone (killed, crashed, the machine lost power) can never finish: mark it as
+ * an error so that no list shows it running forever. Runs of live processes (the app and a CLI may
+ * share the database) are left alone.
+ */
+export function settleInterruptedRuns(db: Db): void {
+  const running = cached(db, `SELECT id, pid FROM runs WHERE status = 'running'`).all() as { id: string; pid: number | null }[];
+  for (const r of running) {
+    if (r.pid !== null && (r.pid === process.pid || processAlive(r.pid))) continue;
+    cached(db, `UPDATE runs SET status = 'error', message = ?, finished_at = ? WHERE id = ? AND status = 'running'`).run(
+      'interrupted: Tidy stopped before this run finished',
+      new Date().toISOString(),
+      r.id,
+    );
+  }
+}
+
 /** Runs, newest first. */
 export function listRuns(db: Db, opts: { limit?: number; conversationId?: string } = {}): RunInfo[] {
+  settleInterruptedRuns(db);
   const rows = cached(db, `SELECT * FROM runs WHERE ? IS NULL OR conversation_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?`).all(
     opts.conversationId ?? null,
     opts.conversationId ?? null,
@@ -130,6 +157,7 @@ export function listRuns(db: Db, opts: { limit?: number; conversationId?: string
 }
 
 export function getRun(db: Db, runId: string): RunInfo | null {
+  settleInterruptedRuns(db);
   const row = cached(db, `SELECT * FROM runs WHERE id = ?`).get(runId) as RunRow | undefined;
   return row ? toInfo(row) : null;
 }

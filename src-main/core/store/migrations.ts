@@ -189,6 +189,13 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description: 'runs remember the process that runs them, so a run cut off by a crash can be told apart',
+    up(db) {
+      db.exec(`ALTER TABLE runs ADD COLUMN pid INTEGER`);
+    },
+  },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;
