@@ -164,6 +164,8 @@ export const channels = {
     output: z.object({ answered: z.boolean() }),
     changes: ['settings'],
   },
+  /** The agent's tools: what each does, and whether it changes data (those can be set to ask first: `approvals.<tool>`). */
+  'agent.tools': { input: Empty, output: z.array(z.object({ name: z.string(), description: z.string(), changes: z.boolean() })) },
 
   // --- conversations and runs ---------------------------------------------------------------------
   /** Conversations, the most recently active first. */

@@ -205,6 +205,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'agent.send': (i) => ask(i.message, i.conversationId),
     'agent.cancel': (i) => ({ cancelled: cancelRun({ live }, i.runId) }),
     'agent.approve': (i) => ({ answered: answerApproval({ db, live }, i.runId, i.approvalId, i.decision) }),
+    'agent.tools': () => tools.map((t) => ({ name: t.name, description: t.description, changes: t.tags.includes('write') })),
 
     'conversations.list': (i) => listConversations(db, i.limit),
     'conversations.create': (i) => conversation(createConversation(db, i.title?.trim() || 'New conversation')),

@@ -14,6 +14,7 @@ export type SettingsValues = Output<'settings.get'>;
 /** A setting's value as sent: JSON. */
 export type SettingValue = Input<'settings.set'>['value'];
 export type ProvidersValue = Output<'providers.list'>;
+export type AgentTool = Output<'agent.tools'>[number];
 
 export interface SettingsSlice {
   settings: Loadable<SettingsValues>;
@@ -26,7 +27,10 @@ export interface SettingsSlice {
   keyStatus: Loadable<KeyStatus>;
   keyProblem: Problem | null;
   connection: { report: ConnectionReport | null; testing: boolean; problem: Problem | null };
+  /** The agent's tools, for the per-tool approval settings. */
+  tools: Loadable<AgentTool[]>;
   loadSettings(): Promise<void>;
+  loadTools(): Promise<void>;
   /** Validates and saves one setting; false (and an inline error) when refused. */
   saveSetting(key: string, value: SettingValue): Promise<boolean>;
   clearSettingError(key: string): void;
@@ -115,6 +119,18 @@ export const createSettingsSlice =
       keyStatus: { value: null, loading: false, problem: null },
       keyProblem: null,
       connection: { report: null, testing: false, problem: null },
+      tools: { value: null, loading: false, problem: null },
+
+      loadTools: async () => {
+        if (get().tools.value !== null) return;
+        set((s) => ({ tools: { ...s.tools, loading: true } }));
+        try {
+          const value = await api.invoke('agent.tools', {});
+          set({ tools: { value, loading: false, problem: null } });
+        } catch (e) {
+          set((s) => ({ tools: { ...s.tools, loading: false, problem: toProblem(e) } }));
+        }
+      },
 
       loadProviders: async () => {
         set((s) => ({ providers: { ...s.providers, loading: true } }));

@@ -6,7 +6,6 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { PRESETS } from '../../src-shared/providers';
 import { toolLabel } from '../lib/format';
-import { CHANGING_TOOLS } from '../lib/tools';
 import { rangeOf, type RangeKey } from '../store/settings';
 import { useApp } from '../store/react';
 import { Loading, ProblemAlert, ViewHead } from './common';
@@ -310,14 +309,22 @@ function AgentSection() {
 
 function ApprovalsSection() {
   const approvals = useApp((s) => s.settings.value?.approvals);
+  const agentTools = useApp((s) => s.tools);
+  const loadTools = useApp((s) => s.loadTools);
   const saveSetting = useApp((s) => s.saveSetting);
   const errors = useApp((s) => s.settingErrors);
+  useEffect(() => {
+    void loadTools();
+  }, [loadTools]);
   if (!approvals) return null;
-  const tools = [...new Set([...CHANGING_TOOLS, ...Object.keys(approvals)])];
+  // The tools that change data, and any other the stored setting names.
+  const described = new Map((agentTools.value ?? []).map((t) => [t.name, t.description]));
+  const tools = [...new Set([...(agentTools.value ?? []).filter((t) => t.changes).map((t) => t.name), ...Object.keys(approvals)])];
   return (
     <section aria-labelledby="set-approvals">
       <h2 id="set-approvals">Approvals</h2>
       <p className="muted">Which changes wait for your OK. Read-only tools never ask. "Always allow" on an approval card sets a tool to run without asking.</p>
+      {agentTools.problem && <p className="field-error">Could not list the tools: {agentTools.problem.message}</p>}
       <table className="approvals-table">
         <thead>
           <tr>
@@ -328,7 +335,7 @@ function ApprovalsSection() {
         <tbody>
           {tools.map((tool) => (
             <tr key={tool}>
-              <th scope="row" style={{ fontWeight: 400 }}>
+              <th scope="row" style={{ fontWeight: 400 }} title={described.get(tool)}>
                 {toolLabel(tool)}
               </th>
               <td>

@@ -251,6 +251,15 @@ describe('the agent', () => {
     await h.finished(b.runId);
     expect(a.conversationId).not.toBe(b.conversationId);
   });
+
+  it('lists its tools, saying which change data (the settings offer approvals for those)', async () => {
+    const { call } = setup();
+    const tools = await call('agent.tools', {});
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('move_task')).toMatchObject({ changes: true, description: expect.stringContaining('Move a task') });
+    expect(byName.get('get_inbox_tasks')?.changes).toBe(false);
+    expect(tools.filter((t) => t.changes).map((t) => t.name)).toEqual(expect.arrayContaining(['complete_task', 'archive_list_item', 'create_project']));
+  });
 });
 
 describe('provider profiles and keys', () => {

@@ -83,6 +83,15 @@ describe('settings slice', () => {
     expect(fake.callsTo('providers.update')).toEqual([{ id: 'local', baseUrl: 'http://127.0.0.1:8080/v1' }]);
   });
 
+  it('lists the agent’s tools once, for the approval settings', async () => {
+    const fake = fakeApi({ 'agent.tools': () => [{ name: 'complete_task', description: 'Mark a task done.', changes: true }] });
+    const store = createAppStore({ api: fake.api });
+    await store.getState().loadTools();
+    await store.getState().loadTools();
+    expect(store.getState().tools.value).toEqual([{ name: 'complete_task', description: 'Mark a task done.', changes: true }]);
+    expect(fake.callsTo('agent.tools')).toHaveLength(1);
+  });
+
   it('remembers whether the trace panel is open, and nothing else', () => {
     const saved = new Map<string, string>();
     const storage = { getItem: (k: string) => saved.get(k) ?? null, setItem: (k: string, v: string) => void saved.set(k, v), removeItem: (k: string) => void saved.delete(k) };
