@@ -59,6 +59,27 @@ export class BridgeError extends Error {
 
 export const failed = (code: ErrorCode, error: string, hint: string): Failed => ({ ok: false, code, error, hint });
 
+/** The listeners of a transport's events, by event name: what its `on` adds to and what it calls when an event comes. */
+export function createListeners() {
+  const byEvent = new Map<string, Set<(payload: unknown) => void>>();
+  return {
+    on(event: string, listener: (payload: never) => void): Unsubscribe {
+      let set = byEvent.get(event);
+      if (!set) byEvent.set(event, (set = new Set()));
+      const l = listener as (payload: unknown) => void;
+      set.add(l);
+      return () => {
+        set.delete(l);
+      };
+    },
+    emit(event: string, payload: unknown): void {
+      for (const l of [...(byEvent.get(event) ?? [])]) l(payload);
+    },
+    /** Whether anyone listens to anything. */
+    any: (): boolean => [...byEvent.values()].some((set) => set.size > 0),
+  };
+}
+
 export function createBridge(transport: Transport): Bridge {
   return {
     async invoke<C extends ChannelName>(channel: C, ...args: InputArgs<C>): Promise<Output<C>> {

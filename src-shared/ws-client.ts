@@ -6,7 +6,7 @@
  * Sec-WebSocket-Protocol header of the upgrade request: never in a URL, never in a cookie, so no other
  * origin (not even another port on 127.0.0.1) is ever sent it.
  */
-import { failed, type Failed, type Reply, type Transport } from './bridge';
+import { createListeners, failed, type Failed, type Reply, type Transport } from './bridge';
 import type { EventName, Topic, WsRequest } from './ipc';
 
 export const WS_PATH = '/ws';
@@ -48,17 +48,13 @@ export interface WsClientOptions {
 export function connectWebSocket(url: string, token: string, open: OpenSocket, options: WsClientOptions = {}): Transport {
   const base = options.reconnectMs ?? 1000;
   const pending = new Map<number, (reply: Reply) => void>();
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const listeners = createListeners();
   let socket: SocketLike | null = null;
   let queue: string[] = [];
   let nextId = 1;
   let everOpened = false;
   let delay = base;
   let timer: ReturnType<typeof setTimeout> | null = null;
-
-  const emit = (event: string, payload: unknown): void => {
-    for (const l of listeners.get(event) ?? []) l(payload);
-  };
 
   const connect = (): SocketLike => {
     if (socket) return socket;
@@ -68,7 +64,7 @@ export function connectWebSocket(url: string, token: string, open: OpenSocket, o
       delay = base;
       for (const frame of queue) s.send(frame);
       queue = [];
-      if (everOpened) emit('data.changed', { topics: [...ALL_TOPICS] });
+      if (everOpened) listeners.emit('data.changed', { topics: [...ALL_TOPICS] });
       everOpened = true;
     });
     // A refused or dropped connection ends in 'close'; listening to 'error' keeps Node's `ws` from throwing.
@@ -80,7 +76,7 @@ export function connectWebSocket(url: string, token: string, open: OpenSocket, o
       } catch {
         return;
       }
-      if ('event' in frame) emit(frame.event, frame.payload);
+      if ('event' in frame) listeners.emit(frame.event, frame.payload);
       else if (frame.id !== null) {
         pending.get(frame.id)?.(frame.reply);
         pending.delete(frame.id);
@@ -92,8 +88,7 @@ export function connectWebSocket(url: string, token: string, open: OpenSocket, o
       queue = [];
       for (const resolve of pending.values()) resolve(unreachable());
       pending.clear();
-      const listening = [...listeners.values()].some((set) => set.size > 0);
-      if (listening && !timer) {
+      if (listeners.any() && !timer) {
         timer = setTimeout(() => {
           timer = null;
           connect();
@@ -118,14 +113,9 @@ export function connectWebSocket(url: string, token: string, open: OpenSocket, o
       });
     },
     on(event, listener) {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      const l = listener as (payload: unknown) => void;
-      set.add(l);
+      const off = listeners.on(event, listener);
       if (token) connect();
-      return () => {
-        set.delete(l);
-      };
+      return off;
     },
   };
 }

@@ -3,8 +3,8 @@
  * boundary. Every payload is copied through JSON, as the WebSocket does, so a handler that returns
  * something a real transport could not carry fails here too.
  */
-import type { Reply, Transport } from '../../src-shared/bridge';
-import type { ChannelName, EventName, Input, Output } from '../../src-shared/ipc';
+import { createListeners, type Reply, type Transport } from '../../src-shared/bridge';
+import type { ChannelName, Input, Output } from '../../src-shared/ipc';
 import type { Dispatch } from './dispatch';
 import type { EventHub } from './hub';
 
@@ -16,22 +16,14 @@ export interface MemoryTransport extends Transport {
 }
 
 export function createMemoryTransport(dispatch: Dispatch, hub: EventHub): MemoryTransport {
-  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
-  const stop = hub.subscribe(({ event, payload }) => {
-    for (const l of listeners.get(event) ?? []) l(copy(payload));
-  });
+  const listeners = createListeners();
+  const stop = hub.subscribe(({ event, payload }) => listeners.emit(event, copy(payload)));
   return {
     async invoke<C extends ChannelName>(channel: C, input: Input<C>) {
       // The dispatcher answers for any channel; the contract says what this one's value is.
       return copy(await dispatch(channel, copy(input))) as Reply<Output<C>>;
     },
-    on(event, listener) {
-      let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
-      const l = listener as (payload: unknown) => void;
-      set.add(l);
-      return () => set.delete(l);
-    },
+    on: (event, listener) => listeners.on(event, listener),
     close: stop,
   };
 }
