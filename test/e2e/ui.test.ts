@@ -264,8 +264,15 @@ describe('the UI in Chromium through tidy serve', () => {
 
   it('says what to do when the endpoint wants a key', async () => {
     await newConversation();
+    const requestsBefore = fake.chatRequests.length;
     fake.enqueue(fakeError(401, 'Incorrect API key provided: sk-bad', { code: 'invalid_api_key', type: 'invalid_request_error' }));
-    await send('What is in my inbox?');
+    // Shift+Enter is a new line, not a send.
+    await composer().fill('What is in');
+    await composer().press('Shift+Enter');
+    await composer().pressSequentially('my inbox?');
+    expect(await composer().inputValue()).toBe('What is in\nmy inbox?');
+    expect(fake.chatRequests.length).toBe(requestsBefore);
+    await composer().press('Enter');
     const alert = lastAnswer().getByRole('alert');
     // No key is stored for the profile, so the endpoint's 401 reads as a missing key.
     await visible(alert.getByText('No API key set'));
@@ -338,7 +345,7 @@ describe('the UI in Chromium through tidy serve', () => {
     await shot('settings');
   }, 40_000);
 
-  it('quick capture adds to the inbox at once, and the main window follows', async () => {
+  it('quick capture adds to the inbox at once or asks the agent, and the main window follows', async () => {
     const small = await context.newPage();
     await small.setViewportSize({ width: 560, height: 110 });
     await small.goto(`${served.url}#/capture`);
@@ -347,13 +354,26 @@ describe('the UI in Chromium through tidy serve', () => {
     await shot('quick-capture', small);
     await box.press('Enter');
     await expect.poll(inboxTexts).toContain('Call the florist');
+
+    // Ctrl+Enter sends it to the agent instead: the main window shows the new conversation.
+    fake.enqueue({ text: 'Noted: ask the florist about the flowers.' });
+    await box.fill('Ask the florist which flowers are in season');
+    await box.press('Control+Enter');
+    await nav('Chat').click();
+    await visible(page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /^Ask the florist which flowers/ }));
     await small.close();
   }, 30_000);
 
-  it('renames a conversation and exports it as Markdown and JSON', async () => {
+  it('shows a past run’s trace on demand, renames the conversation and exports it as Markdown and JSON', async () => {
+    // A fresh page knows no run: the trace comes from the store when the conversation opens.
+    await page.reload();
     await nav('Chat').click();
     const conversations = page.getByRole('navigation', { name: 'Conversations' });
     await conversations.getByRole('button').filter({ hasText: 'Get all tasks in my inbox' }).click();
+    await visible(traceSteps().filter({ hasText: 'Finished: Done' }));
+    expect(await traceSteps().filter({ hasText: 'Call move_task' }).count()).toBe(9);
+    expect(await traceSteps().filter({ hasText: 'Thought' }).count()).toBe(2);
+
     await page.getByRole('button', { name: 'Rename' }).click();
     const title = page.getByRole('textbox', { name: 'Conversation title' });
     await title.fill('Inbox clean-up');
@@ -372,6 +392,20 @@ describe('the UI in Chromium through tidy serve', () => {
     const json = await exported('Export JSON');
     expect(json.name).toMatch(/\.json$/);
     expect(JSON.stringify(JSON.parse(json.text))).toContain('move_task');
+  }, 30_000);
+
+  it('gives every control an accessible name, in every view', async () => {
+    const unnamed: string[] = [];
+    for (const view of ['Chat', /^Inbox/, 'Projects', 'Lists', 'Actions', 'Settings'] as const) {
+      await nav(view).click();
+      await page.getByRole('main').getByRole('heading', { level: 1 }).first().waitFor();
+      const tree = await page.locator('body').ariaSnapshot();
+      for (const line of tree.split('\n')) {
+        // A control without a quoted name: `- button`, `- textbox [disabled]`, `- checkbox [checked]:`…
+        if (/^\s*- (button|textbox|checkbox|combobox|slider|spinbutton|link|radio|switch|listbox)\b(?!\s+")/.test(line)) unnamed.push(`${String(view)}: ${line.trim()}`);
+      }
+    }
+    expect(unnamed).toEqual([]);
   }, 30_000);
 
   it('follows the OS theme (dark), shows the shortcuts, and logs no errors', async () => {

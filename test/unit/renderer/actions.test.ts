@@ -109,6 +109,18 @@ describe('actions slice', () => {
     expect(requestKey('r1')).not.toBe(actionKey('r1'));
   });
 
+  it('undoes the last request (Ctrl+Z) and says what it undid, or why not', async () => {
+    const fake = fakeApi({ 'actions.undoLast': () => ({ reversed: [{ id: 'a4', summary: "Moved 'Bake the birthday cake' to Birthday Celebration" }], created: ['a5'] }) });
+    const store = createAppStore({ api: fake.api });
+    expect(await store.getState().undoLastRequest()).toBe(true);
+    expect(store.getState().notices.map((n) => [n.tone, n.text])).toEqual([['info', "Undid: Moved 'Bake the birthday cake' to Birthday Celebration"]]);
+    fake.handlers['actions.undoLast'] = () => {
+      throw new BridgeError('failed', 'there is nothing to undo', 'every change in the log is already undone');
+    };
+    expect(await store.getState().undoLastRequest()).toBe(false);
+    expect(store.getState().notices.at(-1)).toMatchObject({ tone: 'error', text: 'there is nothing to undo — every change in the log is already undone' });
+  });
+
   it('says which entries can be undone or redone', () => {
     const live = entry('a1', 'r1', 'Moved it');
     const undone = entry('a2', 'r1', 'Moved it', { undoneAt: '2026-03-01T10:00:05.000Z' });
