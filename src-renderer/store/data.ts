@@ -143,13 +143,20 @@ export const createDataSlice =
 
       addTask: (form, content, project) => edit(form, () => api.invoke('tasks.add', { content, ...(project ? { project } : {}) })),
       setTaskDone: async (task, done) => {
-        await edit(null, () => (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task })));
+        // The box ticks at once; the views refetch on data.changed (or now, to undo the tick, if refused).
+        const status = done ? ('done' as const) : ('open' as const);
+        const tick = (page: TaskPage | null) => page && { ...page, tasks: page.tasks.map((t) => (t.id === task ? { ...t, status } : t)) };
+        set((s) => ({ inbox: { ...s.inbox, value: tick(s.inbox.value) }, project: { ...s.project, value: tick(s.project.value) } }));
+        const ok = await edit(null, () => (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task })));
+        if (!ok) await get().refreshData(['tasks']);
       },
       createProject: (name) => edit('projects.create', () => api.invoke('projects.create', { name })),
       createList: (name) => edit('lists.create', () => api.invoke('lists.create', { name })),
       addListItem: (list, text) => edit('list.add', () => api.invoke('lists.addItem', { list, text })),
       checkListItem: async (list, item, checked) => {
-        await edit(null, () => api.invoke('lists.checkItem', { list, item, checked }));
+        set((s) => ({ list: { ...s.list, value: s.list.value && { ...s.list.value, items: s.list.value.items.map((i) => (i.id === item ? { ...i, checked } : i)) } } }));
+        const ok = await edit(null, () => api.invoke('lists.checkItem', { list, item, checked }));
+        if (!ok) await get().refreshData(['lists']);
       },
       capture: async (text, to) => {
         try {

@@ -394,6 +394,25 @@ describe('the UI in Chromium through tidy serve', () => {
     expect(JSON.stringify(JSON.parse(json.text))).toContain('move_task');
   }, 30_000);
 
+  it('keeps lists by hand: make one, add items, check one off', async () => {
+    await nav('Lists').click();
+    await visible(page.getByText('No lists yet'));
+    const name = page.getByRole('textbox', { name: 'New list name' });
+    await name.fill('Packing list');
+    await name.press('Enter');
+    await visible(page.getByRole('list', { name: 'Lists' }).getByRole('button', { name: 'Packing list' }));
+    const item = page.getByRole('textbox', { name: 'New item in Packing list' });
+    for (const text of ['Passport', 'Laptop with the presentation', 'Charger']) {
+      await item.fill(text);
+      await item.press('Enter');
+      await visible(page.getByRole('checkbox', { name: text }));
+    }
+    await page.getByRole('checkbox', { name: 'Passport' }).check();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Passport' }).isChecked()).toBe(true);
+    await visible(page.getByText('1/3 done'));
+    await shot('lists');
+  }, 30_000);
+
   it('gives every control an accessible name, in every view', async () => {
     const unnamed: string[] = [];
     for (const view of ['Chat', /^Inbox/, 'Projects', 'Lists', 'Actions', 'Settings'] as const) {

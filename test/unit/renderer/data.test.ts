@@ -82,6 +82,22 @@ describe('data slice', () => {
     expect(store.getState().formProblems['projects.create']).toBeUndefined();
   });
 
+  it('ticks a box at once, and takes the tick back when the change is refused', async () => {
+    const fake = fakeApi({
+      'tasks.list': () => page('Bake the birthday cake'),
+      'tasks.complete': () => {
+        throw new BridgeError('failed', 'no task with id t1', 'it may have been archived');
+      },
+    });
+    const store = createAppStore({ api: fake.api });
+    await store.getState().loadInbox();
+    const done = store.getState().setTaskDone('t1', true);
+    expect(store.getState().inbox.value?.tasks[0]?.status).toBe('done');
+    await done;
+    expect(store.getState().inbox.value?.tasks[0]?.status).toBe('open');
+    expect(store.getState().notices.at(-1)?.text).toBe('no task with id t1 — it may have been archived');
+  });
+
   it('drops the answer for a project that is no longer open', async () => {
     const slow = deferred<{ tasks: ReturnType<typeof task>[]; total: number }>();
     const fake = fakeApi({ 'tasks.list': ({ project }) => (project === 'p1' ? slow.promise : page('in p2')) });
