@@ -17,16 +17,16 @@ export function Sidebar() {
     <nav className="sidebar" aria-label="Main">
       <div className="brand">
         <span className="brand-mark" aria-hidden="true" />
-        Tidy
+        <span className="nav-label">Tidy</span>
       </div>
       <ul>
         {VIEWS.map((v) => (
           <li key={v}>
-            <button type="button" className="nav-item" aria-current={view === v ? 'page' : undefined} onClick={() => show(v)}>
+            <button type="button" className="nav-item" aria-current={view === v ? 'page' : undefined} onClick={() => show(v)} title={VIEW_LABELS[v]}>
               <span className="nav-icon">
                 <Icon name={v} />
               </span>
-              {VIEW_LABELS[v]}
+              <span className="nav-label">{VIEW_LABELS[v]}</span>
               {v === 'inbox' && inboxCount !== null && (
                 <span className="count" aria-label={`${inboxCount} open`}>
                   {inboxCount}
@@ -39,20 +39,21 @@ export function Sidebar() {
       <div className="sidebar-foot">
         {running > 0 && (
           <p className="run-indicator" role="status">
-            Tidy is working…
+            <span className="dot" aria-hidden="true" />
+            <span className="nav-label">Tidy is working…</span>
           </p>
         )}
         <button type="button" className="nav-item" aria-pressed={traceOpen} onClick={() => toggleTrace()}>
           <span className="nav-icon">
             <Icon name="trace" />
           </span>
-          Trace panel
+          <span className="nav-label">Trace panel</span>
         </button>
         <button type="button" className="nav-item" onClick={() => toggleHelp(true)}>
           <span className="nav-icon">
             <Icon name="help" />
           </span>
-          Keyboard shortcuts
+          <span className="nav-label">Keyboard shortcuts</span>
         </button>
       </div>
     </nav>

@@ -435,6 +435,9 @@ describe('the UI in Chromium through tidy serve', () => {
     const background = await page.evaluate('getComputedStyle(document.documentElement).backgroundColor');
     expect(background).toBe('rgb(23, 25, 29)');
     await shot('chat-dark');
+    await page.setViewportSize({ width: 1000, height: 680 });
+    await shot('chat-dark-narrow');
+    await page.setViewportSize({ width: 1360, height: 820 });
     await nav('Actions').click();
     await shot('actions-dark');
     await page.locator('body').press('?');
