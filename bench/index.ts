@@ -1,5 +1,6 @@
 // `npm run bench [name]`: every speed and memory target of the project, printed as figures and ratios.
 import { benchAgent } from './agent';
+import { benchCalculator } from './calculator';
 import { benchStore } from './store';
 import { benchUi } from './ui';
 
@@ -7,6 +8,7 @@ const only = process.argv[2];
 const benches: [string, () => Promise<void>][] = [
   ['store', benchStore],
   ['agent', benchAgent],
+  ['calculator', benchCalculator],
   ['ui', benchUi],
 ];
 
