@@ -10,10 +10,9 @@ const calculator = (): Calculator => (shared ??= createCalculator());
 /** Arithmetic in the sandbox worker (mathjs, locked down, time- and memory-limited), never in this thread. */
 export const calculateTool = defineTool({
   name: 'calculate',
-  description:
-    'Evaluate an arithmetic expression exactly, e.g. "15 * 25", "(3.5 + 4) / 3", "sqrt(2)", "20% of 80", "5 km to miles". Use it for any arithmetic instead of working it out yourself.',
+  description: 'Evaluate arithmetic exactly, e.g. "15 * 25", "sqrt(2)", "5 km to miles". Use it instead of doing sums yourself.',
   input: z.object({ expression: z.string().describe('the expression, in mathjs syntax') }),
-  tags: ['math'],
+  tags: ['read', 'math'],
   async run({ expression }, ctx) {
     const outcome = await calculator().calculate(expression, ctx.signal);
     return 'result' in outcome ? { ok: true, value: { result: outcome.result } } : { ok: false, ...outcome };

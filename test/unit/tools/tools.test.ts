@@ -20,10 +20,11 @@ async function value(db: Db, name: string, args: unknown = {}): Promise<any> {
 }
 
 describe('the tool catalogue', () => {
-  it('has exactly the public names of DESIGN.md (calculate comes from the sandbox), each with a short description', () => {
+  it('has exactly the public names of DESIGN.md, each with a short description', () => {
     expect(TOOLS.map((t) => t.name)).toEqual([
       'get_inbox_tasks', 'get_all_tasks', 'get_all_projects', 'create_project', 'move_task', 'add_task', 'update_task', 'complete_task',
-      'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item', 'search',
+      'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item', 'calculate',
+      'search',
     ]);
     for (const t of TOOLS) {
       expect(t.description.length).toBeLessThan(130);
@@ -46,6 +47,7 @@ describe('the tool catalogue', () => {
       add_list_item: '{list, text}',
       edit_list_item: '{list, item_id, text}',
       check_list_item: '{list, item_id, checked: boolean}',
+      calculate: '{expression}',
       archive_list_item: '{list, item_id}',
       search: '{query}',
     });
