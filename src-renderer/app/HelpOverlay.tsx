@@ -16,7 +16,19 @@ export function HelpOverlay() {
   if (!open) return null;
   return (
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && toggleHelp(false)}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title">
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="help-title"
+        onKeyDown={(e) => {
+          // Keep Tab inside the dialog while it is open (its only control is Close).
+          if (e.key === 'Tab') {
+            e.preventDefault();
+            closeRef.current?.focus();
+          }
+        }}
+      >
         <div className="row" style={{ marginBottom: 10 }}>
           <h2 id="help-title" className="grow" style={{ margin: 0 }}>
             Keyboard shortcuts

@@ -2,7 +2,7 @@
  * The quick-capture window (route #/capture): one line. Enter adds it to the inbox at once — no model,
  * works offline; Ctrl/Cmd+Enter sends it to the agent instead; Esc closes the window.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Problem } from '../lib/problem';
 import { MOD } from '../app/shortcuts';
 import { useApp } from '../store/react';
@@ -13,6 +13,14 @@ export function CaptureView({ close }: { close: () => void }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  // The desktop app keeps this window and shows it again on the shortcut: be ready to type each time.
+  useEffect(() => {
+    const ready = () => inputRef.current?.focus();
+    window.addEventListener('focus', ready);
+    return () => window.removeEventListener('focus', ready);
+  }, []);
 
   const submit = async (to: 'inbox' | 'agent') => {
     const value = text.trim();
@@ -30,6 +38,7 @@ export function CaptureView({ close }: { close: () => void }) {
   return (
     <main className="capture">
       <input
+        ref={inputRef}
         className="input"
         aria-label="Quick capture"
         placeholder="Add to the inbox…"
