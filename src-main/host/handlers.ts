@@ -72,7 +72,7 @@ import {
   type Tool,
 } from '../core/agent';
 import { exportConversation, renameConversation } from '../core/conversations';
-import { createOpenAIModel } from '../core/llm/openai';
+import { connectionModel } from '../core/providers/connection';
 import type { Model } from '../core/llm/port';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { Handlers } from './dispatch';
@@ -95,9 +95,6 @@ export interface HandlerDeps extends HostDeps {
   live: LiveRuns;
 }
 
-/** The key is read just before each request (never kept); Azure's header and api-version come with the connection. */
-const openAIModel = (c: Connection, e: Endpoint): Model =>
-  createOpenAIModel({ baseUrl: e.baseUrl, model: e.model, apiKey: () => c.apiKey(), auth: c.auth, query: c.query });
 
 function fail(error: string, hint: string): never {
   throw new DomainError(error, hint);
@@ -142,7 +139,7 @@ async function keyed<T>(p: Promise<T>): Promise<T> {
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { db, secrets, hub, live } = deps;
   const keyDeps = { secrets, env: deps.env ?? {} };
-  const createModel = deps.createModel ?? openAIModel;
+  const createModel = deps.createModel ?? connectionModel;
   const tools = deps.tools ?? TOOLS;
   const ctx = () => newUserRequest(db);
   const undoOptions = (cascade?: boolean) => ({ ctx: ctx(), cascade });

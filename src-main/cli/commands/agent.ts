@@ -17,7 +17,7 @@ import {
   TOOLS,
   type AgentDeps,
 } from '../../core/agent';
-import { createOpenAIModel } from '../../core/llm/openai';
+import { connectionModel } from '../../core/providers/connection';
 import { CliFailure, must, usage, type Cli } from '../context';
 import { cliConnection, requireKey } from '../keys';
 
@@ -125,7 +125,7 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
     tools: TOOLS,
     live: createLiveRuns(),
     // The connection reads the key (keychain, else OPENAI_API_KEY) right before each request; it is never stored.
-    createModel: (e) => createOpenAIModel({ baseUrl: e.baseUrl, model: e.model, apiKey: () => connection.apiKey() }),
+    createModel: (e) => connectionModel(connection, e),
   };
 
   const interactive = process.stdin.isTTY === true;

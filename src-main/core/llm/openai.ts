@@ -32,10 +32,11 @@
  *   is fetched without streaming and replayed to `onDelta` in one piece).
  */
 import type OpenAI from 'openai';
+import type * as OpenAISdk from 'openai';
 
 // The SDK is loaded on the first request, not at start-up: most `tidy` commands and the app's first
 // paint never talk to a model, and the SDK is the largest module Tidy has.
-type Sdk = typeof import('openai');
+type Sdk = typeof OpenAISdk;
 let sdk: Sdk | undefined;
 const loadSdk = async (): Promise<Sdk> => (sdk ??= await import('openai'));
 import type {

@@ -8,6 +8,8 @@ import type { Result } from '../../../src-shared/result';
 import { keyStatus, resolveApiKey, type KeyDeps, type ResolvedKey } from '../secrets/api-key';
 import type { Db } from '../store/db';
 import { activeProfile, getProfile, listProfiles } from './profiles';
+import { createOpenAIModel } from '../llm/openai';
+import type { Model } from '../llm/port';
 
 export interface Connection {
   readonly profile: ProviderProfile;
@@ -90,4 +92,12 @@ export function resolveConnection(db: Db, deps: KeyDeps, overrides: ConnectionOv
     model = parsed.data;
   }
   return { ok: true, value: connectionFor(profile, deps, { baseUrl, model }) };
+}
+
+/**
+ * The model for a run over this connection. The key is read just before each request (never kept);
+ * Azure's header style and api-version come with the connection.
+ */
+export function connectionModel(c: Connection, endpoint: { baseUrl: string; model: string }): Model {
+  return createOpenAIModel({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: () => c.apiKey(), auth: c.auth, query: c.query });
 }
