@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 echo '== typecheck'; npm run --silent typecheck
 echo '== lint'; npm run --silent lint
 echo '== build'; npm run --silent build >/dev/null
+echo '== electron security scan'; npm run --silent security | tail -1
 
 mkdir -p test-results
 run=(npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json)
