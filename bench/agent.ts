@@ -15,21 +15,11 @@ import { addTask, newUserRequest, openDatabase, type Db } from '../src-main/core
 import { createLiveRuns, jsonProtocol, nativeProtocol, startRun, TOOLS, type Tool } from '../src-main/core/agent';
 import { createOpenAIModel } from '../src-main/core/llm/openai';
 import type { ChatMessage, Model } from '../src-main/core/llm/port';
+import { SEED_INBOX } from '../test/fakes/seed';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply, type RecordedRequest } from '../test/fakes/openai-server';
 
 const STEPS = 20;
 const ROUNDS = 15;
-const SEED_INBOX = [
-  'Finish presentation for PyData Amsterdam',
-  "Don't forget laptop with presentation",
-  'Make demo video for Pydata Amsterdam',
-  'Bake the birthday cake',
-  'Migrate personal website server from python 3.10 to 3.11',
-  'Setup version control for personal website',
-  'Buy birthday balloons',
-  'Buy milk birthday cake',
-  'Buy sugar for the birthday cake',
-];
 
 // ---------------------------------------------------------------------------------------------------
 // 1. Overhead per tool step

@@ -4,20 +4,10 @@ import { runAgent, TOOLS, type RunAgentOptions, type RunOutcome } from '../../sr
 import { DEFAULT_LIMITS } from '../../src-main/core/agent/limits';
 import { createConversation } from '../../src-main/core/agent/store';
 import type { Model } from '../../src-main/core/llm/port';
+import { SEED_INBOX } from '../fakes/seed';
 import { userCtx } from './db';
 
-/** The nine tasks of the seed talk's inbox (001), in the order they were captured. */
-export const SEED_INBOX = [
-  'Finish presentation for PyData Amsterdam',
-  "Don't forget laptop with presentation",
-  'Make demo video for Pydata Amsterdam',
-  'Bake the birthday cake',
-  'Migrate personal website server from python 3.10 to 3.11',
-  'Setup version control for personal website',
-  'Buy birthday balloons',
-  'Buy milk birthday cake',
-  'Buy sugar for the birthday cake',
-];
+export { SEED_GROUPS, SEED_INBOX } from '../fakes/seed';
 
 /** Captures the seed inbox; returns the task ids in order. */
 export function seedInbox(db: Db): string[] {
@@ -30,11 +20,6 @@ export function seedInbox(db: Db): string[] {
 }
 
 /** Which of the seed tasks go to which project, as the seed's agent grouped them. */
-export const SEED_GROUPS: Record<string, number[]> = {
-  'PyData Amsterdam': [0, 1, 2],
-  'Birthday Celebration': [3, 6, 7, 8],
-  'Personal Website': [4, 5],
-};
 
 export interface AgentRun extends RunOutcome {
   events: AgentEvent[];
