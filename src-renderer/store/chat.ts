@@ -7,7 +7,7 @@ import type { Conversation, Output } from '../../src-shared/ipc';
 import { createCoalescer } from '../lib/coalesce';
 import { toProblem, type Problem } from '../lib/problem';
 import { applyEvent, replay, runFromInfo, type RunState } from '../lib/runs';
-import type { Loadable } from './data';
+import { idle, loaded, loadInto, type Loadable } from './loadable';
 import type { Deps, SliceCreator } from './types';
 
 export type { Conversation };
@@ -112,7 +112,7 @@ export const createChatSlice =
             // Runs started since the list was read are kept at the end.
             for (const known of s.thread.value ?? []) if (!ids.includes(known) && runs[known]?.conversationId === id) ids.push(known);
             const traceRunId = s.traceRunId && runs[s.traceRunId]?.conversationId === id ? s.traceRunId : (ids[ids.length - 1] ?? null);
-            return { runs, thread: { value: ids, loading: false, problem: null }, traceRunId };
+            return { runs, thread: loaded(ids), traceRunId };
           });
         } catch (e) {
           set((s) => ({ thread: { ...s.thread, loading: false, problem: toProblem(e) } }));
@@ -128,10 +128,10 @@ export const createChatSlice =
       });
 
     return {
-      conversations: { value: null, loading: false, problem: null },
+      conversations: idle(),
       conversationId: null,
       runs: {},
-      thread: { value: [], loading: false, problem: null },
+      thread: loaded<string[]>([]),
       traceRunId: null,
       traceProblem: null,
       sending: null,
@@ -139,19 +139,11 @@ export const createChatSlice =
       draft: '',
 
       loadConversations: () =>
-        coalesce('conversations', async () => {
-          set((s) => ({ conversations: { ...s.conversations, loading: true } }));
-          try {
-            const value = await api.invoke('conversations.list');
-            set({ conversations: { value, loading: false, problem: null } });
-          } catch (e) {
-            set((s) => ({ conversations: { ...s.conversations, loading: false, problem: toProblem(e) } }));
-          }
-        }),
+        coalesce('conversations', () => loadInto(set, 'conversations', () => api.invoke('conversations.list'))),
 
       openConversation: async (id) => {
         if (id === get().conversationId && id !== null) return;
-        set({ conversationId: id, thread: { value: id === null ? [] : null, loading: false, problem: null }, traceRunId: null, sendProblem: null, traceProblem: null });
+        set({ conversationId: id, thread: id === null ? loaded<string[]>([]) : idle<string[]>(), traceRunId: null, sendProblem: null, traceProblem: null });
         await loadThread();
       },
 
@@ -188,7 +180,7 @@ export const createChatSlice =
               draft: '',
               conversationId: started.conversationId,
               runs: { ...st.runs, [run.id]: run },
-              thread: { value: ids.includes(run.id) ? ids : [...ids, run.id], loading: false, problem: null },
+              thread: loaded(ids.includes(run.id) ? ids : [...ids, run.id]),
               traceRunId: run.id,
             };
           });

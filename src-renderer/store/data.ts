@@ -3,6 +3,7 @@ import type { List, ListItem, Task } from '../../src-shared/domain';
 import type { Output, Topic } from '../../src-shared/ipc';
 import { createCoalescer } from '../lib/coalesce';
 import { toProblem, type Problem } from '../lib/problem';
+import { idle, loadInto, type Loadable, type ValueOf } from './loadable';
 import type { Deps, SliceCreator } from './types';
 
 export type ProjectRow = Output<'projects.list'>[number];
@@ -13,13 +14,6 @@ export interface TaskPage {
 export interface ListPage {
   list: List;
   items: ListItem[];
-}
-
-/** A fetched value with its state. `value` keeps the last good data while a refetch runs or fails. */
-export interface Loadable<T> {
-  value: T | null;
-  loading: boolean;
-  problem: Problem | null;
 }
 
 /** The forms of the data views, each showing its own refusal inline. */
@@ -54,26 +48,15 @@ export interface DataSlice {
 /** At most this many tasks are shown per view (the count says how many there are). */
 export const TASK_PAGE = 1000;
 
-const empty = <T>(): Loadable<T> => ({ value: null, loading: false, problem: null });
 
 export const createDataSlice =
   ({ api }: Deps): SliceCreator<DataSlice> =>
   (set, get) => {
     const coalesce = createCoalescer();
 
-    /** Loads one resource into `key`, keeping the old value while loading and on failure. */
-    const load = <K extends 'inbox' | 'projects' | 'project' | 'lists' | 'list'>(key: K, fetch: () => Promise<DataSlice[K]['value'] | undefined>) =>
-      coalesce(key, async () => {
-        set((s) => ({ [key]: { ...s[key], loading: true } }) as Partial<DataSlice>);
-        try {
-          const value = await fetch();
-          // undefined: the view was closed (or switched) meanwhile; drop the answer.
-          if (value === undefined) return;
-          set((s) => ({ [key]: { ...s[key], value, loading: false, problem: null } }) as Partial<DataSlice>);
-        } catch (e) {
-          set((s) => ({ [key]: { ...s[key], loading: false, problem: toProblem(e) } }) as Partial<DataSlice>);
-        }
-      });
+    /** Loads one resource into `key`; a burst of calls costs at most two fetches. */
+    const load = <K extends 'inbox' | 'projects' | 'project' | 'lists' | 'list'>(key: K, fetch: () => Promise<ValueOf<K> | undefined>) =>
+      coalesce(key, () => loadInto(set, key, fetch));
 
     /** Runs an edit; a refusal is shown by its form (or as a notice), the change itself arrives as data.changed. */
     const edit = async (form: DataForm | null, run: () => Promise<unknown>): Promise<boolean> => {
@@ -105,22 +88,22 @@ export const createDataSlice =
     const shown = (l: Loadable<unknown>) => l.value !== null || l.loading || l.problem !== null;
 
     return {
-      inbox: empty(),
-      projects: empty(),
-      project: { ...empty(), id: null },
-      lists: empty(),
-      list: { ...empty(), id: null },
+      inbox: idle(),
+      projects: idle(),
+      project: { ...idle(), id: null },
+      lists: idle(),
+      list: { ...idle(), id: null },
       formProblems: {},
 
       loadInbox: () => load('inbox', () => api.invoke('tasks.list', { project: 'inbox', limit: TASK_PAGE })),
       loadProjects: () => load('projects', () => api.invoke('projects.list')),
       openProject: async (id) => {
-        if (id !== get().project.id) set({ project: { ...empty(), id } });
+        if (id !== get().project.id) set({ project: { ...idle(), id } });
         await load('project', fetchProject);
       },
       loadLists: () => load('lists', () => api.invoke('lists.list')),
       openList: async (id) => {
-        if (id !== get().list.id) set({ list: { ...empty(), id } });
+        if (id !== get().list.id) set({ list: { ...idle(), id } });
         await load('list', fetchList);
       },
 

@@ -7,7 +7,7 @@ import type { Input, Output } from '../../src-shared/ipc';
 import { BaseUrl, ModelName, type ConnectionReport, type KeyStatus } from '../../src-shared/providers';
 import { ApprovalPolicy, isSettingKey, SETTINGS } from '../../src-shared/settings';
 import { toProblem, type Problem } from '../lib/problem';
-import type { Loadable } from './data';
+import { idle, loaded, loadInto, type Loadable } from './loadable';
 import type { Deps, SliceCreator } from './types';
 
 export type SettingsValues = Output<'settings.get'>;
@@ -83,19 +83,11 @@ export const createSettingsSlice =
         return { settingErrors };
       });
     return {
-      settings: { value: null, loading: false, problem: null },
+      settings: idle(),
       settingErrors: {},
       settingSaved: null,
 
-      loadSettings: async () => {
-        set((s) => ({ settings: { ...s.settings, loading: true } }));
-        try {
-          const value = await api.invoke('settings.get', {});
-          set({ settings: { value, loading: false, problem: null } });
-        } catch (e) {
-          set((s) => ({ settings: { ...s.settings, loading: false, problem: toProblem(e) } }));
-        }
-      },
+      loadSettings: () => loadInto(set, 'settings', () => api.invoke('settings.get', {})),
 
       saveSetting: async (key, value) => {
         const invalid = validateSetting(key, value);
@@ -103,7 +95,7 @@ export const createSettingsSlice =
         if (invalid !== null) return false;
         try {
           const settings = await api.invoke('settings.set', { key, value });
-          set({ settings: { value: settings, loading: false, problem: null }, settingSaved: key });
+          set({ settings: loaded(settings), settingSaved: key });
           return true;
         } catch (e) {
           const p: Problem = toProblem(e);
@@ -115,36 +107,22 @@ export const createSettingsSlice =
         if (key in get().settingErrors) setError(key, null);
       },
 
-      providers: { value: null, loading: false, problem: null },
-      keyStatus: { value: null, loading: false, problem: null },
+      providers: idle(),
+      keyStatus: idle(),
       keyProblem: null,
       connection: { report: null, testing: false, problem: null },
-      tools: { value: null, loading: false, problem: null },
+      tools: idle(),
 
+      // The tools do not change while the app runs.
       loadTools: async () => {
-        if (get().tools.value !== null) return;
-        set((s) => ({ tools: { ...s.tools, loading: true } }));
-        try {
-          const value = await api.invoke('agent.tools', {});
-          set({ tools: { value, loading: false, problem: null } });
-        } catch (e) {
-          set((s) => ({ tools: { ...s.tools, loading: false, problem: toProblem(e) } }));
-        }
+        if (get().tools.value === null) await loadInto(set, 'tools', () => api.invoke('agent.tools', {}));
       },
 
-      loadProviders: async () => {
-        set((s) => ({ providers: { ...s.providers, loading: true } }));
-        try {
-          const value = await api.invoke('providers.list', {});
-          set({ providers: { value, loading: false, problem: null } });
-        } catch (e) {
-          set((s) => ({ providers: { ...s.providers, loading: false, problem: toProblem(e) } }));
-        }
-      },
+      loadProviders: () => loadInto(set, 'providers', () => api.invoke('providers.list', {})),
       switchProfile: async (id) => {
         try {
           const value = await api.invoke('providers.use', { id });
-          set({ providers: { value, loading: false, problem: null }, connection: { report: null, testing: false, problem: null }, settingErrors: {} });
+          set({ providers: loaded(value), connection: { report: null, testing: false, problem: null }, settingErrors: {} });
           return true;
         } catch (e) {
           const p = toProblem(e);
@@ -176,15 +154,7 @@ export const createSettingsSlice =
           return false;
         }
       },
-      loadKeyStatus: async () => {
-        set((s) => ({ keyStatus: { ...s.keyStatus, loading: true } }));
-        try {
-          const value = await api.invoke('keys.status', {});
-          set({ keyStatus: { value, loading: false, problem: null } });
-        } catch (e) {
-          set((s) => ({ keyStatus: { ...s.keyStatus, loading: false, problem: toProblem(e) } }));
-        }
-      },
+      loadKeyStatus: () => loadInto(set, 'keyStatus', () => api.invoke('keys.status', {})),
       setKey: async (key) => {
         if (!key.trim()) {
           set({ keyProblem: { message: 'the key is empty', hint: 'paste the API key from your provider', code: 'client' } });
@@ -192,7 +162,7 @@ export const createSettingsSlice =
         }
         try {
           const value = await api.invoke('keys.set', { key: key.trim() });
-          set({ keyStatus: { value, loading: false, problem: null }, keyProblem: null });
+          set({ keyStatus: loaded(value), keyProblem: null });
           return true;
         } catch (e) {
           set({ keyProblem: toProblem(e) });
@@ -202,7 +172,7 @@ export const createSettingsSlice =
       clearKey: async () => {
         try {
           const value = await api.invoke('keys.clear', {});
-          set({ keyStatus: { value, loading: false, problem: null }, keyProblem: null });
+          set({ keyStatus: loaded(value), keyProblem: null });
           return true;
         } catch (e) {
           set({ keyProblem: toProblem(e) });

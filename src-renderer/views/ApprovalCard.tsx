@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ApprovalDecision } from '../../src-shared/events';
-import { argPairs, toolLabel } from '../lib/format';
+import { toolLabel } from '../lib/format';
 import type { Approval } from '../lib/runs';
 import { useApp } from '../store/react';
+import { ArgList } from './common';
 
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
 
@@ -25,22 +26,12 @@ export function ApprovalCard({ runId, approval, live }: { runId: string; approva
     setSent(d);
     void answer(runId, approval.approvalId, d);
   };
-  const pairs = argPairs(approval.args);
 
   return (
     <div className={`approval${waiting ? '' : ' resolved'}`} role="group" aria-labelledby={titleId}>
       <h3 id={titleId}>{waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}</h3>
       <p>{approval.message}</p>
-      {pairs.length > 0 && (
-        <dl>
-          {pairs.map(([k, v]) => (
-            <div key={k} style={{ display: 'contents' }}>
-              <dt>{k}</dt>
-              <dd>{v}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      <ArgList args={approval.args} />
       {waiting ? (
         <div className="row">
           <button ref={approveRef} type="button" className="btn primary" disabled={sent !== null} onClick={() => decide('approve')}>

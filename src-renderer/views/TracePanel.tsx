@@ -7,6 +7,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { argPairs, count, duration, prettyJson, resultGist, shortTime, toolLabel } from '../lib/format';
 import { elapsedMs, type RunState, type TraceEvent } from '../lib/runs';
 import { useApp } from '../store/react';
+import { ArgList } from './common';
 
 const STATUS_TONE: Record<RunState['status'], string> = { running: 'accent', done: 'ok', error: 'error', cancelled: '', limit: 'warn' };
 const STATUS_LABEL: Record<RunState['status'], string> = { running: 'Running', done: 'Done', error: 'Failed', cancelled: 'Stopped', limit: 'Limit reached' };
@@ -133,28 +134,15 @@ const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
           <div className="step-text">{e.text}</div>
         </li>
       );
-    case 'tool_call': {
-      const pairs = argPairs(e.args);
+    case 'tool_call':
       return (
         <li className="step call">
           <div className="step-title">
             Call <code>{e.tool}</code> {at}
           </div>
-          {pairs.length > 0 ? (
-            <dl className="args">
-              {pairs.map(([k, v]) => (
-                <div key={k} style={{ display: 'contents' }}>
-                  <dt>{k}</dt>
-                  <dd>{v}</dd>
-                </div>
-              ))}
-            </dl>
-          ) : (
-            <div className="step-text muted">no arguments</div>
-          )}
+          {argPairs(e.args).length > 0 ? <ArgList className="args" args={e.args} /> : <div className="step-text muted">no arguments</div>}
         </li>
       );
-    }
     case 'tool_result': {
       const { text, long } = prettyJson(e.result);
       const failed = !e.ok;

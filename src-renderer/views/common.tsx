@@ -1,6 +1,7 @@
 /** Pieces the views share: a view header, an inline problem, an add-one-line form, a task list. */
 import { useId, useState, type ReactNode } from 'react';
 import type { Task } from '../../src-shared/domain';
+import { argPairs } from '../lib/format';
 import type { Problem } from '../lib/problem';
 import { useApp } from '../store/react';
 
@@ -83,6 +84,22 @@ export function TaskList({ tasks, label, showProject = false }: { tasks: Task[];
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A tool call's arguments as label/value pairs; null when it has none. */
+export function ArgList({ args, className }: { args: unknown; className?: string }) {
+  const pairs = argPairs(args);
+  if (pairs.length === 0) return null;
+  return (
+    <dl className={className}>
+      {pairs.map(([k, v]) => (
+        <div key={k} style={{ display: 'contents' }}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTask, newUserRequest, openDatabase } from '../../src-main/core';
+import { openDatabase } from '../../src-main/core';
+import { SEED_INBOX, seedInbox } from '../support/agent';
 import { fakeError, startFakeOpenAI, type FakeOpenAI, type FakeReply, type FakeToolCall } from '../fakes/openai-server';
 import { REPO, tidy } from '../support/cli';
 import { inKeyringSession } from '../support/keyring';
@@ -24,6 +25,8 @@ const SEED: Record<string, string[]> = {
   'Personal Website': ['Migrate personal website server from python 3.10 to 3.11', 'Setup version control for personal website'],
 };
 const PROJECTS = Object.keys(SEED);
+// The grouping covers exactly seed 001's inbox.
+if ([...Object.values(SEED).flat()].sort().join('|') !== [...SEED_INBOX].sort().join('|')) throw new Error('SEED does not match SEED_INBOX');
 const ALL_TASKS = Object.values(SEED).flat();
 const REQUEST =
   'Get all tasks in my inbox and group related ones. Create a project for each group if none fits, then move every task to its project so the inbox is empty.';
@@ -47,21 +50,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-ui-'));
   dbPath = join(dir, 'tidy.db');
   const db = openDatabase(dbPath);
-  for (const content of [
-    'Finish presentation for PyData Amsterdam',
-    "Don't forget laptop with presentation",
-    'Make demo video for Pydata Amsterdam',
-    'Bake the birthday cake',
-    'Migrate personal website server from python 3.10 to 3.11',
-    'Setup version control for personal website',
-    'Buy birthday balloons',
-    'Buy milk birthday cake',
-    'Buy sugar for the birthday cake',
-  ]) {
-    const added = addTask(db, newUserRequest(db), { content });
-    if (!added.ok) throw new Error(added.error);
-    ids.set(content, added.value.id);
-  }
+  seedInbox(db).forEach((id, i) => ids.set(SEED_INBOX[i]!, id));
   db.close();
   for (const [key, value] of [
     ['baseUrl', fake.url],
@@ -205,7 +194,7 @@ describe('the UI in Chromium through tidy serve', () => {
     await shot('actions-conflict');
     await alert.getByRole('button', { name: 'Dismiss' }).click();
 
-    await log.getByRole('button', { name: /^Undo the whole request/ }).click();
+    await log.getByRole('button', { name: `Undo the whole request: “${REQUEST}”` }).click();
     await expect.poll(async () => (await inboxTexts()).sort()).toEqual([...ALL_TASKS].sort());
     await nav('Projects').click();
     await visible(page.getByText('No projects yet'));
