@@ -91,8 +91,8 @@ export async function benchUi(): Promise<void> {
     report(`open the Actions panel (${ENTRIES.toLocaleString('en')} entries), first`, opens[0]!, 'ms', { max: 500, label: '500 ms' });
     report(`open the Actions panel, median of ${RUNS}`, median(opens), 'ms', { max: 200, label: '200 ms' });
 
-    // Scroll through the log: the panel pages older entries in as the end comes near. Frame times are
-    // recorded while scrolling by a screenful per frame until 5,000 entries are loaded.
+    // Scroll through the log a screenful per frame (far faster than a person): the panel pages older
+    // entries in as the end comes near. Frame times are recorded until 5,000 entries are loaded.
     await page.evaluate(openView('Actions', '[aria-label="Action log"] [role="listitem"] button'));
     const scroll = (await page.evaluate(`(async () => {
       const box = document.querySelector('[aria-label="Action log"]');
@@ -110,12 +110,13 @@ export async function benchUi(): Promise<void> {
         maxRows = Math.max(maxRows, loaded());
         const badge = document.querySelector('[aria-label$="entries loaded"]');
         const count = badge ? Number(badge.getAttribute('aria-label').split(' ')[0]) : 0;
-        if (count >= 5000 && box.scrollTop + box.clientHeight >= box.scrollHeight - 2) break;
+        // The panel prefetches ahead of the scroll, so the end is never reached: stop at 5,000 loaded.
+        if (count >= 5000) break;
       }
       frames.sort((a, b) => a - b);
       return { ms: performance.now() - t0, frames: frames.length, p95: frames[Math.floor(frames.length * 0.95)], max: frames[frames.length - 1], maxRows };
     })()`)) as { ms: number; frames: number; p95: number; max: number; maxRows: number };
-    report('scroll the log to 5,000 entries, paging as it goes', scroll.ms, 'ms');
+    report(`scroll until 5,000 entries are loaded (${scroll.frames} frames, a screenful each)`, scroll.ms, 'ms');
     report('  frame time while scrolling, 95th percentile', scroll.p95, 'ms', { max: 50, label: '50 ms' });
     report('  longest frame (includes a page arriving)', scroll.max, 'ms');
     console.log(`  ${'rows in the DOM at most (virtualised)'.padEnd(58)} ${scroll.maxRows}`);
