@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { AgentEvent, type RunInfo } from '../../../src-shared/events';
-import { addTask, listProjects, listTasks, openDatabase, type Db } from '../../../src-main/core';
+import { addTask, listProjects, listTasks, openDatabase, TOOLS, type Db } from '../../../src-main/core';
 import { fakeError, startFakeOpenAI, type FakeReply, type FakeToolCall, type RecordedRequest } from '../../fakes/openai-server';
 import { SEED_GROUPS, SEED_INBOX } from '../../support/agent';
 import { TIDY_BIN, tidy } from '../../support/cli';
@@ -100,7 +100,7 @@ describe('tidy ask: the seed inbox (001) through the real CLI', () => {
     const sent = t.fake.chatRequests;
     expect(sent).toHaveLength(replies.length);
     expect(sent.every((q) => q.body?.stream === stream && q.body?.model === 'fake-model')).toBe(true);
-    if (protocol === 'native') expect(sent[0]!.body?.tools?.map((x) => x.function.name)).toHaveLength(16);
+    if (protocol === 'native') expect(sent[0]!.body?.tools?.map((x) => x.function.name)).toEqual(TOOLS.map((t) => t.name));
     else {
       expect(sent.every((q) => q.body?.tools === undefined)).toBe(true);
       expect(String(sent[0]!.body?.messages?.[0]?.['content'])).toContain('Reply with exactly one JSON object');
