@@ -32,7 +32,6 @@ import {
   createProject,
   DomainError,
   editListItem,
-  getActionRow,
   listActions,
   listItems,
   listLists,
@@ -47,6 +46,7 @@ import {
   reopenTask,
   unarchiveList,
   unarchiveProject,
+  redoAction,
   undoAction,
   undoLast,
   undoRun,
@@ -144,11 +144,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const ctx = () => newUserRequest(db);
   const undoOptions = (cascade?: boolean) => ({ ctx: ctx(), cascade });
 
-  /** The in-effect undo entry that reversed `actionId` (the core keeps this lookup private; a thin adapter until it offers one). */
-  const undoerOf = (actionId: string): string | null =>
-    (db.prepare(`SELECT id FROM actions WHERE undoes = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT 1`).get(actionId) as { id: string } | undefined)?.id ??
-    null;
-
   const connection = (profile?: string): Connection => must(resolveConnection(db, keyDeps, { profile }));
   const profiles = () => ({ profiles: listProfiles(db), active: activeProfile(db).id });
   const conversation = (id: string) => getConversation(db, id) ?? fail(`no conversation with id ${id}`, 'list the conversations to see their ids');
@@ -225,15 +220,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'actions.undo': (i) => must(undoAction(db, i.actionId, undoOptions(i.cascade))),
     'actions.undoRequest': (i) => must(undoRun(db, i.runId, undoOptions(i.cascade))),
     'actions.undoLast': () => must(undoLast(db, undoOptions())),
-    'actions.redo': (i) => {
-      const row = getActionRow(db, i.actionId);
-      if (!row) fail(`no action with id ${i.actionId}`, 'open the action log to see action ids');
-      if (row.undone_at === null) fail(`action ${row.id} is in effect; there is nothing to redo`, 'redo applies to an undone action');
-      // Redo is the undo of the entry that undid it.
-      const target = undoerOf(row.id);
-      if (target === null) fail(`action ${row.id} cannot be redone`, 'undo its undo in the action log instead');
-      return must(undoAction(db, target, undoOptions()));
-    },
+    'actions.redo': (i) => must(redoAction(db, i.actionId, undoOptions())),
 
     // readSettings types enum settings loosely (as string); the contract's schema gives them their exact type.
     'settings.get': () => SettingsSchema.parse(readSettings(db)),

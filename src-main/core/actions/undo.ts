@@ -58,6 +58,16 @@ export function undoRun(db: Db, runId: string, options: UndoOptions): Result<Und
   );
 }
 
+/** Puts an undone action back in effect: the undo of the in-effect entry that undid it. */
+export function redoAction(db: Db, actionId: string, options: UndoOptions): Result<UndoReport> {
+  const row = getActionRow(db, actionId);
+  if (!row) return { ok: false, error: `no action with id ${actionId}`, hint: 'run `tidy log` to see action ids' };
+  if (row.undone_at === null) return { ok: false, error: `action ${row.id} is in effect; there is nothing to redo`, hint: 'redo applies to an undone action' };
+  const undoer = undoerOf(db, row.id);
+  if (!undoer) return { ok: false, error: `action ${row.id} cannot be redone`, hint: 'undo its undo in the action log instead' };
+  return undoAction(db, undoer, options);
+}
+
 /** Reverses the most recent request that still has changes in effect (undo, redo and undo again walk back). */
 export function undoLast(db: Db, options: UndoOptions): Result<UndoReport> {
   const row = cached(db, `SELECT run_id FROM actions WHERE undone_at IS NULL AND undoes IS NULL ORDER BY seq DESC LIMIT 1`).get() as
@@ -148,11 +158,15 @@ function chainRoot(db: Db, row: ActionRow): { root: ActionRow; depth: number } {
   return { root, depth };
 }
 
+/** The in-effect action that undid `id`, if any. */
+function undoerOf(db: Db, id: string): string | null {
+  const row = cached(db, `SELECT id FROM actions WHERE undoes = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT 1`).get(id) as { id: string } | undefined;
+  return row?.id ?? null;
+}
+
 function redoHint(db: Db, row: ActionRow): string {
-  const undoer = cached(db, `SELECT id FROM actions WHERE undoes = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT 1`).get(row.id) as
-    | { id: string }
-    | undefined;
-  return undoer ? `to redo it, undo ${undoer.id}` : 'nothing to do';
+  const undoer = undoerOf(db, row.id);
+  return undoer ? `to redo it, undo ${undoer}` : 'nothing to do';
 }
 
 interface LaterRow extends ActionRow {

@@ -6,6 +6,7 @@ import {
   createProject,
   listActions,
   moveTask,
+  redoAction,
   renameProject,
   undoAction,
   undoLast,
@@ -133,6 +134,19 @@ describe('undo one action', () => {
     expect(status()).toBe('open');
     expect(undoneAt(done.actionId)).not.toBeNull();
     expect(listActions(db, { limit: 1 })[0]!.summary).toBe("Undid: Completed 'x'");
+  });
+
+  it('redo puts an undone action back by undoing its undo, and refuses one that is in effect', () => {
+    const { db } = tempDb();
+    const t = okValue(addTask(db, userCtx(db), { content: 'x' }));
+    const done = completeTask(db, userCtx(db), { task: t.id });
+    if (!done.ok) throw new Error('setup failed');
+    expect(redoAction(db, done.actionId, { ctx: userCtx(db) })).toMatchObject({ ok: false, error: `action ${done.actionId} is in effect; there is nothing to redo` });
+    const undo = okValue(undoAction(db, done.actionId, { ctx: userCtx(db) }));
+    const redo = okValue(redoAction(db, done.actionId, { ctx: userCtx(db) }));
+    expect(redo.reversed).toEqual([{ id: undo.created[0], summary: "Undid: Completed 'x'" }]);
+    expect((db.prepare(`SELECT status FROM tasks`).get() as { status: string }).status).toBe('done');
+    expect(redoAction(db, 'a999', { ctx: userCtx(db) })).toMatchObject({ ok: false, error: 'no action with id a999' });
   });
 
   it('says so for an unknown action id', () => {
