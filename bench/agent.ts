@@ -19,7 +19,7 @@ import { SEED_INBOX } from '../test/fakes/seed';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply, type RecordedRequest } from '../test/fakes/openai-server';
 
 const STEPS = 20;
-const ROUNDS = 15;
+const ROUNDS = 41;
 
 // ---------------------------------------------------------------------------------------------------
 // 1. Overhead per tool step
