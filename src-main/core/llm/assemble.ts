@@ -86,7 +86,70 @@ interface Slot {
   index: number | undefined;
 }
 
+const OPEN = '<think>';
+const CLOSE = '</think>';
+
+/**
+ * Reasoning models served without a reasoning parser (DeepSeek-R1 on some routers, Qwen3 or R1 on older
+ * Ollama and llama.cpp builds) write their thinking into `content` as a leading <think>…</think> block.
+ * It belongs with `reasoning`: as text it would be taken for the answer, and the json protocol would
+ * refuse every reply for the text around its JSON. Works on streamed pieces, tags split anywhere.
+ */
+class ThinkSplitter {
+  private state: 'start' | 'inside' | 'gap' | 'after' = 'start';
+  private buffer = '';
+
+  push(piece: string): { kind: 'text' | 'reasoning'; text: string }[] {
+    this.buffer += piece;
+    const out: { kind: 'text' | 'reasoning'; text: string }[] = [];
+    for (;;) {
+      if (this.state === 'start') {
+        const head = this.buffer.trimStart();
+        if (head.length < OPEN.length && OPEN.startsWith(head)) return out; // maybe a tag still arriving
+        if (head.startsWith(OPEN)) {
+          this.state = 'inside';
+          this.buffer = head.slice(OPEN.length);
+        } else this.state = 'after';
+      } else if (this.state === 'inside') {
+        const end = this.buffer.indexOf(CLOSE);
+        if (end < 0) {
+          // Keep what could be the start of a closing tag split across pieces.
+          const keep = Math.min(this.buffer.length, CLOSE.length - 1);
+          const ready = this.buffer.slice(0, this.buffer.length - keep);
+          this.buffer = this.buffer.slice(ready.length);
+          if (ready) out.push({ kind: 'reasoning', text: ready });
+          return out;
+        }
+        if (end > 0) out.push({ kind: 'reasoning', text: this.buffer.slice(0, end) });
+        this.buffer = this.buffer.slice(end + CLOSE.length);
+        this.state = 'gap';
+      } else if (this.state === 'gap') {
+        // The blank lines between the block and the answer belong to neither.
+        this.buffer = this.buffer.trimStart();
+        if (!this.buffer) return out;
+        this.state = 'after';
+      } else {
+        if (this.buffer) out.push({ kind: 'text', text: this.buffer });
+        this.buffer = '';
+        return out;
+      }
+    }
+  }
+
+  /** What is left at the end of the turn: an unfinished think block is reasoning; a lone tag prefix is text. */
+  flush(): { kind: 'text' | 'reasoning'; text: string }[] {
+    const rest = this.buffer;
+    this.buffer = '';
+    if (!rest) return [];
+    if (this.state === 'gap') return [];
+    return [{ kind: this.state === 'inside' ? 'reasoning' : 'text', text: rest }];
+  }
+}
+
 export class TurnAssembler {
+  private readonly think = new ThinkSplitter();
+  /** Whether the caller is shown live pieces (so what the think splitter still holds is shown too). */
+  private live = false;
   private text = '';
   private refusal = '';
   private sawRefusal = false;
@@ -163,11 +226,11 @@ export class TurnAssembler {
   }
 
   private addDelta(delta: Json, whole: boolean, emit: boolean): void {
+    if (emit) this.live = true;
     const text = contentText(delta.content);
     if (text) {
-      this.text += text;
       this.sawData = true;
-      if (emit) this.emit('text', text);
+      for (const part of this.think.push(text)) this.addText(part, emit);
     }
     if (typeof delta.refusal === 'string') {
       this.sawRefusal = true;
@@ -234,8 +297,15 @@ export class TurnAssembler {
     slot.args += args;
   }
 
+  private addText(part: { kind: 'text' | 'reasoning'; text: string }, emit: boolean): void {
+    if (part.kind === 'text') this.text += part.text;
+    else this.reasoning += part.text;
+    if (emit) this.emit(part.kind, part.text);
+  }
+
   /** The finished turn. */
   result(): ModelTurn {
+    for (const part of this.think.flush()) this.addText(part, this.live);
     const used = new Set<string>();
     const toolCalls: ToolCall[] = [];
     for (const slot of this.slots) {

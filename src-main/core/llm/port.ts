@@ -47,7 +47,7 @@ export interface ModelTurn {
   text: string;
   /** Set when the model refused (OpenAI's `refusal` field). */
   refusal: string | null;
-  /** Reasoning text some servers send separately (e.g. Ollama's `reasoning`); never sent back. */
+  /** Reasoning: the `reasoning`/`reasoning_content` field some servers send, or a leading <think> block in the content; never sent back. */
   reasoning: string;
   toolCalls: ToolCall[];
   finishReason: FinishReason;

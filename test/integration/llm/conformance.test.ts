@@ -327,8 +327,10 @@ const CASES: Record<number, Case> = {
   30: {
     stream: false,
     turn: {
-      textStart: '<think>Okay, the user is asking "What is 2+2?" Hmm, this seems like a very basic arithmetic question.',
-      textEnd: 'the user might be either',
+      // DeepSeek-R1 thinking in `content`, cut off by max_tokens: reasoning, not an answer.
+      text: '',
+      reasoningStart: 'Okay, the user is asking "What is 2+2?" Hmm, this seems like a very basic arithmetic question.',
+      reasoningEnd: 'the user might be either',
       refusal: null,
       toolCalls: [],
       finishReason: 'length',
