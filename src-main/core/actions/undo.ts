@@ -36,7 +36,7 @@ export function undoAction(db: Db, actionId: string, options: UndoOptions): Resu
       const report: UndoReport = { reversed: [], created: [] };
       undoOne(db, row, options, report);
       return report;
-    })(),
+    }).immediate(), // the write lock first: what the conflict check reads stays true until the undo commits
   );
 }
 
@@ -54,7 +54,7 @@ export function undoRun(db: Db, runId: string, options: UndoOptions): Result<Und
         if (fresh.undone_at === null) undoOne(db, fresh, options, report);
       }
       return report;
-    })(),
+    }).immediate(),
   );
 }
 

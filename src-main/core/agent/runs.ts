@@ -97,7 +97,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     const history = [...loadMessages(db, conversationId, LOAD_MESSAGES), { role: 'user' as const, content: message }];
     appendMessages(db, conversationId, runId, history.slice(-1));
     return { runId, conversationId, history };
-  })();
+  }).immediate();
 
   const run: LiveRun = { conversationId, controller: new AbortController(), approvals: new Map() };
   live.set(runId, run);

@@ -73,7 +73,7 @@ export function appendMessages(db: Db, conversationId: string, runId: string, me
       insert.run(conversationId, runId, m.role, m.content, toolCalls, m.role === 'tool' ? m.toolCallId : null, now);
     }
     cached(db, `UPDATE conversations SET updated_at = ? WHERE id = ?`).run(now, conversationId);
-  })();
+  }).immediate();
 }
 
 export interface Endpoint {

@@ -68,7 +68,7 @@ export function createTraceWriter(db: Db): TraceWriter {
   const flush = (): void => {
     clearTimeout(timer);
     timer = undefined;
-    if (queue.length && db.open) writeBatch();
+    if (queue.length && db.open) writeBatch.immediate();
   };
   const enqueue = (write: () => void): void => {
     queue.push(write);

@@ -24,12 +24,16 @@ export function mutate<T>(
   body: (cs: ChangeSet) => MutationBody<T>,
 ): Mutated<T> {
   try {
-    return db.transaction(() => {
-      const cs = new ChangeSet(db);
-      const { value, summary } = body(cs);
-      const actionId = recordAction(db, ctx, { tool, args, summary, result: value }, cs.changes);
-      return { ok: true as const, value, actionId };
-    })();
+    // IMMEDIATE: the write lock is taken before the first read, so another process (the app, a CLI)
+    // committing in between cannot invalidate what this change read (SQLITE_BUSY_SNAPSHOT); it waits instead.
+    return db
+      .transaction(() => {
+        const cs = new ChangeSet(db);
+        const { value, summary } = body(cs);
+        const actionId = recordAction(db, ctx, { tool, args, summary, result: value }, cs.changes);
+        return { ok: true as const, value, actionId };
+      })
+      .immediate();
   } catch (e) {
     if (e instanceof DomainError) return { ok: false, error: e.error, hint: e.hint };
     throw e;
