@@ -35,7 +35,7 @@ import {
   listActions,
   listItems,
   listLists,
-  listProjects,
+  listProjectsWithCounts,
   listTasks,
   makeList,
   moveTask,
@@ -173,8 +173,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'tasks.reopen': (i) => logged(reopenTask(db, ctx(), i)),
     'tasks.archive': (i) => logged(archiveTask(db, ctx(), i)),
 
-    'projects.list': (i) =>
-      listProjects(db, i).map((p) => ({ ...p, openTasks: listTasks(db, { project: p.id, limit: 0 }).total })),
+    'projects.list': (i) => listProjectsWithCounts(db, i),
     'projects.create': (i) => logged(createProject(db, ctx(), i)),
     'projects.rename': (i) => logged(renameProject(db, ctx(), i)),
     'projects.archive': (i) => logged(archiveProject(db, ctx(), i)),

@@ -12,7 +12,7 @@ import {
   editListItem,
   listItems,
   listLists,
-  listProjects,
+  listProjectsWithCounts,
   listTasks,
   makeList,
   moveTask,
@@ -77,11 +77,10 @@ export function registerDataCommands(program: Command, cli: Cli): void {
     .option('--all', 'include archived projects')
     .option('--json', 'print [{id, name, openTasks, archived}]')
     .action((o: { all?: boolean; json?: boolean }) => {
-      const db = cli.db();
-      const rows = listProjects(db, { includeArchived: o.all }).map((p) => ({
+      const rows = listProjectsWithCounts(cli.db(), { includeArchived: o.all }).map((p) => ({
         id: p.id,
         name: p.name,
-        openTasks: listTasks(db, { project: p.id, limit: 0 }).total,
+        openTasks: p.openTasks,
         archived: p.archivedAt !== null,
       }));
       if (o.json) cli.json(rows);

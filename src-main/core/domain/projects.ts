@@ -35,6 +35,16 @@ export function listProjects(db: Db, opts: { includeArchived?: boolean } = {}): 
   return rows.map(toProject);
 }
 
+/** Projects as listProjects gives them, each with its number of open tasks (one query for all). */
+export function listProjectsWithCounts(db: Db, opts: { includeArchived?: boolean } = {}): (Project & { openTasks: number })[] {
+  const counts = new Map(
+    (cached(db, `SELECT project_id AS id, count(*) AS n FROM tasks WHERE status = 'open' GROUP BY project_id`).all() as { id: string; n: number }[]).map(
+      (r) => [r.id, r.n],
+    ),
+  );
+  return listProjects(db, opts).map((p) => ({ ...p, openTasks: counts.get(p.id) ?? 0 }));
+}
+
 /** Finds a project by id, else by name (case-insensitive; a live one before an archived one). Fails with a hint. */
 export function resolveProject(db: Db, ref: string): Project {
   return toProject(resolveNamed<ProjectRow>(db, 'projects', ref));

@@ -10,6 +10,7 @@ import {
   editListItem,
   listItems,
   listProjects,
+  listProjectsWithCounts,
   listTasks,
   makeList,
   moveTask,
@@ -64,6 +65,21 @@ describe('projects', () => {
     expect(listProjects(db).map((x) => x.name)).toEqual(['Inbox']);
     okValue(createProject(db, userCtx(db), { name: 'work' }));
     expect(unarchiveProject(db, userCtx(db), { project: p.id })).toMatchObject({ ok: false, error: expect.stringContaining('already exists') });
+  });
+
+  it('counts open tasks per project, done ones left out', () => {
+    const { db } = tempDb();
+    okValue(createProject(db, userCtx(db), { name: 'Work' }));
+    okValue(createProject(db, userCtx(db), { name: 'Empty' }));
+    okValue(addTask(db, userCtx(db), { content: 'a', project: 'Work' }));
+    const b = okValue(addTask(db, userCtx(db), { content: 'b', project: 'Work' }));
+    okValue(addTask(db, userCtx(db), { content: 'c' }));
+    okValue(completeTask(db, userCtx(db), { task: b.id }));
+    expect(listProjectsWithCounts(db).map((p) => [p.name, p.openTasks])).toEqual([
+      ['Inbox', 1],
+      ['Empty', 0],
+      ['Work', 1],
+    ]);
   });
 
   it('finds projects by id or by name', () => {
