@@ -82,6 +82,16 @@ export const createSettingsSlice =
         else settingErrors[key] = message;
         return { settingErrors };
       });
+    /** Sets or clears the key: the reply is only its new status; a refusal shows by the key field. */
+    const keyChange = async (call: () => Promise<KeyStatus>): Promise<boolean> => {
+      try {
+        set({ keyStatus: loaded(await call()), keyProblem: null });
+        return true;
+      } catch (e) {
+        set({ keyProblem: toProblem(e) });
+        return false;
+      }
+    };
     return {
       settings: idle(),
       settingErrors: {},
@@ -160,25 +170,9 @@ export const createSettingsSlice =
           set({ keyProblem: { message: 'the key is empty', hint: 'paste the API key from your provider', code: 'client' } });
           return false;
         }
-        try {
-          const value = await api.invoke('keys.set', { key: key.trim() });
-          set({ keyStatus: loaded(value), keyProblem: null });
-          return true;
-        } catch (e) {
-          set({ keyProblem: toProblem(e) });
-          return false;
-        }
+        return keyChange(() => api.invoke('keys.set', { key: key.trim() }));
       },
-      clearKey: async () => {
-        try {
-          const value = await api.invoke('keys.clear', {});
-          set({ keyStatus: loaded(value), keyProblem: null });
-          return true;
-        } catch (e) {
-          set({ keyProblem: toProblem(e) });
-          return false;
-        }
-      },
+      clearKey: () => keyChange(() => api.invoke('keys.clear', {})),
       testConnection: async () => {
         set({ connection: { report: null, testing: true, problem: null } });
         try {
