@@ -64,7 +64,7 @@ async function overhead(): Promise<void> {
     for (const content of SEED_INBOX) addTask(db, ctx, { content });
     // Every framework runs the very same tool: Tidy's get_all_tasks on this database. What differs is the loop.
     const getAllTasks = TOOLS.find((t) => t.name === 'get_all_tasks')!;
-    const toolCtx = { db, action: { runId: 'r-bench', source: 'agent' as const }, signal: new AbortController().signal };
+    const toolCtx = { db, action: { requestId: 'r-bench', source: 'agent' as const }, signal: new AbortController().signal };
     const readTasks = async (args: { project_id?: string | null }) => {
       const r = await getAllTasks.run(getAllTasks.input.parse({ project_id: args.project_id ?? undefined }), toolCtx);
       return r.ok ? r.value : { error: r.error, hint: r.hint };

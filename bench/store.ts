@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addTask, listActions, moveTask, createProject, newUserRequest, openDatabase, undoRun } from '../src-main/core';
+import { addTask, listActions, moveTask, createProject, newUserRequest, openDatabase, undoRequest } from '../src-main/core';
 import { median, report, time } from './util';
 
 const REPO = join(import.meta.dirname, '..');
@@ -29,7 +29,7 @@ export async function benchStore(): Promise<void> {
     const fill = await time(() =>
       db.exec(`
         WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${1_000_000 - have})
-        INSERT INTO actions (id, run_id, source, tool, args, inverse, summary, created_at)
+        INSERT INTO actions (id, request_id, source, tool, args, changes, summary, created_at)
         SELECT 'b' || x, 'rb' || (x / 10), 'agent', 'update_task', '{}', '[]', 'Updated a task', '2026-01-01T00:00:00.000Z' FROM c;
         INSERT INTO action_entities (entity, action_seq) SELECT 'tasks:t' || (seq % 100000 + 1), seq FROM actions WHERE id LIKE 'b%';
       `),
@@ -44,10 +44,10 @@ export async function benchStore(): Promise<void> {
     if (!p.ok) throw new Error(p.error);
     const ids = (db.prepare(`SELECT id FROM tasks ORDER BY rowid DESC LIMIT 1000`).all() as { id: string }[]).map((r) => r.id);
     db.transaction(() => {
-      for (const id of ids) moveTask(db, { runId: 'rbench', source: 'agent' }, { task: id, project: p.value.id });
+      for (const id of ids) moveTask(db, { requestId: 'rbench', source: 'agent' }, { task: id, project: p.value.id });
     })();
     const undo = await time(() => {
-      const r = undoRun(db, 'rbench', { ctx: newUserRequest(db) });
+      const r = undoRequest(db, 'rbench', { ctx: newUserRequest(db) });
       if (!r.ok || r.value.reversed.length !== 1000) throw new Error('undo of the bench run failed');
     });
     report('undo a 1,000-action run (1M-row log)', undo, 'ms', { max: 200, label: '200 ms' });

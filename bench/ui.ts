@@ -39,7 +39,7 @@ function seed(path: string): void {
   const db = openDatabase(path);
   db.transaction(() => {
     for (let r = 0; r < ENTRIES / PER_RUN; r++) {
-      const ctx = { runId: `rb${r}`, source: 'agent' as const };
+      const ctx = { requestId: `rb${r}`, source: 'agent' as const };
       for (let i = 0; i < PER_RUN; i++) addTask(db, ctx, { content: `Bench task ${r * PER_RUN + i}: ${'call the florist about the flowers '.slice(0, 10 + (i % 7) * 4)}` });
     }
   })();

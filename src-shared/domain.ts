@@ -55,14 +55,18 @@ export const ListItem = z.object({
 });
 export type ListItem = z.infer<typeof ListItem>;
 
-/** Who asked for a change: the user by hand (CLI, UI) or the agent during a run. */
-export const ActionSource = z.enum(['user', 'agent']);
+/**
+ * Who asked for a change: the user by hand (CLI, UI), Tidy's agent during a run, another AI app through
+ * Tidy's MCP server, or an import. The log stores any of these; a new kind of source is one more name here.
+ */
+export const ActionSource = z.enum(['user', 'agent', 'mcp', 'import']);
 export type ActionSource = z.infer<typeof ActionSource>;
 
-/** One entry of the action log, as `tidy log --json` prints it. */
+/** One entry of the action log. */
 export const ActionEntry = z.object({
   id: z.string(),
-  runId: z.string(),
+  /** The request it belongs to: an agent run (r…), a user command (u…), an MCP session, an import. */
+  requestId: z.string(),
   source: ActionSource,
   tool: z.string(),
   args: z.unknown(),

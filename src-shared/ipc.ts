@@ -7,31 +7,23 @@
  * The renderer imports this module with `import type` only; the main side and the preload parse with it.
  */
 import { z } from 'zod';
-import { ActionEntry, DueDate, List, ListItem, Priority, Project, Task, TaskStatus } from './domain';
+import { ActionEntry, ActionSource, List, ListItem, Project, Task, TaskStatus } from './domain';
+import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
 import { ConnectionReport, KeyStatus, ProfileId, ProviderProfile } from './providers';
 import { SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
 
-/** Which views may be stale after a change; `data.changed` carries them so every window updates live. */
-export const Topic = z.enum(['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets']);
-export type Topic = z.infer<typeof Topic>;
+export { DATA_TOPICS, Topic } from './operations';
 
-/** Every topic that the data tables (and therefore undo) can touch. */
-export const DATA_TOPICS = ['tasks', 'projects', 'lists', 'actions'] as const satisfies readonly Topic[];
-
-// Ids and references. Their real rules (does the task exist, is the name free) live in the core, which
-// answers with an error and a hint; the contract only bounds the shapes.
-const Id = z.string().trim().min(1).max(64);
-/** A project or list by id or by name. */
-const Ref = z.string().trim().min(1).max(200);
-const Name = z.string().max(500);
-const Text = z.string().max(20_000);
 const Empty = z.object({}).strict();
 
-/** A logged change: the new value, and the action id to undo it by. */
-const mutation = <T extends z.ZodType>(value: T) => z.object({ value, actionId: z.string() });
-
-const Named = z.object({ id: z.string(), name: z.string() });
+/** The channels of the logged changes, one per operation (src-shared/operations.ts), derived. */
+type OperationChannels = {
+  [S in AnyOperationSpec as S['channel']]: { input: S['input']; output: z.ZodObject<{ value: S['output']; actionId: z.ZodString }>; changes: readonly Topic[] };
+};
+const operationChannels = Object.fromEntries(
+  OPERATIONS.map((s) => [s.channel, { input: s.input, output: mutationOutput(s.output), changes: [...s.changes, 'actions'] }]),
+) as unknown as OperationChannels;
 
 /** What an undo (or redo) did: the actions reversed and the new log entries that record it. */
 export const UndoReport = z.object({
@@ -41,8 +33,8 @@ export const UndoReport = z.object({
 
 /** One request in the action log: a user command or an agent run, with its actions newest first. */
 export const ActionGroup = z.object({
-  runId: z.string(),
-  source: z.enum(['user', 'agent']),
+  requestId: z.string(),
+  source: ActionSource,
   /** For an agent run, the user's message it answered, so the log can say which request it was; null otherwise. */
   request: z.string().nullable(),
   actions: z.array(ActionEntry),
@@ -93,6 +85,8 @@ const logged = ['actions'] as const;
 
 /** Every request channel. Add a channel here, then its handler in src-main/host/handlers.ts: the types force both. */
 export const channels = {
+  ...operationChannels,
+
   // --- tasks --------------------------------------------------------------------------------------
   /** Tasks oldest first, with the total before paging. `project` is an id or name (e.g. 'inbox'). */
   'tasks.list': {
@@ -104,28 +98,10 @@ export const channels = {
     }),
     output: z.object({ tasks: z.array(Task), total: z.number().int() }),
   },
-  'tasks.add': {
-    input: z.object({ content: Text, project: Ref.optional(), priority: Priority.optional(), due: DueDate.nullable().optional() }),
-    output: mutation(Task),
-    changes: ['tasks', ...logged],
-  },
-  'tasks.update': {
-    input: z.object({ task: Id, content: Text.optional(), priority: Priority.optional(), due: DueDate.or(z.literal('')).nullable().optional() }),
-    output: mutation(Task),
-    changes: ['tasks', ...logged],
-  },
-  'tasks.move': { input: z.object({ task: Id, project: Ref }), output: mutation(Task), changes: ['tasks', ...logged] },
-  'tasks.complete': { input: z.object({ task: Id }), output: mutation(Task), changes: ['tasks', ...logged] },
-  'tasks.reopen': { input: z.object({ task: Id }), output: mutation(Task), changes: ['tasks', ...logged] },
-  'tasks.archive': { input: z.object({ task: Id }), output: mutation(Task), changes: ['tasks', ...logged] },
 
   // --- projects -----------------------------------------------------------------------------------
   /** Live projects (Inbox first, then by name) with their number of open tasks; archived ones when asked. */
   'projects.list': { input: z.object({ includeArchived: z.boolean().optional() }), output: z.array(ProjectWithCount) },
-  'projects.create': { input: z.object({ name: Name }), output: mutation(Named), changes: ['projects', ...logged] },
-  'projects.rename': { input: z.object({ project: Ref, name: Name }), output: mutation(Named), changes: ['projects', 'tasks', ...logged] },
-  'projects.archive': { input: z.object({ project: Ref }), output: mutation(Named), changes: ['projects', ...logged] },
-  'projects.unarchive': { input: z.object({ project: Ref }), output: mutation(Named), changes: ['projects', ...logged] },
 
   // --- lists --------------------------------------------------------------------------------------
   'lists.list': { input: z.object({ includeArchived: z.boolean().optional() }), output: z.array(List) },
@@ -134,18 +110,10 @@ export const channels = {
     input: z.object({ list: Ref, includeArchived: z.boolean().optional() }),
     output: z.object({ list: List, items: z.array(ListItem) }),
   },
-  'lists.create': { input: z.object({ name: Name }), output: mutation(Named), changes: ['lists', ...logged] },
-  'lists.rename': { input: z.object({ list: Ref, name: Name }), output: mutation(Named), changes: ['lists', ...logged] },
-  'lists.archive': { input: z.object({ list: Ref }), output: mutation(Named), changes: ['lists', ...logged] },
-  'lists.unarchive': { input: z.object({ list: Ref }), output: mutation(Named), changes: ['lists', ...logged] },
-  'lists.addItem': { input: z.object({ list: Ref, text: Text }), output: mutation(ListItem), changes: ['lists', ...logged] },
-  'lists.editItem': { input: z.object({ list: Ref, item: Id, text: Text }), output: mutation(ListItem), changes: ['lists', ...logged] },
-  'lists.checkItem': { input: z.object({ list: Ref, item: Id, checked: z.boolean() }), output: mutation(ListItem), changes: ['lists', ...logged] },
-  'lists.archiveItem': { input: z.object({ list: Ref, item: Id }), output: mutation(ListItem), changes: ['lists', ...logged] },
 
   // --- quick capture ------------------------------------------------------------------------------
   /** Adds the text to the inbox at once: no model, works offline. */
-  'capture.add': { input: z.object({ text: Text }), output: mutation(Task), changes: ['tasks', ...logged] },
+  'capture.add': { input: z.object({ text: Text }), output: mutationOutput(Task), changes: ['tasks', ...logged] },
 
   /** Sends the text to the agent instead, in a new conversation. */
   'capture.ask': { input: z.object({ text: Message }), output: StartedRun, changes: ['conversations', 'runs'] },
@@ -187,16 +155,16 @@ export const channels = {
   // --- the action log and undo --------------------------------------------------------------------
   /**
    * The action log, newest first, grouped by request. Pass the previous page's `nextBefore` as
-   * `before` for the next page; a request cut by the page size continues (same runId) on the next one.
+   * `before` for the next page; a request cut by the page size continues (same requestId) on the next one.
    */
   'actions.list': {
-    input: z.object({ limit: z.number().int().min(1).max(1000).optional(), before: Id.optional(), runId: Id.optional() }),
+    input: z.object({ limit: z.number().int().min(1).max(1000).optional(), before: Id.optional(), requestId: Id.optional() }),
     output: z.object({ groups: z.array(ActionGroup), nextBefore: z.string().nullable() }),
   },
   /** Undo one action; with `cascade`, first the later actions that touched the same data. */
   'actions.undo': { input: z.object({ actionId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
   /** Undo everything a request (a user command or an agent run) changed, all or nothing. */
-  'actions.undoRequest': { input: z.object({ runId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
+  'actions.undoRequest': { input: z.object({ requestId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
   /** Undo the most recent request that still has changes in effect. */
   'actions.undoLast': { input: Empty, output: UndoReport, changes: DATA_TOPICS },
   /** Redo an undone action (the id of the action that shows as undone): undoes its undo. */

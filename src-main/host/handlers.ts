@@ -21,36 +21,19 @@ import {
   useProfile,
   type Connection,
   type SecretStore,
-  addListItem,
   addTask,
-  archiveList,
-  archiveListItem,
-  archiveProject,
-  archiveTask,
-  checkListItem,
-  completeTask,
-  createProject,
   DomainError,
-  editListItem,
   listActions,
   listItems,
   listLists,
   listProjectsWithCounts,
   listTasks,
-  makeList,
-  moveTask,
   newUserRequest,
   readSettings,
-  renameList,
-  renameProject,
-  reopenTask,
-  unarchiveList,
-  unarchiveProject,
   redoAction,
   undoAction,
   undoLast,
-  undoRun,
-  updateTask,
+  undoRequest,
   writeSetting,
   type Db,
   type Mutated,
@@ -76,6 +59,8 @@ import { connectionModel } from '../core/providers/connection';
 import type { Model } from '../core/llm/port';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { Handlers } from './dispatch';
+import { OPERATION_IMPLEMENTATIONS } from '../core/domain';
+import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 
 export interface HostDeps {
@@ -87,6 +72,8 @@ export interface HostDeps {
   /** The model client of a run; tests pass a scripted one. Default: the OpenAI-compatible adapter. */
   createModel?: (connection: Connection, endpoint: Endpoint) => Model;
   tools?: readonly Tool[];
+  /** The logged operations offered as channels; every declared one by default. */
+  operations?: readonly AnyOperation[];
 }
 
 /** What the host adds: where events go, and the runs going on in this process. */
@@ -119,8 +106,8 @@ export function groupByRequest(entries: ActionEntry[], requestOf: (runId: string
   const groups: ActionGroup[] = [];
   for (const e of entries) {
     const last = groups.at(-1);
-    if (last && last.runId === e.runId) last.actions.push(e);
-    else groups.push({ runId: e.runId, source: e.source, request: e.source === 'agent' ? requestOf(e.runId) : null, actions: [e] });
+    if (last && last.requestId === e.requestId) last.actions.push(e);
+    else groups.push({ requestId: e.requestId, source: e.source, request: e.source === 'agent' ? requestOf(e.requestId) : null, actions: [e] });
   }
   return groups;
 }
@@ -134,6 +121,13 @@ async function keyed<T>(p: Promise<T>): Promise<T> {
     if (e instanceof KeychainUnavailableError) throw new DomainError(`no OS keychain available (${e.reason})`, e.fix);
     throw e;
   }
+}
+
+type OperationHandlers = Pick<Handlers, AnyOperation['spec']['channel']>;
+
+/** One handler per logged operation, on its channel: the change is one user request in the action log. */
+function operationHandlers(db: Db, operations: readonly AnyOperation[]): OperationHandlers {
+  return Object.fromEntries(operations.map((op) => [op.spec.channel, (input: unknown) => logged(op(db, newUserRequest(db), input))])) as OperationHandlers;
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
@@ -165,30 +159,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   }
 
   return {
+    ...operationHandlers(db, deps.operations ?? OPERATION_IMPLEMENTATIONS),
     'tasks.list': (i) => listTasks(db, i),
-    'tasks.add': (i) => logged(addTask(db, ctx(), i)),
-    'tasks.update': (i) => logged(updateTask(db, ctx(), i)),
-    'tasks.move': (i) => logged(moveTask(db, ctx(), i)),
-    'tasks.complete': (i) => logged(completeTask(db, ctx(), i)),
-    'tasks.reopen': (i) => logged(reopenTask(db, ctx(), i)),
-    'tasks.archive': (i) => logged(archiveTask(db, ctx(), i)),
 
     'projects.list': (i) => listProjectsWithCounts(db, i),
-    'projects.create': (i) => logged(createProject(db, ctx(), i)),
-    'projects.rename': (i) => logged(renameProject(db, ctx(), i)),
-    'projects.archive': (i) => logged(archiveProject(db, ctx(), i)),
-    'projects.unarchive': (i) => logged(unarchiveProject(db, ctx(), i)),
 
     'lists.list': (i) => listLists(db, i),
     'lists.items': (i) => listItems(db, i.list, i),
-    'lists.create': (i) => logged(makeList(db, ctx(), i)),
-    'lists.rename': (i) => logged(renameList(db, ctx(), i)),
-    'lists.archive': (i) => logged(archiveList(db, ctx(), i)),
-    'lists.unarchive': (i) => logged(unarchiveList(db, ctx(), i)),
-    'lists.addItem': (i) => logged(addListItem(db, ctx(), i)),
-    'lists.editItem': (i) => logged(editListItem(db, ctx(), i)),
-    'lists.checkItem': (i) => logged(checkListItem(db, ctx(), i)),
-    'lists.archiveItem': (i) => logged(archiveListItem(db, ctx(), i)),
 
     'capture.add': (i) => logged(addTask(db, ctx(), { content: i.text })),
     'capture.ask': (i) => ask(i.text),
@@ -212,12 +189,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'actions.list': (i) => {
       const limit = i.limit ?? 100;
       // One more than asked tells whether there is a next page.
-      const entries = listActions(db, { limit: limit + 1, before: i.before, runId: i.runId });
+      const entries = listActions(db, { limit: limit + 1, before: i.before, requestId: i.requestId });
       const page = entries.slice(0, limit);
       return { groups: groupByRequest(page, (runId) => getRun(db, runId)?.request ?? null), nextBefore: entries.length > limit ? page.at(-1)!.id : null };
     },
     'actions.undo': (i) => must(undoAction(db, i.actionId, undoOptions(i.cascade))),
-    'actions.undoRequest': (i) => must(undoRun(db, i.runId, undoOptions(i.cascade))),
+    'actions.undoRequest': (i) => must(undoRequest(db, i.requestId, undoOptions(i.cascade))),
     'actions.undoLast': () => must(undoLast(db, undoOptions())),
     'actions.redo': (i) => must(redoAction(db, i.actionId, undoOptions())),
 

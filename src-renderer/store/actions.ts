@@ -16,7 +16,7 @@ export interface UndoProblem extends Problem {
 
 /** Where a problem or a pending undo belongs: one entry, or a whole request. */
 export const actionKey = (id: string): string => `a:${id}`;
-export const requestKey = (runId: string): string => `r:${runId}`;
+export const requestKey = (requestId: string): string => `r:${requestId}`;
 
 export interface ActionsSlice {
   log: {
@@ -37,7 +37,7 @@ export interface ActionsSlice {
   /** The next older page; does nothing when all is loaded or a load runs. */
   loadMoreActions(): Promise<void>;
   undoAction(actionId: string, cascade?: boolean): Promise<boolean>;
-  undoRequest(runId: string, cascade?: boolean): Promise<boolean>;
+  undoRequest(requestId: string, cascade?: boolean): Promise<boolean>;
   redoAction(actionId: string): Promise<boolean>;
   /** Undo the most recent request still in effect (Ctrl+Z outside a text field). */
   undoLastRequest(): Promise<boolean>;
@@ -57,7 +57,7 @@ export function mergeGroups(older: ActionGroup[], page: ActionGroup[]): ActionGr
   if (page.length === 0) return older;
   const last = older[older.length - 1]!;
   const [first, ...rest] = page;
-  if (first!.runId !== last.runId) return [...older, ...page];
+  if (first!.requestId !== last.requestId) return [...older, ...page];
   return [...older.slice(0, -1), { ...last, actions: [...last.actions, ...first!.actions] }, ...rest];
 }
 
@@ -72,7 +72,7 @@ export type LogRow = { kind: 'group'; group: ActionGroup; key: string } | { kind
 export function logRows(groups: ActionGroup[]): LogRow[] {
   const rows: LogRow[] = [];
   for (const [i, g] of groups.entries()) {
-    rows.push({ kind: 'group', group: g, key: `g${i}:${g.runId}` });
+    rows.push({ kind: 'group', group: g, key: `g${i}:${g.requestId}` });
     for (const e of g.actions) rows.push({ kind: 'entry', entry: e, key: e.id });
   }
   return rows;
@@ -158,8 +158,8 @@ export const createActionsSlice =
 
       undoAction: (actionId, cascade) =>
         undo(actionKey(actionId), () => api.invoke('actions.undo', { actionId, ...(cascade ? { cascade } : {}) }), !cascade),
-      undoRequest: (runId, cascade) =>
-        undo(requestKey(runId), () => api.invoke('actions.undoRequest', { runId, ...(cascade ? { cascade } : {}) }), !cascade),
+      undoRequest: (requestId, cascade) =>
+        undo(requestKey(requestId), () => api.invoke('actions.undoRequest', { requestId, ...(cascade ? { cascade } : {}) }), !cascade),
       redoAction: (actionId) => undo(actionKey(actionId), () => api.invoke('actions.redo', { actionId }), false),
       undoLastRequest: async () => {
         try {

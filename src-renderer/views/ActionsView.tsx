@@ -83,11 +83,11 @@ export function ActionsView() {
 function requestTitle(g: ActionGroup): string {
   if (g.actions.every((a) => a.undoes !== null)) return g.actions.every((a) => a.summary.startsWith('Redid')) ? 'Redo' : 'Undo';
   if (g.source === 'user') return 'Your change';
-  return g.request ? `“${g.request}”` : `Agent request ${g.runId}`;
+  return g.request ? `“${g.request}”` : `Agent request ${g.requestId}`;
 }
 
 const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
-  const key = requestKey(group.runId);
+  const key = requestKey(group.requestId);
   const problem = useApp((s) => s.undoProblems[key]);
   const pending = useApp((s) => key in s.undoPending);
   const undoRequest = useApp((s) => s.undoRequest);
@@ -104,12 +104,12 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
         <span className="muted">{count(group.actions.length, 'change')}</span>
         {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
         {(group.source === 'agent' || group.actions.length > 1) && live > 0 && (
-          <button type="button" className="btn small" disabled={live === 0 || pending} aria-label={`Undo the whole request: ${title}`} onClick={() => void undoRequest(group.runId)}>
+          <button type="button" className="btn small" disabled={live === 0 || pending} aria-label={`Undo the whole request: ${title}`} onClick={() => void undoRequest(group.requestId)}>
             Undo request
           </button>
         )}
       </div>
-      {problem && <UndoProblemNote problemKey={key} problem={problem} onCascade={() => void undoRequest(group.runId, true)} />}
+      {problem && <UndoProblemNote problemKey={key} problem={problem} onCascade={() => void undoRequest(group.requestId, true)} />}
     </>
   );
 });

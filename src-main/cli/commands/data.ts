@@ -1,30 +1,8 @@
 import type { Command } from 'commander';
-import {
-  addListItem,
-  addTask,
-  archiveList,
-  archiveListItem,
-  archiveProject,
-  archiveTask,
-  checkListItem,
-  completeTask,
-  createProject,
-  editListItem,
-  listItems,
-  listLists,
-  listProjectsWithCounts,
-  listTasks,
-  makeList,
-  moveTask,
-  renameList,
-  renameProject,
-  reopenTask,
-  unarchiveList,
-  unarchiveProject,
-  updateTask,
-} from '../../core';
+import { addTask, listItems, listLists, listProjectsWithCounts, listTasks } from '../../core';
 import type { Task } from '../../../src-shared/domain';
-import { change, must, usage, type Cli } from '../context';
+import { must, usage, type Cli } from '../context';
+import { registerOperationCommands } from './operations';
 
 const text = (words: string[]): string => words.join(' ');
 
@@ -108,113 +86,5 @@ export function registerDataCommands(program: Command, cli: Cli): void {
       }
     });
 
-  const project = program.command('project').description('create, rename, archive projects');
-  project
-    .command('add')
-    .argument('<name...>')
-    .description('create a project')
-    .action((name: string[]) => change(cli, (db, ctx) => createProject(db, ctx, { name: text(name) })));
-  project
-    .command('rename')
-    .argument('<project>', 'id or name')
-    .argument('<name...>', 'the new name')
-    .description('rename a project')
-    .action((ref: string, name: string[]) => change(cli, (db, ctx) => renameProject(db, ctx, { project: ref, name: text(name) })));
-  project
-    .command('archive')
-    .argument('<project>', 'id or name')
-    .description('archive a project that has no open tasks')
-    .action((ref: string) => change(cli, (db, ctx) => archiveProject(db, ctx, { project: ref })));
-  project
-    .command('unarchive')
-    .argument('<project>', 'id or name')
-    .description('bring an archived project back')
-    .action((ref: string) => change(cli, (db, ctx) => unarchiveProject(db, ctx, { project: ref })));
-
-  program
-    .command('move')
-    .argument('<task>', 'task id')
-    .argument('<project...>', 'project id or name')
-    .description('move a task to a project')
-    .action((task: string, ref: string[]) => change(cli, (db, ctx) => moveTask(db, ctx, { task, project: text(ref) })));
-  program
-    .command('done')
-    .argument('<task>', 'task id')
-    .description('complete a task')
-    .action((task: string) => change(cli, (db, ctx) => completeTask(db, ctx, { task })));
-  program
-    .command('reopen')
-    .argument('<task>', 'task id')
-    .description('reopen a completed or archived task')
-    .action((task: string) => change(cli, (db, ctx) => reopenTask(db, ctx, { task })));
-  program
-    .command('archive')
-    .argument('<task>', 'task id')
-    .description('archive a task')
-    .action((task: string) => change(cli, (db, ctx) => archiveTask(db, ctx, { task })));
-  program
-    .command('edit')
-    .argument('<task>', 'task id')
-    .option('--content <text>', 'new text')
-    .option('--priority <n>', '1 (normal) to 4 (urgent)')
-    .option('--due <date>', 'YYYY-MM-DD, or "" to clear')
-    .description('change a task')
-    .action((task: string, o: { content?: string; priority?: string; due?: string }) => {
-      if (o.content === undefined && o.priority === undefined && o.due === undefined)
-        throw usage('nothing to change', 'give --content, --priority or --due');
-      change(cli, (db, ctx) => updateTask(db, ctx, { task, content: o.content, priority: o.priority, due: o.due }));
-    });
-
-  const list = program.command('list').description('make lists and keep their items');
-  list
-    .command('add')
-    .argument('<name...>')
-    .description('make a list')
-    .action((name: string[]) => change(cli, (db, ctx) => makeList(db, ctx, { name: text(name) })));
-  list
-    .command('rename')
-    .argument('<list>', 'id or name')
-    .argument('<name...>')
-    .description('rename a list')
-    .action((ref: string, name: string[]) => change(cli, (db, ctx) => renameList(db, ctx, { list: ref, name: text(name) })));
-  list
-    .command('archive')
-    .argument('<list>', 'id or name')
-    .description('archive a list')
-    .action((ref: string) => change(cli, (db, ctx) => archiveList(db, ctx, { list: ref })));
-  list
-    .command('unarchive')
-    .argument('<list>', 'id or name')
-    .description('bring an archived list back')
-    .action((ref: string) => change(cli, (db, ctx) => unarchiveList(db, ctx, { list: ref })));
-  list
-    .command('item')
-    .argument('<list>', 'id or name')
-    .argument('<text...>')
-    .description('add an item to a list')
-    .action((ref: string, words: string[]) => change(cli, (db, ctx) => addListItem(db, ctx, { list: ref, text: text(words) })));
-  list
-    .command('edit')
-    .argument('<list>', 'id or name')
-    .argument('<item>', 'item id')
-    .argument('<text...>')
-    .description("change an item's text")
-    .action((ref: string, item: string, words: string[]) =>
-      change(cli, (db, ctx) => editListItem(db, ctx, { list: ref, item, text: text(words) })),
-    );
-  list
-    .command('check')
-    .argument('<list>', 'id or name')
-    .argument('<item>', 'item id')
-    .option('--uncheck', 'uncheck instead')
-    .description('check (or uncheck) an item')
-    .action((ref: string, item: string, o: { uncheck?: boolean }) =>
-      change(cli, (db, ctx) => checkListItem(db, ctx, { list: ref, item, checked: !o.uncheck })),
-    );
-  list
-    .command('archive-item')
-    .argument('<list>', 'id or name')
-    .argument('<item>', 'item id')
-    .description('archive an item (undo brings it back)')
-    .action((ref: string, item: string) => change(cli, (db, ctx) => archiveListItem(db, ctx, { list: ref, item })));
+  registerOperationCommands(program, cli);
 }

@@ -1,15 +1,17 @@
 import type { Command } from 'commander';
-import { listActions, undoAction, undoLast, undoRun, type UndoReport } from '../../core';
+import { listActions, undoAction, undoLast, undoRequest, type UndoReport } from '../../core';
 import type { ActionEntry } from '../../../src-shared/domain';
 import { must, usage, type Cli } from '../context';
+
+const SOURCE_WORDS: Record<ActionEntry['source'], string> = { user: 'you', agent: 'Tidy', mcp: 'another AI app', import: 'import' };
 
 function printLog(cli: Cli, entries: ActionEntry[]): void {
   if (entries.length === 0) return cli.out('The action log is empty.');
   let run = '';
   for (const e of entries) {
-    if (e.runId !== run) {
-      run = e.runId;
-      cli.out(`${run}  (${e.source === 'agent' ? 'Tidy' : 'you'}, ${e.createdAt.replace('T', ' ').slice(0, 19)})`);
+    if (e.requestId !== run) {
+      run = e.requestId;
+      cli.out(`${run}  (${SOURCE_WORDS[e.source]}, ${e.createdAt.replace('T', ' ').slice(0, 19)})`);
     }
     cli.out(`  ${e.id.padEnd(7)} ${e.summary}${e.undoneAt ? '  [undone]' : ''}`);
   }
@@ -26,9 +28,10 @@ export function registerLogCommands(program: Command, cli: Cli): void {
     .action((o: { run?: string; limit: string; json?: boolean }) => {
       const limit = Number(o.limit);
       if (!Number.isInteger(limit) || limit < 1) throw usage(`--limit ${o.limit} is not a positive whole number`, 'e.g. --limit 100');
-      const entries = listActions(cli.db(), { runId: o.run, limit });
+      const entries = listActions(cli.db(), { requestId: o.run, limit });
       if (o.json)
-        cli.json(entries.map(({ id, runId, tool, args, summary, createdAt, undoneAt }) => ({ id, runId, tool, args, summary, createdAt, undoneAt })));
+        // DESIGN's public shape names the request `runId` (it was an agent run or a user command).
+        cli.json(entries.map(({ id, requestId, tool, args, summary, createdAt, undoneAt }) => ({ id, runId: requestId, tool, args, summary, createdAt, undoneAt })));
       else printLog(cli, entries);
     });
 
@@ -46,7 +49,7 @@ export function registerLogCommands(program: Command, cli: Cli): void {
       const db = cli.db();
       const options = { ctx: cli.request(), cascade: o.cascade };
       const report: UndoReport = must(
-        action !== undefined ? undoAction(db, action, options) : o.run !== undefined ? undoRun(db, o.run, options) : undoLast(db, options),
+        action !== undefined ? undoAction(db, action, options) : o.run !== undefined ? undoRequest(db, o.run, options) : undoLast(db, options),
       );
       if (o.json) return cli.json(report);
       for (const [i, r] of report.reversed.entries()) cli.out(`Undid ${r.id}: ${r.summary} (undo ${report.created[i]} to redo)`);

@@ -1,11 +1,8 @@
 import type { Db } from '../store/db';
+import type { Row, Table } from '../store/entities';
 import { cached } from '../store/statements';
 
-/** The tables whose rows the action log tracks. Everything else (settings, the log itself) is not undoable data. */
-export const TRACKED_TABLES = ['projects', 'tasks', 'lists', 'list_items'] as const;
-export type Table = (typeof TRACKED_TABLES)[number];
-
-export type Row = Record<string, string | number | null>;
+export { TRACKED_TABLES, type Row, type Table } from '../store/entities';
 
 /** One row's state before and after an action; null means the row did not exist. */
 export interface Change {
@@ -17,7 +14,7 @@ export interface Change {
 
 export const entityKey = (table: Table, id: string): string => `${table}:${id}`;
 
-export function readRow(db: Db, table: Table, id: string): Row | null {
+export function readRow(db: Db, table: string, id: string): Row | null {
   return (cached(db, `SELECT * FROM ${table} WHERE id = ?`).get(id) as Row | undefined) ?? null;
 }
 
@@ -72,7 +69,7 @@ export class ChangeSet {
 }
 
 /** Puts a row back to an image (null removes it). Used only by undo, to restore an exact earlier state. */
-export function restoreRow(db: Db, table: Table, id: string, image: Row | null): void {
+export function restoreRow(db: Db, table: string, id: string, image: Row | null): void {
   if (image === null) {
     cached(db, `DELETE FROM ${table} WHERE id = ?`).run(id);
     return;

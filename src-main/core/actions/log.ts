@@ -4,21 +4,22 @@ import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { entityKey, type Change } from './changes';
 
-/** The request an action belongs to: an agent run (r…) or one user command (u…). */
+/** The request an action belongs to: an agent run (r…), one user command (u…), an MCP client's session. */
 export interface ActionContext {
-  runId: string;
+  requestId: string;
   source: ActionSource;
 }
 
 export interface ActionRow {
   seq: number;
   id: string;
-  run_id: string;
+  request_id: string;
   source: ActionSource;
   tool: string;
   args: string;
   result: string | null;
-  inverse: string;
+  /** The before/after image of every row the action wrote (JSON Change[]). */
+  changes: string;
   summary: string;
   created_at: string;
   undone_at: string | null;
@@ -27,7 +28,7 @@ export interface ActionRow {
 
 /** A fresh request id for changes made by hand (one CLI command, one click in the UI). */
 export function newUserRequest(db: Db): ActionContext {
-  return { runId: nextId(db, 'u'), source: 'user' };
+  return { requestId: nextId(db, 'u'), source: 'user' };
 }
 
 export interface NewAction {
@@ -43,11 +44,11 @@ export function recordAction(db: Db, ctx: ActionContext, action: NewAction, chan
   const id = nextId(db, 'a');
   const info = cached(
     db,
-    `INSERT INTO actions (id, run_id, source, tool, args, result, inverse, summary, created_at, undoes)
+    `INSERT INTO actions (id, request_id, source, tool, args, result, changes, summary, created_at, undoes)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
-    ctx.runId,
+    ctx.requestId,
     ctx.source,
     action.tool,
     JSON.stringify(action.args ?? {}),
@@ -67,13 +68,13 @@ export function getActionRow(db: Db, id: string): ActionRow | null {
 }
 
 export function changesOf(row: ActionRow): Change[] {
-  return JSON.parse(row.inverse) as Change[];
+  return JSON.parse(row.changes) as Change[];
 }
 
 export function toEntry(row: ActionRow): ActionEntry {
   return {
     id: row.id,
-    runId: row.run_id,
+    requestId: row.request_id,
     source: row.source,
     tool: row.tool,
     args: JSON.parse(row.args) as unknown,
@@ -85,7 +86,7 @@ export function toEntry(row: ActionRow): ActionEntry {
 }
 
 export interface LogQuery {
-  runId?: string;
+  requestId?: string;
   /** Page size, newest first. */
   limit?: number;
   /** Return entries older than this action id (for paging). */
@@ -96,8 +97,8 @@ export interface LogQuery {
 export function listActions(db: Db, query: LogQuery = {}): ActionEntry[] {
   const limit = Math.max(1, Math.min(query.limit ?? 100, 10_000));
   const beforeSeq = query.before ? (getActionRow(db, query.before)?.seq ?? 0) : Number.MAX_SAFE_INTEGER;
-  const rows = query.runId
-    ? cached(db, `SELECT * FROM actions WHERE run_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`).all(query.runId, beforeSeq, limit)
+  const rows = query.requestId
+    ? cached(db, `SELECT * FROM actions WHERE request_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`).all(query.requestId, beforeSeq, limit)
     : cached(db, `SELECT * FROM actions WHERE seq < ? ORDER BY seq DESC LIMIT ?`).all(beforeSeq, limit);
   return (rows as ActionRow[]).map(toEntry);
 }

@@ -2,7 +2,8 @@ import type { Result } from '../../../src-shared/result';
 import { attempt, fail } from '../domain/fail';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
-import { entityKey, readRow, restoreRow, sameRow, type Change, type Row, type Table } from './changes';
+import { childrenOf, entity } from '../store/entities';
+import { entityKey, readRow, restoreRow, sameRow, type Change, type Row } from './changes';
 import { changesOf, getActionRow, recordAction, type ActionContext, type ActionRow } from './log';
 
 export interface UndoOptions {
@@ -18,12 +19,6 @@ export interface UndoReport {
   /** The new log entries that record those reversals (each one can be undone again: a redo). */
   created: string[];
 }
-
-/** Child rows that point at a parent row: an action that created the parent cannot be undone while they exist. */
-const DEPENDENTS: Partial<Record<Table, { table: Table; column: string }>> = {
-  projects: { table: 'tasks', column: 'project_id' },
-  lists: { table: 'list_items', column: 'list_id' },
-};
 
 const MAX_NAMED = 5;
 
@@ -41,13 +36,13 @@ export function undoAction(db: Db, actionId: string, options: UndoOptions): Resu
 }
 
 /** Reverses every action of a request that is still in effect, newest first, all or nothing. */
-export function undoRun(db: Db, runId: string, options: UndoOptions): Result<UndoReport> {
+export function undoRequest(db: Db, requestId: string, options: UndoOptions): Result<UndoReport> {
   return attempt(() =>
     db.transaction(() => {
-      const rows = cached(db, `SELECT * FROM actions WHERE run_id = ? ORDER BY seq DESC`).all(runId) as ActionRow[];
-      if (rows.length === 0) fail(`no request with id ${runId} has changed anything`, 'run `tidy log` to see request ids');
+      const rows = cached(db, `SELECT * FROM actions WHERE request_id = ? ORDER BY seq DESC`).all(requestId) as ActionRow[];
+      if (rows.length === 0) fail(`no request with id ${requestId} has changed anything`, 'run `tidy log` to see request ids');
       const live = rows.filter((r) => r.undone_at === null);
-      if (live.length === 0) fail(`everything request ${runId} changed is already undone`, redoHint(db, rows[0]!));
+      if (live.length === 0) fail(`everything request ${requestId} changed is already undone`, redoHint(db, rows[0]!));
       const report: UndoReport = { reversed: [], created: [] };
       for (const r of live) {
         const fresh = getActionRow(db, r.id)!;
@@ -70,11 +65,11 @@ export function redoAction(db: Db, actionId: string, options: UndoOptions): Resu
 
 /** Reverses the most recent request that still has changes in effect (undo, redo and undo again walk back). */
 export function undoLast(db: Db, options: UndoOptions): Result<UndoReport> {
-  const row = cached(db, `SELECT run_id FROM actions WHERE undone_at IS NULL AND undoes IS NULL ORDER BY seq DESC LIMIT 1`).get() as
-    | { run_id: string }
+  const row = cached(db, `SELECT request_id FROM actions WHERE undone_at IS NULL AND undoes IS NULL ORDER BY seq DESC LIMIT 1`).get() as
+    | { request_id: string }
     | undefined;
   if (!row) return { ok: false, error: 'there is nothing to undo', hint: 'every change in the log is already undone' };
-  return undoRun(db, row.run_id, options);
+  return undoRequest(db, row.request_id, options);
 }
 
 function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoReport): void {
@@ -110,7 +105,7 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
       fail(`can't undo ${row.id} (${row.summary}): other data still refers to it`, `undo the later changes first, or undo ${row.id} with --cascade`);
     throw e;
   }
-  for (const c of changes) checkParentLive(db, row, c.before);
+  for (const c of changes) checkParentLive(db, row, c.table, c.before);
   const { root, depth } = chainRoot(db, row);
   const summary = `${depth % 2 === 0 ? 'Undid' : 'Redid'}: ${root.summary}`;
   const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: c.before })).reverse();
@@ -120,18 +115,14 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
   report.created.push(id);
 }
 
-/** A restored open task or live item must not land in a project or list that has been archived since. */
-function checkParentLive(db: Db, row: ActionRow, image: Row | null): void {
-  if (!image) return;
-  if ('project_id' in image && image['status'] === 'open') {
-    const p = readRow(db, 'projects', String(image['project_id']));
-    if (p?.['archived_at'])
-      fail(`can't undo ${row.id} (${row.summary}): project '${p['name']}' is archived now`, `unarchive it first: tidy project unarchive ${p['id']}`);
-  }
-  if ('list_id' in image && image['archived_at'] === null) {
-    const l = readRow(db, 'lists', String(image['list_id']));
-    if (l?.['archived_at'])
-      fail(`can't undo ${row.id} (${row.summary}): list '${l['name']}' is archived now`, `unarchive it first: tidy list unarchive ${l['id']}`);
+/** A restored row that is live (an open task, a live item) must not land in a parent that has been archived since. */
+function checkParentLive(db: Db, row: ActionRow, table: string, image: Row | null): void {
+  const link = entity(table).parent;
+  if (!image || !link || !link.live(image)) return;
+  const parent = readRow(db, link.table, String(image[link.column]));
+  if (parent?.['archived_at']) {
+    const word = entity(link.table).word;
+    fail(`can't undo ${row.id} (${row.summary}): ${word} '${parent['name']}' is archived now`, `unarchive it first: tidy ${word} unarchive ${parent['id']}`);
   }
 }
 
@@ -183,25 +174,25 @@ function findBlockers(db: Db, row: ActionRow): ActionRow[] {
   const found = new Map<number, ActionRow>();
   const changes = changesOf(row);
   const own = new Set(changes.map((c) => entityKey(c.table, c.id)));
-  const walk = (entity: string, settled: (image: Row | null) => boolean): void => {
+  const walk = (key: string, settled: (image: Row | null) => boolean): void => {
     const later = cached(
       db,
       `SELECT a.*, t.seq AS undoes_seq FROM action_entities e
        JOIN actions a ON a.seq = e.action_seq LEFT JOIN actions t ON t.id = a.undoes
        WHERE e.entity = ? AND e.action_seq > ? ORDER BY e.action_seq DESC`,
-    ).all(entity, row.seq) as LaterRow[];
+    ).all(key, row.seq) as LaterRow[];
     for (const l of later) {
       if (l.undone_at !== null) continue;
       if (l.undoes_seq !== null && l.undoes_seq > row.seq) continue;
       found.set(l.seq, l);
-      const change = changesOf(l).find((c) => entityKey(c.table, c.id) === entity);
+      const change = changesOf(l).find((c) => entityKey(c.table, c.id) === key);
       if (change && settled(change.before)) break;
     }
   };
   for (const c of changes) {
     if (!sameRow(readRow(db, c.table, c.id), c.after)) walk(entityKey(c.table, c.id), (image) => sameRow(image, c.after));
-    const dep = DEPENDENTS[c.table];
-    if (dep && c.before === null && c.after !== null) {
+    if (c.before !== null || c.after === null) continue;
+    for (const dep of childrenOf(c.table)) {
       const children = cached(db, `SELECT id FROM ${dep.table} WHERE ${dep.column} = ?`).all(c.id) as { id: string }[];
       for (const child of children) {
         const key = entityKey(dep.table, child.id);

@@ -101,7 +101,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
   const stops = o.stopWhen ?? defaultStops(o.limits);
   const byName = new Map(o.tools.map((t) => [t.name, t]));
-  const ctx: ToolContext = { db: o.db, action: { runId: o.runId, source: 'agent' }, signal };
+  const ctx: ToolContext = { db: o.db, action: { requestId: o.runId, source: 'agent' }, signal };
 
   let seq = 0;
   const emit = (body: AgentEventBody): void => o.onEvent({ ...body, runId: o.runId, seq: seq++, at: new Date().toISOString() });

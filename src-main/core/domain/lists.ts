@@ -1,11 +1,10 @@
 import type { List, ListItem } from '../../../src-shared/domain';
-import type { ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { fail } from './fail';
-import { mutate, type Mutated } from './mutation';
-import { assertLive, assertNameFree as assertNamed, resolveNamed } from './named';
+import { implement } from './operation';
+import { assertLive, assertNameFree as assertNamed, named, resolveNamed } from './named';
 import { cleanName, cleanText, nameKey, now, quote } from './text';
 
 interface ListRow {
@@ -72,94 +71,60 @@ function getItem(db: Db, list: List, ref: string): ListItem {
 
 const assertNameFree = (db: Db, name: string, exceptId?: string): void => assertNamed(db, 'lists', name, exceptId);
 
-export function makeList(db: Db, ctx: ActionContext, input: { name: string }): Mutated<{ id: string; name: string }> {
-  return mutate(db, ctx, 'make_list', input, (cs) => {
-    const name = cleanName(input.name, 'list');
-    assertNameFree(db, name);
-    const t = now();
-    const row = cs.insert('lists', { id: nextId(db, 'l'), name, name_key: nameKey(name), archived_at: null, created_at: t, updated_at: t });
-    return { value: { id: String(row['id']), name }, summary: `Made list ${quote(name)}` };
-  });
-}
+export const makeList = implement('lists.create', (cs, input: { name: string }, db) => {
+  const name = cleanName(input.name, 'list');
+  assertNameFree(db, name);
+  const t = now();
+  const row = cs.insert('lists', { id: nextId(db, 'l'), name, name_key: nameKey(name), archived_at: null, created_at: t, updated_at: t });
+  return { value: { id: String(row['id']), name }, summary: `Made list ${quote(name)}` };
+});
 
-export function renameList(db: Db, ctx: ActionContext, input: { list: string; name: string }): Mutated<{ id: string; name: string }> {
-  return mutate(db, ctx, 'rename_list', input, (cs) => {
-    const list = resolveList(db, input.list);
-    const name = cleanName(input.name, 'list');
-    if (name === list.name) fail(`list ${list.id} is already called ${quote(name)}`, 'nothing to change');
-    if (!list.archivedAt) assertNameFree(db, name, list.id);
-    cs.update('lists', list.id, { name, name_key: nameKey(name), updated_at: now() });
-    return { value: { id: list.id, name }, summary: `Renamed list ${quote(list.name)} to ${quote(name)}` };
-  });
-}
+export const renameList = implement('lists.rename', (cs, input: { list: string; name: string }, db) => named.rename(cs, db, 'lists', input.list, input.name));
+export const archiveList = implement('lists.archive', (cs, input: { list: string }, db) => named.archive(cs, db, 'lists', input.list));
+export const unarchiveList = implement('lists.unarchive', (cs, input: { list: string }, db) => named.unarchive(cs, db, 'lists', input.list));
 
-export function archiveList(db: Db, ctx: ActionContext, input: { list: string }): Mutated<{ id: string; name: string }> {
-  return mutate(db, ctx, 'archive_list', input, (cs) => {
-    const list = resolveList(db, input.list);
-    if (list.archivedAt) fail(`list ${quote(list.name)} is already archived`, 'nothing to change');
-    cs.update('lists', list.id, { archived_at: now(), updated_at: now() });
-    return { value: { id: list.id, name: list.name }, summary: `Archived list ${quote(list.name)}` };
+export const addListItem = implement('lists.addItem', (cs, input: { list: string; text: string }, db) => {
+  const list = resolveLiveList(db, input.list);
+  const text = cleanText(input.text, 'item');
+  const last = cached(db, `SELECT max(position) AS p FROM list_items WHERE list_id = ?`).get(list.id) as { p: number | null };
+  const t = now();
+  const row = cs.insert('list_items', {
+    id: nextId(db, 'i'),
+    list_id: list.id,
+    text,
+    checked: 0,
+    archived_at: null,
+    position: (last.p ?? 0) + 1,
+    created_at: t,
+    updated_at: t,
   });
-}
+  return { value: toItem(row as unknown as ItemRow), summary: `Added ${quote(text)} to ${list.name}` };
+});
 
-export function unarchiveList(db: Db, ctx: ActionContext, input: { list: string }): Mutated<{ id: string; name: string }> {
-  return mutate(db, ctx, 'unarchive_list', input, (cs) => {
-    const list = resolveList(db, input.list);
-    if (!list.archivedAt) fail(`list ${quote(list.name)} is not archived`, 'nothing to change');
-    assertNameFree(db, list.name, list.id);
-    cs.update('lists', list.id, { archived_at: null, updated_at: now() });
-    return { value: { id: list.id, name: list.name }, summary: `Unarchived list ${quote(list.name)}` };
-  });
-}
+export const editListItem = implement('lists.editItem', (cs, input: { list: string; item: string; text: string }, db) => {
+  const list = resolveLiveList(db, input.list);
+  const item = getItem(db, list, input.item);
+  const text = cleanText(input.text, 'item');
+  if (text === item.text) fail(`item ${item.id} already says that`, 'nothing to change');
+  const row = cs.update('list_items', item.id, { text, updated_at: now() });
+  return { value: toItem(row as unknown as ItemRow), summary: `Changed ${quote(item.text)} to ${quote(text)} on ${list.name}` };
+});
 
-export function addListItem(db: Db, ctx: ActionContext, input: { list: string; text: string }): Mutated<ListItem> {
-  return mutate(db, ctx, 'add_list_item', input, (cs) => {
-    const list = resolveLiveList(db, input.list);
-    const text = cleanText(input.text, 'item');
-    const last = cached(db, `SELECT max(position) AS p FROM list_items WHERE list_id = ?`).get(list.id) as { p: number | null };
-    const t = now();
-    const row = cs.insert('list_items', {
-      id: nextId(db, 'i'),
-      list_id: list.id,
-      text,
-      checked: 0,
-      archived_at: null,
-      position: (last.p ?? 0) + 1,
-      created_at: t,
-      updated_at: t,
-    });
-    return { value: toItem(row as unknown as ItemRow), summary: `Added ${quote(text)} to ${list.name}` };
-  });
-}
+export const checkListItem = implement('lists.checkItem', (cs, input: { list: string; item: string; checked: boolean }, db) => {
+  const list = resolveLiveList(db, input.list);
+  const item = getItem(db, list, input.item);
+  if (item.archivedAt) fail(`item ${item.id} is archived`, 'undo its archiving first');
+  if (item.checked === input.checked) fail(`item ${item.id} is already ${input.checked ? 'checked' : 'unchecked'}`, 'nothing to change');
+  const row = cs.update('list_items', item.id, { checked: input.checked ? 1 : 0, updated_at: now() });
+  return { value: toItem(row as unknown as ItemRow), summary: `${input.checked ? 'Checked' : 'Unchecked'} ${quote(item.text)} on ${list.name}` };
+});
 
-export function editListItem(db: Db, ctx: ActionContext, input: { list: string; item: string; text: string }): Mutated<ListItem> {
-  return mutate(db, ctx, 'edit_list_item', input, (cs) => {
-    const list = resolveLiveList(db, input.list);
-    const item = getItem(db, list, input.item);
-    const text = cleanText(input.text, 'item');
-    if (text === item.text) fail(`item ${item.id} already says that`, 'nothing to change');
-    const row = cs.update('list_items', item.id, { text, updated_at: now() });
-    return { value: toItem(row as unknown as ItemRow), summary: `Changed ${quote(item.text)} to ${quote(text)} on ${list.name}` };
-  });
-}
+export const archiveListItem = implement('lists.archiveItem', (cs, input: { list: string; item: string }, db) => {
+  const list = resolveLiveList(db, input.list);
+  const item = getItem(db, list, input.item);
+  if (item.archivedAt) fail(`item ${item.id} is already archived`, 'nothing to change');
+  const row = cs.update('list_items', item.id, { archived_at: now(), updated_at: now() });
+  return { value: toItem(row as unknown as ItemRow), summary: `Archived ${quote(item.text)} from ${list.name}` };
+});
 
-export function checkListItem(db: Db, ctx: ActionContext, input: { list: string; item: string; checked: boolean }): Mutated<ListItem> {
-  return mutate(db, ctx, 'check_list_item', input, (cs) => {
-    const list = resolveLiveList(db, input.list);
-    const item = getItem(db, list, input.item);
-    if (item.archivedAt) fail(`item ${item.id} is archived`, 'undo its archiving first');
-    if (item.checked === input.checked) fail(`item ${item.id} is already ${input.checked ? 'checked' : 'unchecked'}`, 'nothing to change');
-    const row = cs.update('list_items', item.id, { checked: input.checked ? 1 : 0, updated_at: now() });
-    return { value: toItem(row as unknown as ItemRow), summary: `${input.checked ? 'Checked' : 'Unchecked'} ${quote(item.text)} on ${list.name}` };
-  });
-}
-
-export function archiveListItem(db: Db, ctx: ActionContext, input: { list: string; item: string }): Mutated<ListItem> {
-  return mutate(db, ctx, 'archive_list_item', input, (cs) => {
-    const list = resolveLiveList(db, input.list);
-    const item = getItem(db, list, input.item);
-    if (item.archivedAt) fail(`item ${item.id} is already archived`, 'nothing to change');
-    const row = cs.update('list_items', item.id, { archived_at: now(), updated_at: now() });
-    return { value: toItem(row as unknown as ItemRow), summary: `Archived ${quote(item.text)} from ${list.name}` };
-  });
-}
+export const LIST_OPERATIONS = [makeList, renameList, archiveList, unarchiveList, addListItem, editListItem, checkListItem, archiveListItem];

@@ -1,11 +1,10 @@
 import { INBOX_ID, type Project } from '../../../src-shared/domain';
-import type { ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { fail } from './fail';
-import { mutate, type Mutated } from './mutation';
-import { assertLive, assertNameFree as assertNamed, resolveNamed } from './named';
+import { implement } from './operation';
+import { assertLive, assertNameFree as assertNamed, named, resolveNamed, type NamedGuards } from './named';
 import { cleanName, nameKey, now, quote } from './text';
 
 interface ProjectRow {
@@ -59,46 +58,31 @@ export function resolveLiveProject(db: Db, ref: string): Project {
 
 const assertNameFree = (db: Db, name: string, exceptId?: string): void => assertNamed(db, 'projects', name, exceptId);
 
-export function createProject(db: Db, ctx: ActionContext, input: { name: string }): Mutated<{ id: string; name: string }> {
-  return mutate(db, ctx, 'create_project', input, (cs) => {
-    const name = cleanName(input.name, 'project');
-    assertNameFree(db, name);
-    const t = now();
-    const row = cs.insert('projects', { id: nextId(db, 'p'), name, name_key: nameKey(name), builtin: 0, archived_at: null, created_at: t, updated_at: t });
-    return { value: { id: String(row['id']), name }, summary: `Created project ${quote(name)}` };
-  });
-}
-
-export function renameProject(db: Db, ctx: ActionContext, input: { project: string; name: string }): Mutated<{ id: string; name: string }> {
-  return mutate(db, ctx, 'rename_project', input, (cs) => {
-    const p = resolveProject(db, input.project);
+const guards = (db: Db): NamedGuards => ({
+  rename: (p) => {
     if (p.id === INBOX_ID) fail('the Inbox cannot be renamed', 'create a project with the name you want instead');
-    const name = cleanName(input.name, 'project');
-    if (name === p.name) fail(`project ${p.id} is already called ${quote(name)}`, 'nothing to change');
-    if (!p.archivedAt) assertNameFree(db, name, p.id);
-    cs.update('projects', p.id, { name, name_key: nameKey(name), updated_at: now() });
-    return { value: { id: p.id, name }, summary: `Renamed project ${quote(p.name)} to ${quote(name)}` };
-  });
-}
-
-export function archiveProject(db: Db, ctx: ActionContext, input: { project: string }): Mutated<{ id: string; name: string }> {
-  return mutate(db, ctx, 'archive_project', input, (cs) => {
-    const p = resolveProject(db, input.project);
+  },
+  archive: (p) => {
     if (p.id === INBOX_ID) fail('the Inbox cannot be archived', 'move or complete its tasks instead');
-    if (p.archivedAt) fail(`project ${quote(p.name)} is already archived`, 'nothing to change');
+    if (p.archived_at) return;
     const open = cached(db, `SELECT count(*) AS n FROM tasks WHERE project_id = ? AND status = 'open'`).get(p.id) as { n: number };
     if (open.n > 0) fail(`project ${quote(p.name)} still has ${open.n} open task(s)`, 'complete them or move them to another project first');
-    cs.update('projects', p.id, { archived_at: now(), updated_at: now() });
-    return { value: { id: p.id, name: p.name }, summary: `Archived project ${quote(p.name)}` };
-  });
-}
+  },
+});
 
-export function unarchiveProject(db: Db, ctx: ActionContext, input: { project: string }): Mutated<{ id: string; name: string }> {
-  return mutate(db, ctx, 'unarchive_project', input, (cs) => {
-    const p = resolveProject(db, input.project);
-    if (!p.archivedAt) fail(`project ${quote(p.name)} is not archived`, 'nothing to change');
-    assertNameFree(db, p.name, p.id);
-    cs.update('projects', p.id, { archived_at: null, updated_at: now() });
-    return { value: { id: p.id, name: p.name }, summary: `Unarchived project ${quote(p.name)}` };
-  });
-}
+export const createProject = implement('projects.create', (cs, input: { name: string }, db) => {
+  const name = cleanName(input.name, 'project');
+  assertNameFree(db, name);
+  const t = now();
+  const row = cs.insert('projects', { id: nextId(db, 'p'), name, name_key: nameKey(name), builtin: 0, archived_at: null, created_at: t, updated_at: t });
+  return { value: { id: String(row['id']), name }, summary: `Created project ${quote(name)}` };
+});
+
+export const renameProject = implement('projects.rename', (cs, input: { project: string; name: string }, db) =>
+  named.rename(cs, db, 'projects', input.project, input.name, guards(db)),
+);
+export const archiveProject = implement('projects.archive', (cs, input: { project: string }, db) => named.archive(cs, db, 'projects', input.project, guards(db)));
+export const unarchiveProject = implement('projects.unarchive', (cs, input: { project: string }, db) => named.unarchive(cs, db, 'projects', input.project));
+
+/** The project operations, in the order the CLI's help lists them. */
+export const PROJECT_OPERATIONS = [createProject, renameProject, archiveProject, unarchiveProject];

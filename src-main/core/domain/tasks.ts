@@ -1,11 +1,11 @@
 import { DueDate, INBOX_ID, Priority, type Task, type TaskStatus } from '../../../src-shared/domain';
-import type { ActionContext } from '../actions/log';
-import type { Row } from '../actions/changes';
+import type { ChangeSet, Row } from '../actions/changes';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { fail } from './fail';
-import { mutate, type Mutated } from './mutation';
+import type { MutationBody } from './mutation';
+import { implement } from './operation';
 import { resolveLiveProject, resolveProject } from './projects';
 import { cleanText, now, quote } from './text';
 
@@ -86,24 +86,22 @@ export interface AddTaskInput {
   due?: string | null;
 }
 
-export function addTask(db: Db, ctx: ActionContext, input: AddTaskInput): Mutated<Task> {
-  return mutate(db, ctx, 'add_task', input, (cs) => {
-    const content = cleanText(input.content, 'task');
-    const project = input.project ? resolveLiveProject(db, input.project) : resolveProject(db, INBOX_ID);
-    const t = now();
-    const row = cs.insert('tasks', {
-      id: nextId(db, 't'),
-      content,
-      project_id: project.id,
-      priority: input.priority === undefined ? 1 : parsePriority(input.priority),
-      due: input.due === undefined ? null : parseDue(input.due),
-      status: 'open',
-      created_at: t,
-      updated_at: t,
-    });
-    return { value: getTask(db, String(row['id'])), summary: `Added ${quote(content)} to ${project.name}` };
+export const addTask = implement('tasks.add', (cs, input: AddTaskInput, db) => {
+  const content = cleanText(input.content, 'task');
+  const project = input.project ? resolveLiveProject(db, input.project) : resolveProject(db, INBOX_ID);
+  const t = now();
+  const row = cs.insert('tasks', {
+    id: nextId(db, 't'),
+    content,
+    project_id: project.id,
+    priority: input.priority === undefined ? 1 : parsePriority(input.priority),
+    due: input.due === undefined ? null : parseDue(input.due),
+    status: 'open',
+    created_at: t,
+    updated_at: t,
   });
-}
+  return { value: getTask(db, String(row['id'])), summary: `Added ${quote(content)} to ${project.name}` };
+});
 
 export interface UpdateTaskInput {
   task: string;
@@ -112,61 +110,55 @@ export interface UpdateTaskInput {
   due?: string | null;
 }
 
-export function updateTask(db: Db, ctx: ActionContext, input: UpdateTaskInput): Mutated<Task> {
-  return mutate(db, ctx, 'update_task', input, (cs) => {
-    const task = getTask(db, input.task);
-    const patch: Row = {};
-    const words: string[] = [];
-    if (input.content !== undefined) {
-      const content = cleanText(input.content, 'task');
-      if (content !== task.content) {
-        patch['content'] = content;
-        words.push(`renamed to ${quote(content)}`);
-      }
+export const updateTask = implement('tasks.update', (cs, input: UpdateTaskInput, db) => {
+  const task = getTask(db, input.task);
+  const patch: Row = {};
+  const words: string[] = [];
+  if (input.content !== undefined) {
+    const content = cleanText(input.content, 'task');
+    if (content !== task.content) {
+      patch['content'] = content;
+      words.push(`renamed to ${quote(content)}`);
     }
-    if (input.priority !== undefined) {
-      const priority = parsePriority(input.priority);
-      if (priority !== task.priority) {
-        patch['priority'] = priority;
-        words.push(`priority ${priority}`);
-      }
+  }
+  if (input.priority !== undefined) {
+    const priority = parsePriority(input.priority);
+    if (priority !== task.priority) {
+      patch['priority'] = priority;
+      words.push(`priority ${priority}`);
     }
-    if (input.due !== undefined) {
-      const due = parseDue(input.due);
-      if (due !== task.due) {
-        patch['due'] = due;
-        words.push(due ? `due ${due}` : 'no due date');
-      }
+  }
+  if (input.due !== undefined) {
+    const due = parseDue(input.due);
+    if (due !== task.due) {
+      patch['due'] = due;
+      words.push(due ? `due ${due}` : 'no due date');
     }
-    if (Object.keys(patch).length === 0) fail(`task ${task.id} already looks like that`, 'give a new content, priority or due date');
-    cs.update('tasks', task.id, { ...patch, updated_at: now() });
-    return { value: getTask(db, task.id), summary: `Updated ${quote(task.content)}: ${words.join(', ')}` };
-  });
+  }
+  if (Object.keys(patch).length === 0) fail(`task ${task.id} already looks like that`, 'give a new content, priority or due date');
+  cs.update('tasks', task.id, { ...patch, updated_at: now() });
+  return { value: getTask(db, task.id), summary: `Updated ${quote(task.content)}: ${words.join(', ')}` };
+});
+
+export const moveTask = implement('tasks.move', (cs, input: { task: string; project: string }, db) => {
+  const task = getTask(db, input.task);
+  const project = resolveLiveProject(db, input.project);
+  if (task.projectId === project.id) fail(`task ${task.id} is already in ${project.name}`, 'nothing to move');
+  cs.update('tasks', task.id, { project_id: project.id, updated_at: now() });
+  return { value: getTask(db, task.id), summary: `Moved ${quote(task.content)} to ${project.name}` };
+});
+
+/** A status change: complete, reopen, archive. */
+function setStatus(cs: ChangeSet, db: Db, ref: string, to: TaskStatus, verb: string): MutationBody<Task> {
+  const task = getTask(db, ref);
+  if (task.status === to) fail(`task ${task.id} is already ${to}`, 'nothing to change');
+  if (to === 'open') resolveLiveProject(db, task.projectId);
+  cs.update('tasks', task.id, { status: to, updated_at: now() });
+  return { value: getTask(db, task.id), summary: `${verb} ${quote(task.content)}` };
 }
 
-export function moveTask(db: Db, ctx: ActionContext, input: { task: string; project: string }): Mutated<Task> {
-  return mutate(db, ctx, 'move_task', input, (cs) => {
-    const task = getTask(db, input.task);
-    const project = resolveLiveProject(db, input.project);
-    if (task.projectId === project.id) fail(`task ${task.id} is already in ${project.name}`, 'nothing to move');
-    cs.update('tasks', task.id, { project_id: project.id, updated_at: now() });
-    return { value: getTask(db, task.id), summary: `Moved ${quote(task.content)} to ${project.name}` };
-  });
-}
+export const completeTask = implement('tasks.complete', (cs, input: { task: string }, db) => setStatus(cs, db, input.task, 'done', 'Completed'));
+export const reopenTask = implement('tasks.reopen', (cs, input: { task: string }, db) => setStatus(cs, db, input.task, 'open', 'Reopened'));
+export const archiveTask = implement('tasks.archive', (cs, input: { task: string }, db) => setStatus(cs, db, input.task, 'archived', 'Archived task'));
 
-function setStatus(db: Db, ctx: ActionContext, tool: string, ref: string, to: TaskStatus, verb: string): Mutated<Task> {
-  return mutate(db, ctx, tool, { task: ref }, (cs) => {
-    const task = getTask(db, ref);
-    if (task.status === to) fail(`task ${task.id} is already ${to}`, 'nothing to change');
-    if (to === 'open') resolveLiveProject(db, task.projectId);
-    cs.update('tasks', task.id, { status: to, updated_at: now() });
-    return { value: getTask(db, task.id), summary: `${verb} ${quote(task.content)}` };
-  });
-}
-
-export const completeTask = (db: Db, ctx: ActionContext, input: { task: string }): Mutated<Task> =>
-  setStatus(db, ctx, 'complete_task', input.task, 'done', 'Completed');
-export const reopenTask = (db: Db, ctx: ActionContext, input: { task: string }): Mutated<Task> =>
-  setStatus(db, ctx, 'reopen_task', input.task, 'open', 'Reopened');
-export const archiveTask = (db: Db, ctx: ActionContext, input: { task: string }): Mutated<Task> =>
-  setStatus(db, ctx, 'archive_task', input.task, 'archived', 'Archived task');
+export const TASK_OPERATIONS = [addTask, updateTask, moveTask, completeTask, reopenTask, archiveTask];

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations as allMigrations, type Migration } from './migrations';
+import { syncSearchIndex } from './search-index';
 
 export type Db = Database.Database;
 
@@ -80,6 +81,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = FULL');
     db.pragma('busy_timeout = 5000');
     migrate(db, migrations, version);
+    // A prefix of the migrations (tests building an older database) has no index to keep yet.
+    if (latest >= 4) syncSearchIndex(db);
     return db;
   } catch (e) {
     db.close();
@@ -95,11 +98,19 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
 function migrate(db: Db, migrations: Migration[], from: number): void {
   for (const m of migrations) {
     if (m.version <= from) continue;
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`application_id = ${APPLICATION_ID}`);
-      db.pragma(`user_version = ${m.version}`);
-    })();
+    // foreign_keys cannot change inside a transaction; a rebuild checks the keys itself before committing.
+    if (m.foreignKeysOff) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        m.up(db);
+        if (m.foreignKeysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0)
+          throw new StoreError(`migration ${m.version} would break references between tables; the database was left as it was`);
+        db.pragma(`application_id = ${APPLICATION_ID}`);
+        db.pragma(`user_version = ${m.version}`);
+      })();
+    } finally {
+      if (m.foreignKeysOff) db.pragma('foreign_keys = ON');
+    }
   }
 }
 

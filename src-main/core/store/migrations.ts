@@ -3,6 +3,8 @@ import type Database from 'better-sqlite3';
 export interface Migration {
   version: number;
   description: string;
+  /** Rebuilds a table that others refer to: run with foreign keys off, and checked before it commits. */
+  foreignKeysOff?: boolean;
   up(db: Database.Database): void;
 }
 
@@ -194,6 +196,48 @@ export const migrations: Migration[] = [
     description: 'runs remember the process that runs them, so a run cut off by a crash can be told apart',
     up(db) {
       db.exec(`ALTER TABLE runs ADD COLUMN pid INTEGER`);
+    },
+  },
+  {
+    version: 4,
+    foreignKeysOff: true,
+    description: 'the action log names requests and change images plainly and takes any source; the search index is keyed by (kind, id)',
+    up(db) {
+      // A table cannot lose a CHECK in place: rebuild it (SQLite's documented way, with foreign keys off:
+      // action_entities' reference to "actions" then points at the new table).
+      db.exec(`
+        CREATE TABLE actions_v4 (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          request_id TEXT NOT NULL,
+          source TEXT NOT NULL,
+          tool TEXT NOT NULL,
+          args TEXT NOT NULL,
+          result TEXT,
+          changes TEXT NOT NULL,
+          summary TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          undone_at TEXT,
+          undoes TEXT REFERENCES actions(id)
+        );
+        INSERT INTO actions_v4 (seq, id, request_id, source, tool, args, result, changes, summary, created_at, undone_at, undoes)
+          SELECT seq, id, run_id, source, tool, args, result, inverse, summary, created_at, undone_at, undoes FROM actions ORDER BY seq;
+        DROP TABLE actions;
+        ALTER TABLE actions_v4 RENAME TO actions;
+        CREATE INDEX actions_by_request ON actions(request_id, seq);
+        CREATE INDEX actions_by_undoes ON actions(undoes);
+      `);
+      // The old index encoded the kind in its rowid (rowid * 4 + kind): room for four kinds only. The new
+      // one maps (kind, id) to a document id; store/search-index.ts creates its triggers from the entity registry.
+      db.exec(`
+        DROP TRIGGER IF EXISTS tasks_search_insert; DROP TRIGGER IF EXISTS tasks_search_update; DROP TRIGGER IF EXISTS tasks_search_delete;
+        DROP TRIGGER IF EXISTS projects_search_insert; DROP TRIGGER IF EXISTS projects_search_update; DROP TRIGGER IF EXISTS projects_search_delete;
+        DROP TRIGGER IF EXISTS lists_search_insert; DROP TRIGGER IF EXISTS lists_search_update; DROP TRIGGER IF EXISTS lists_search_delete;
+        DROP TRIGGER IF EXISTS list_items_search_insert; DROP TRIGGER IF EXISTS list_items_search_update; DROP TRIGGER IF EXISTS list_items_search_delete;
+        DROP TABLE search_index;
+        CREATE TABLE search_docs (docid INTEGER PRIMARY KEY, kind TEXT NOT NULL, ref TEXT NOT NULL, UNIQUE (kind, ref));
+        CREATE VIRTUAL TABLE search_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+      `);
     },
   },
 ];

@@ -13,22 +13,23 @@ export function ftsQuery(text: string): string | null {
   return words ? words.map((w) => `"${w}"*`).join(' ') : null;
 }
 
-// search_index rowids are source rowid * 4 + kind (see migration 2). Archived things are not found; done
-// tasks are, marked as done.
+// The index maps (kind, id) to a document (store/search-index.ts); kinds are table names. Archived things
+// are not found; done tasks are, marked as done.
 const SEARCH = `
-  WITH m AS (SELECT rowid AS r, rank FROM search_index WHERE search_index MATCH ?)
+  WITH m AS (SELECT d.kind, d.ref, s.rank FROM search_text s JOIN search_docs d ON d.docid = s.rowid WHERE search_text MATCH ?)
   SELECT 'task' AS type, t.id, t.content AS text, p.name AS parent, t.status AS status, m.rank
-    FROM m JOIN tasks t ON t.rowid = m.r / 4 JOIN projects p ON p.id = t.project_id
-    WHERE m.r % 4 = 0 AND t.status != 'archived'
+    FROM m JOIN tasks t ON m.kind = 'tasks' AND t.id = m.ref JOIN projects p ON p.id = t.project_id
+    WHERE t.status != 'archived'
   UNION ALL
-  SELECT 'project', p.id, p.name, NULL, NULL, m.rank FROM m JOIN projects p ON p.rowid = m.r / 4
-    WHERE m.r % 4 = 1 AND p.archived_at IS NULL
+  SELECT 'project', p.id, p.name, NULL, NULL, m.rank FROM m JOIN projects p ON m.kind = 'projects' AND p.id = m.ref
+    WHERE p.archived_at IS NULL
   UNION ALL
-  SELECT 'list', l.id, l.name, NULL, NULL, m.rank FROM m JOIN lists l ON l.rowid = m.r / 4
-    WHERE m.r % 4 = 2 AND l.archived_at IS NULL
+  SELECT 'list', l.id, l.name, NULL, NULL, m.rank FROM m JOIN lists l ON m.kind = 'lists' AND l.id = m.ref
+    WHERE l.archived_at IS NULL
   UNION ALL
-  SELECT 'item', i.id, i.text, l.name, i.checked, m.rank FROM m JOIN list_items i ON i.rowid = m.r / 4 JOIN lists l ON l.id = i.list_id
-    WHERE m.r % 4 = 3 AND i.archived_at IS NULL AND l.archived_at IS NULL
+  SELECT 'item', i.id, i.text, l.name, i.checked, m.rank FROM m JOIN list_items i ON m.kind = 'list_items' AND i.id = m.ref
+    JOIN lists l ON l.id = i.list_id
+    WHERE i.archived_at IS NULL AND l.archived_at IS NULL
   ORDER BY rank`;
 
 interface Hit {

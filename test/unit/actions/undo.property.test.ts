@@ -111,18 +111,18 @@ describe('action log properties', () => {
           for (const op of setup) apply(db, op);
           const before = snapshot(db);
           const runId = 'r1';
-          for (const op of ops) apply(db, op, { runId, source: 'agent' });
+          for (const op of ops) apply(db, op, { requestId: runId, source: 'agent' });
           const after = snapshot(db);
-          const anyDone = (db.prepare(`SELECT count(*) AS n FROM actions WHERE run_id = ?`).get(runId) as { n: number }).n > 0;
+          const anyDone = (db.prepare(`SELECT count(*) AS n FROM actions WHERE request_id = ?`).get(runId) as { n: number }).n > 0;
           const undoCtx = core.newUserRequest(db);
-          const r = core.undoRun(db, runId, { ctx: undoCtx });
+          const r = core.undoRequest(db, runId, { ctx: undoCtx });
           if (!anyDone) {
             expect(r.ok).toBe(false);
             return;
           }
           if (!r.ok) throw new Error(r.error);
           expect(snapshot(db)).toEqual(before);
-          const redo = core.undoRun(db, undoCtx.runId, { ctx: core.newUserRequest(db) });
+          const redo = core.undoRequest(db, undoCtx.requestId, { ctx: core.newUserRequest(db) });
           if (!redo.ok) throw new Error(redo.error);
           expect(snapshot(db)).toEqual(after);
         } finally {

@@ -10,13 +10,13 @@ import {
   renameProject,
   undoAction,
   undoLast,
-  undoRun,
+  undoRequest,
   updateTask,
   type ActionContext,
 } from '../../../src-main/core';
 import { okValue, snapshot, tempDb, userCtx } from '../../support/db';
 
-const agentRun = (runId: string): ActionContext => ({ runId, source: 'agent' });
+const agentRun = (runId: string): ActionContext => ({ requestId: runId, source: 'agent' });
 
 describe('undo one action', () => {
   it('restores exactly what the action changed and logs the undo', () => {
@@ -167,10 +167,10 @@ describe('undo a whole request', () => {
     okValue(moveTask(db, run, { task: b.id, project: 'Letters' }));
     const after = snapshot(db);
     const ctx = userCtx(db);
-    const r = okValue(undoRun(db, 'r1', { ctx }));
+    const r = okValue(undoRequest(db, 'r1', { ctx }));
     expect(r.reversed.map((x) => x.summary)).toEqual(["Moved 'b' to Letters", "Moved 'a' to Letters", "Created project 'Letters'"]);
     expect(snapshot(db)).toEqual(start);
-    okValue(undoRun(db, ctx.runId, { ctx: userCtx(db) }));
+    okValue(undoRequest(db, ctx.requestId, { ctx: userCtx(db) }));
     expect(snapshot(db)).toEqual(after);
   });
 
@@ -183,7 +183,7 @@ describe('undo a whole request', () => {
     okValue(updateTask(db, userCtx(db), { task: a.id, content: 'changed by hand later' }));
     const before = snapshot(db);
     const count = listActions(db).length;
-    expect(undoRun(db, 'r1', { ctx: userCtx(db) })).toMatchObject({ ok: false, error: expect.stringContaining("Updated 'a'") });
+    expect(undoRequest(db, 'r1', { ctx: userCtx(db) })).toMatchObject({ ok: false, error: expect.stringContaining("Updated 'a'") });
     expect(snapshot(db)).toEqual(before);
     expect(listActions(db)).toHaveLength(count);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listActions, listProjects, listTasks, newUserRequest, undoRun } from '../../../src-main/core';
+import { listActions, listProjects, listTasks, newUserRequest, undoRequest } from '../../../src-main/core';
 import { actionLimit, jsonProtocol, OBSERVATION } from '../../../src-main/core/agent';
 import { ModelError, type ChatMessage } from '../../../src-main/core/llm/port';
 import { tempDb } from '../../support/db';
@@ -38,7 +38,7 @@ describe('runAgent, native protocol', () => {
     expect(listTasks(db, { project: 'inbox' }).total).toBe(0);
     for (const [name, members] of Object.entries(SEED_GROUPS)) expect(listTasks(db, { project: name }).total).toBe(members.length);
 
-    const log = listActions(db, { runId: 'r1' });
+    const log = listActions(db, { requestId: 'r1' });
     expect(log).toHaveLength(12);
     expect(log.every((a) => a.source === 'agent')).toBe(true);
 
@@ -65,7 +65,7 @@ describe('runAgent, native protocol', () => {
     const inbox = model.requests[1]!.messages.find((m) => m.role === 'tool')!;
     expect(JSON.parse(inbox.content as string)).toMatchObject({ total: 9, tasks: expect.arrayContaining([expect.objectContaining({ id: ids[0], project: 'Inbox' })]) });
 
-    expect(undoRun(db, 'r1', { ctx: newUserRequest(db) }).ok).toBe(true);
+    expect(undoRequest(db, 'r1', { ctx: newUserRequest(db) }).ok).toBe(true);
     expect(listTasks(db, { project: 'inbox' }).total).toBe(9);
     expect(listProjects(db).map((p) => p.name)).toEqual(['Inbox']);
   });

@@ -169,7 +169,7 @@ describe('the agent', () => {
     const inbox = await h.call('tasks.list', { project: 'inbox' });
     expect(inbox.tasks.map((t) => t.content)).toEqual(['Buy milk']);
     const log = await h.call('actions.list', {});
-    expect(log.groups[0]).toMatchObject({ runId: started.runId, source: 'agent' });
+    expect(log.groups[0]).toMatchObject({ requestId: started.runId, source: 'agent' });
 
     const runs = await h.call('runs.list', { conversationId: started.conversationId });
     expect(runs.map((r) => [r.id, r.status, r.answer])).toEqual([[started.runId, 'done', 'Added it to your inbox.']]);
@@ -330,8 +330,8 @@ describe('the action log and undo', () => {
     const again = await refusal(call('actions.redo', { actionId: added.actionId }));
     expect(again.message).toContain('nothing to redo');
 
-    const runId = (await call('actions.list', {})).groups.find((g) => g.actions.some((a) => a.id === added.actionId))!.runId;
-    await call('actions.undoRequest', { runId });
+    const requestId = (await call('actions.list', {})).groups.find((g) => g.actions.some((a) => a.id === added.actionId))!.requestId;
+    await call('actions.undoRequest', { requestId });
     expect(await inbox()).toEqual([]);
     await call('tasks.add', { content: 'Feed the cat' });
     await call('actions.undoLast', {});

@@ -18,8 +18,8 @@ function pagedLog(n: number) {
     const page = all.slice(start, start + limit);
     const groups = page.reduce<ReturnType<typeof group>[]>((gs, e) => {
       const last = gs.at(-1);
-      if (last?.runId === e.runId) last.actions.push(e);
-      else gs.push(group(e.runId, e));
+      if (last?.requestId === e.requestId) last.actions.push(e);
+      else gs.push(group(e.requestId, e));
       return gs;
     }, []);
     return { groups, nextBefore: start + limit < all.length ? page.at(-1)!.id : null };
@@ -41,7 +41,7 @@ describe('actions slice', () => {
     const ids = log.groups.flatMap((g) => g.actions.map((a) => a.id));
     expect(new Set(ids).size).toBe(700);
     // Every request is one group, even the one the first page cut in two.
-    const runIds = log.groups.map((g) => g.runId);
+    const runIds = log.groups.map((g) => g.requestId);
     expect(new Set(runIds).size).toBe(runIds.length);
 
     await store.getState().loadMoreActions();
@@ -101,7 +101,7 @@ describe('actions slice', () => {
     });
     const store = createAppStore({ api: fake.api });
     expect(await store.getState().undoRequest('r1')).toBe(true);
-    expect(fake.callsTo('actions.undoRequest')).toEqual([{ runId: 'r1' }]);
+    expect(fake.callsTo('actions.undoRequest')).toEqual([{ requestId: 'r1' }]);
     expect(await store.getState().redoAction('a2')).toBe(false);
     expect(store.getState().undoProblems[actionKey('a2')]).toMatchObject({ canCascade: false });
     store.getState().dismissUndoProblem(actionKey('a2'));
@@ -132,7 +132,7 @@ describe('actions slice', () => {
 
   it('flattens groups into header and entry rows for the virtual list', () => {
     const groups = mergeGroups([group('r2', entry('a5', 'r2', 'x'))], [group('r2', entry('a4', 'r2', 'y')), group('u1', entry('a3', 'u1', 'z'))]);
-    expect(logRows(groups).map((r) => (r.kind === 'group' ? `[${r.group.runId}]` : r.entry.id))).toEqual(['[r2]', 'a5', 'a4', '[u1]', 'a3']);
+    expect(logRows(groups).map((r) => (r.kind === 'group' ? `[${r.group.requestId}]` : r.entry.id))).toEqual(['[r2]', 'a5', 'a4', '[u1]', 'a3']);
   });
 
   it('names the blocking changes by what they did, not by id', () => {

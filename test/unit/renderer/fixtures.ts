@@ -10,12 +10,12 @@ export function task(id: string, content: string, project = 'Inbox'): Task {
   return { id, content, projectId: project.toLowerCase(), project, priority: 1, due: null, status: 'open', createdAt: at(0), updatedAt: at(0) };
 }
 
-export function entry(id: string, runId: string, summary: string, more: Partial<ActionEntry> = {}): ActionEntry {
-  return { id, runId, source: runId.startsWith('r') ? 'agent' : 'user', tool: 'move_task', args: {}, summary, createdAt: at(1), undoneAt: null, undoes: null, ...more };
+export function entry(id: string, requestId: string, summary: string, more: Partial<ActionEntry> = {}): ActionEntry {
+  return { id, requestId, source: requestId.startsWith('r') ? 'agent' : 'user', tool: 'move_task', args: {}, summary, createdAt: at(1), undoneAt: null, undoes: null, ...more };
 }
 
-export function group(runId: string, ...actions: ActionEntry[]): ActionGroup {
-  return { runId, source: runId.startsWith('r') ? 'agent' : 'user', request: runId.startsWith('r') ? `request of ${runId}` : null, actions };
+export function group(requestId: string, ...actions: ActionEntry[]): ActionGroup {
+  return { requestId, source: requestId.startsWith('r') ? 'agent' : 'user', request: requestId.startsWith('r') ? `request of ${requestId}` : null, actions };
 }
 
 type Body = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'runId' | 'seq' | 'at'> : never) : never;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addTask, archiveListItem, archiveProject, createProject, listActions, makeList, addListItem, newUserRequest, undoRun, type Db } from '../../../src-main/core';
+import { addTask, archiveListItem, archiveProject, createProject, listActions, makeList, addListItem, newUserRequest, undoRequest, type Db } from '../../../src-main/core';
 import { READ_CAP, TOOLS, inputSchema, signature, type ToolOutcome } from '../../../src-main/core/tools';
 import { ftsQuery } from '../../../src-main/core/tools/search';
 import { okValue, tempDb, userCtx } from '../../support/db';
 import { seedInbox } from '../../support/agent';
 
-const ctxOf = (db: Db) => ({ db, action: { runId: 'r7', source: 'agent' as const }, signal: new AbortController().signal });
+const ctxOf = (db: Db) => ({ db, action: { requestId: 'r7', source: 'agent' as const }, signal: new AbortController().signal });
 
 /** Runs a tool the way the loop does: arguments parsed by its schema first. */
 async function use(db: Db, name: string, args: unknown = {}): Promise<ToolOutcome> {
@@ -87,7 +87,7 @@ describe('task and project tools', () => {
     expect(await value(db, 'add_task', { content: 'Buy candles', project_id: 'Birthday Celebration' })).toEqual({ id: 't10', content: 'Buy candles', project: 'Birthday Celebration' });
     expect(await value(db, 'update_task', { task_id: t2, priority: 4, due: '2026-12-24' })).toMatchObject({ id: t2, priority: 4, due: '2026-12-24', status: 'open' });
     expect(await value(db, 'complete_task', { task_id: t2 })).toEqual({ ok: true });
-    const log = listActions(db, { runId: 'r7' });
+    const log = listActions(db, { requestId: 'r7' });
     expect(log.map((a) => a.tool)).toEqual(['complete_task', 'update_task', 'add_task', 'move_task', 'create_project']);
     expect(log.every((a) => a.source === 'agent')).toBe(true);
     // Failures are {error, hint}, as the model gets them.
@@ -171,14 +171,14 @@ describe('search (FTS5)', () => {
 
   it('stays right through edits and undo, which write rows directly', async () => {
     const { db } = tempDb();
-    const ctx = { runId: 'r1', source: 'agent' as const };
+    const ctx = { requestId: 'r1', source: 'agent' as const };
     const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
     const c = { db, action: ctx, signal: new AbortController().signal };
     await tool('add_task').run({ content: 'Water the plants' }, c);
     await tool('update_task').run({ task_id: 't1', content: 'Water the cactus' }, c);
     expect((await value(db, 'search', { query: 'plants' })).total).toBe(0);
     expect((await value(db, 'search', { query: 'cactus' })).total).toBe(1);
-    okValue(undoRun(db, 'r1', { ctx: newUserRequest(db) }));
+    okValue(undoRequest(db, 'r1', { ctx: newUserRequest(db) }));
     expect((await value(db, 'search', { query: 'cactus' })).total).toBe(0);
     expect((await value(db, 'search', { query: 'water' })).total).toBe(0);
   });

@@ -1,0 +1,82 @@
+/**
+ * The entity registry: every table of user data, declared once. Change tracking (which tables the action
+ * log records), undo (which rows depend on a parent, which restored rows need a live parent), the search
+ * index and its triggers, naming rules and the test snapshot are all derived from this list.
+ *
+ * Adding an entity: its table (a migration in store/migrations.ts), one entry here, then its operations
+ * and tools (docs/ARCHITECTURE.md, "Add an entity").
+ */
+import type { IdKind } from './ids';
+
+export type Row = Record<string, string | number | null>;
+
+export interface EntityDef {
+  /** The SQLite table; rows have a TEXT primary key `id`. */
+  table: string;
+  /** The id's letter (t12 is a task). */
+  prefix: IdKind;
+  /** The entity in words, for messages: "no task with id …". */
+  word: string;
+  /**
+   * Rows of this table point at a parent row. An action that created the parent cannot be undone while
+   * children point at it; and a restored row that is `live` must not land in an archived parent.
+   */
+  parent?: { table: string; column: string; live: (row: Row) => boolean };
+  /** Searchable: the text column, indexed (FTS5) by triggers so that undo keeps the index right too. */
+  search?: { column: string };
+  /**
+   * Named entities (projects, lists) have a unique name among live rows (column `name_key`), are found by
+   * id or name, and can be renamed, archived and unarchived (`archived_at`).
+   */
+  named?: { hint: string };
+}
+
+export const ENTITIES = [
+  {
+    table: 'projects',
+    prefix: 'p',
+    word: 'project',
+    search: { column: 'name' },
+    named: { hint: 'list the projects to see their ids and names, or create the project first' },
+  },
+  {
+    table: 'tasks',
+    prefix: 't',
+    word: 'task',
+    parent: { table: 'projects', column: 'project_id', live: (row) => row['status'] === 'open' },
+    search: { column: 'content' },
+  },
+  {
+    table: 'lists',
+    prefix: 'l',
+    word: 'list',
+    search: { column: 'name' },
+    named: { hint: 'see the list names for the lists that exist, or make the list first' },
+  },
+  {
+    table: 'list_items',
+    prefix: 'i',
+    word: 'item',
+    parent: { table: 'lists', column: 'list_id', live: (row) => row['archived_at'] === null },
+    search: { column: 'text' },
+  },
+] as const satisfies readonly EntityDef[];
+
+/** A table the action log tracks. Everything else (settings, the log itself, conversations) is not undoable data. */
+export type Table = (typeof ENTITIES)[number]['table'];
+export type NamedTable = Extract<(typeof ENTITIES)[number], { named: object }>['table'];
+
+export const TRACKED_TABLES: readonly Table[] = ENTITIES.map((e) => e.table);
+
+const byTable = new Map<string, EntityDef>(ENTITIES.map((e) => [e.table, e]));
+
+export function entity(table: string): EntityDef {
+  const def = byTable.get(table);
+  if (!def) throw new Error(`unknown table ${table}`);
+  return def;
+}
+
+/** The tables whose rows point at `table`, with the column that points. */
+export function childrenOf(table: string): { table: Table; column: string }[] {
+  return ENTITIES.flatMap((e) => ('parent' in e && e.parent.table === table ? [{ table: e.table, column: e.parent.column }] : []));
+}

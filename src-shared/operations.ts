@@ -1,0 +1,251 @@
+/**
+ * Every logged change to user data, declared once: its name in the action log, its IPC channel, its input
+ * and output, which views it makes stale, and how the `tidy` command spells it. The IPC contract
+ * (src-shared/ipc.ts), the host's handlers, the CLI's by-hand commands and the docs' command list are
+ * derived from these objects; the core implements each one (src-main/core/domain/*, via `implement`).
+ * The agent's tools and the MCP server import the implementations.
+ *
+ * Inputs name things the way a person does: `task` is a task id, `project`/`list` an id or a name.
+ */
+import { z } from 'zod';
+import { DueDate, ListItem, Priority, Task } from './domain';
+
+/** Which views may be stale after a change; `data.changed` carries them so every window updates live. */
+export const Topic = z.enum(['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets']);
+export type Topic = z.infer<typeof Topic>;
+
+/** Every topic that the data tables (and therefore undo) can touch. */
+export const DATA_TOPICS = ['tasks', 'projects', 'lists', 'actions'] as const satisfies readonly Topic[];
+
+// Ids and references. Their real rules (does the task exist, is the name free) live in the core, which
+// answers with an error and a hint; the contract only bounds the shapes.
+export const Id = z.string().trim().min(1).max(64);
+/** A project or list by id or by name. */
+export const Ref = z.string().trim().min(1).max(200);
+export const Name = z.string().max(500);
+export const Text = z.string().max(20_000);
+
+export const Named = z.object({ id: z.string(), name: z.string() });
+
+/** A positional argument of the CLI command: fills input key `key`; `rest` takes the remaining words, joined by spaces. */
+export interface CliArg {
+  key: string;
+  help: string;
+  rest?: boolean;
+}
+
+/** An option of the CLI command: `--flag <value>` fills `key` with the text; a bare `--flag` sets `key` to `value`. */
+export interface CliOption {
+  flag: string;
+  key: string;
+  help: string;
+  value?: unknown;
+}
+
+/** How the `tidy` command spells an operation (DESIGN's CLI list is the public contract). */
+export interface CliSpec {
+  /** Words after `tidy`: 'move', 'project rename', 'list archive-item'. */
+  command: string;
+  help: string;
+  args: readonly CliArg[];
+  options?: readonly CliOption[];
+  /** At least one of these input keys must be given (a usage error otherwise). */
+  needsOneOf?: readonly string[];
+  /** Input values when the command line does not say otherwise. */
+  defaults?: Record<string, unknown>;
+}
+
+export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** The action log's name for the change (`tool` of the entry), e.g. 'move_task'. */
+  name: string;
+  /** The IPC channel, e.g. 'tasks.move'. */
+  channel: string;
+  input: I;
+  /** The changed thing, as the operation returns it. */
+  output: O;
+  /** The views the change makes stale (the action log always is). */
+  changes: readonly Topic[];
+  cli?: CliSpec;
+}
+
+const spec = <const C extends string, I extends z.ZodType, O extends z.ZodType>(s: OperationSpec<I, O> & { channel: C }) => s;
+
+const task = { key: 'task', help: 'task id' } as const;
+const list = { key: 'list', help: 'list id or name' } as const;
+const item = { key: 'item', help: 'item id' } as const;
+const project = { key: 'project', help: 'project id or name' } as const;
+
+export const OPERATIONS = [
+  // --- tasks --------------------------------------------------------------------------------------
+  spec({
+    name: 'add_task',
+    channel: 'tasks.add',
+    input: z.object({ content: Text, project: Ref.optional(), priority: Priority.optional(), due: DueDate.nullable().optional() }),
+    output: Task,
+    changes: ['tasks'],
+  }),
+  spec({
+    name: 'update_task',
+    channel: 'tasks.update',
+    input: z.object({ task: Id, content: Text.optional(), priority: Priority.optional(), due: DueDate.or(z.literal('')).nullable().optional() }),
+    output: Task,
+    changes: ['tasks'],
+    cli: {
+      command: 'edit',
+      help: 'change a task',
+      args: [task],
+      options: [
+        { flag: '--content <text>', key: 'content', help: 'new text' },
+        { flag: '--priority <n>', key: 'priority', help: '1 (normal) to 4 (urgent)' },
+        { flag: '--due <date>', key: 'due', help: 'YYYY-MM-DD, or "" to clear' },
+      ],
+      needsOneOf: ['content', 'priority', 'due'],
+    },
+  }),
+  spec({
+    name: 'move_task',
+    channel: 'tasks.move',
+    input: z.object({ task: Id, project: Ref }),
+    output: Task,
+    changes: ['tasks'],
+    cli: { command: 'move', help: 'move a task to a project', args: [task, { ...project, rest: true }] },
+  }),
+  spec({
+    name: 'complete_task',
+    channel: 'tasks.complete',
+    input: z.object({ task: Id }),
+    output: Task,
+    changes: ['tasks'],
+    cli: { command: 'done', help: 'complete a task', args: [task] },
+  }),
+  spec({
+    name: 'reopen_task',
+    channel: 'tasks.reopen',
+    input: z.object({ task: Id }),
+    output: Task,
+    changes: ['tasks'],
+    cli: { command: 'reopen', help: 'reopen a completed or archived task', args: [task] },
+  }),
+  spec({
+    name: 'archive_task',
+    channel: 'tasks.archive',
+    input: z.object({ task: Id }),
+    output: Task,
+    changes: ['tasks'],
+    cli: { command: 'archive', help: 'archive a task', args: [task] },
+  }),
+
+  // --- projects -----------------------------------------------------------------------------------
+  spec({
+    name: 'create_project',
+    channel: 'projects.create',
+    input: z.object({ name: Name }),
+    output: Named,
+    changes: ['projects'],
+    cli: { command: 'project add', help: 'create a project', args: [{ key: 'name', help: 'the name', rest: true }] },
+  }),
+  spec({
+    name: 'rename_project',
+    channel: 'projects.rename',
+    input: z.object({ project: Ref, name: Name }),
+    output: Named,
+    changes: ['projects', 'tasks'],
+    cli: { command: 'project rename', help: 'rename a project', args: [project, { key: 'name', help: 'the new name', rest: true }] },
+  }),
+  spec({
+    name: 'archive_project',
+    channel: 'projects.archive',
+    input: z.object({ project: Ref }),
+    output: Named,
+    changes: ['projects'],
+    cli: { command: 'project archive', help: 'archive a project that has no open tasks', args: [project] },
+  }),
+  spec({
+    name: 'unarchive_project',
+    channel: 'projects.unarchive',
+    input: z.object({ project: Ref }),
+    output: Named,
+    changes: ['projects'],
+    cli: { command: 'project unarchive', help: 'bring an archived project back', args: [project] },
+  }),
+
+  // --- lists --------------------------------------------------------------------------------------
+  spec({
+    name: 'make_list',
+    channel: 'lists.create',
+    input: z.object({ name: Name }),
+    output: Named,
+    changes: ['lists'],
+    cli: { command: 'list add', help: 'make a list', args: [{ key: 'name', help: 'the name', rest: true }] },
+  }),
+  spec({
+    name: 'rename_list',
+    channel: 'lists.rename',
+    input: z.object({ list: Ref, name: Name }),
+    output: Named,
+    changes: ['lists'],
+    cli: { command: 'list rename', help: 'rename a list', args: [list, { key: 'name', help: 'the new name', rest: true }] },
+  }),
+  spec({
+    name: 'archive_list',
+    channel: 'lists.archive',
+    input: z.object({ list: Ref }),
+    output: Named,
+    changes: ['lists'],
+    cli: { command: 'list archive', help: 'archive a list', args: [list] },
+  }),
+  spec({
+    name: 'unarchive_list',
+    channel: 'lists.unarchive',
+    input: z.object({ list: Ref }),
+    output: Named,
+    changes: ['lists'],
+    cli: { command: 'list unarchive', help: 'bring an archived list back', args: [list] },
+  }),
+  spec({
+    name: 'add_list_item',
+    channel: 'lists.addItem',
+    input: z.object({ list: Ref, text: Text }),
+    output: ListItem,
+    changes: ['lists'],
+    cli: { command: 'list item', help: 'add an item to a list', args: [list, { key: 'text', help: 'what the item says', rest: true }] },
+  }),
+  spec({
+    name: 'edit_list_item',
+    channel: 'lists.editItem',
+    input: z.object({ list: Ref, item: Id, text: Text }),
+    output: ListItem,
+    changes: ['lists'],
+    cli: { command: 'list edit', help: "change an item's text", args: [list, item, { key: 'text', help: 'the new text', rest: true }] },
+  }),
+  spec({
+    name: 'check_list_item',
+    channel: 'lists.checkItem',
+    input: z.object({ list: Ref, item: Id, checked: z.boolean() }),
+    output: ListItem,
+    changes: ['lists'],
+    cli: {
+      command: 'list check',
+      help: 'check (or uncheck) an item',
+      args: [list, item],
+      options: [{ flag: '--uncheck', key: 'checked', help: 'uncheck instead', value: false }],
+      defaults: { checked: true },
+    },
+  }),
+  spec({
+    name: 'archive_list_item',
+    channel: 'lists.archiveItem',
+    input: z.object({ list: Ref, item: Id }),
+    output: ListItem,
+    changes: ['lists'],
+    cli: { command: 'list archive-item', help: 'archive an item (undo brings it back)', args: [list, item] },
+  }),
+] as const;
+
+export type Operations = typeof OPERATIONS;
+export type AnyOperationSpec = Operations[number];
+export type OperationChannel = AnyOperationSpec['channel'];
+export type SpecOf<C extends OperationChannel> = Extract<AnyOperationSpec, { channel: C }>;
+
+/** The IPC output of a logged change: the new value, and the action id to undo it by. */
+export const mutationOutput = <T extends z.ZodType>(value: T) => z.object({ value, actionId: z.string() });
