@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { addTask, newUserRequest, openDatabase, type Db } from '../src-main/core';
-import { createLiveRuns, jsonProtocol, nativeProtocol, startRun, TOOLS, type Tool } from '../src-main/core/agent';
+import { createLiveRuns, createToolServices, jsonProtocol, nativeProtocol, startRun, TOOLS, type Tool } from '../src-main/core/agent';
 import { createOpenAIModel } from '../src-main/core/llm/openai';
 import type { ChatMessage, Model } from '../src-main/core/llm/port';
 import { SEED_INBOX } from '../test/fakes/seed';
@@ -64,7 +64,7 @@ async function overhead(): Promise<void> {
     for (const content of SEED_INBOX) addTask(db, ctx, { content });
     // Every framework runs the very same tool: Tidy's get_all_tasks on this database. What differs is the loop.
     const getAllTasks = TOOLS.find((t) => t.name === 'get_all_tasks')!;
-    const toolCtx = { db, action: { requestId: 'r-bench', source: 'agent' as const }, signal: new AbortController().signal };
+    const toolCtx = { db, action: { requestId: 'r-bench', source: 'agent' as const }, signal: new AbortController().signal, services: createToolServices() };
     const readTasks = async (args: { project_id?: string | null }) => {
       const r = await getAllTasks.run(getAllTasks.input.parse({ project_id: args.project_id ?? undefined }), toolCtx);
       return r.ok ? r.value : { error: r.error, hint: r.hint };

@@ -6,6 +6,7 @@
  * Pure and zod-free at run time (the contract is imported as types only), so the renderer can use it.
  */
 import type { ChannelName, EventName, EventPayload, Input, Output } from './ipc';
+import type { FailureCode, FailureDetails } from './result';
 
 /**
  * Why a request failed:
@@ -23,6 +24,9 @@ export interface Failed {
   code: ErrorCode;
   error: string;
   hint: string;
+  /** For a `failed` request: what kind of refusal (src-shared/result.ts), and its structured facts. */
+  reason?: FailureCode;
+  details?: FailureDetails;
 }
 
 /** The envelope every transport carries back for a request. */
@@ -52,6 +56,8 @@ export class BridgeError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly hint: string,
+    readonly reason?: FailureCode,
+    readonly details?: FailureDetails,
   ) {
     super(message);
   }
@@ -85,7 +91,7 @@ export function createBridge(transport: Transport): Bridge {
     async invoke<C extends ChannelName>(channel: C, ...args: InputArgs<C>): Promise<Output<C>> {
       const reply = await transport.invoke(channel, (args[0] ?? {}) as Input<C>);
       if (reply.ok) return reply.value;
-      throw new BridgeError(reply.code, reply.error, reply.hint);
+      throw new BridgeError(reply.code, reply.error, reply.hint, reply.reason, reply.details);
     },
     on: (event, listener) => transport.on(event, listener),
   };

@@ -27,6 +27,10 @@ export type TokenUsage = z.infer<typeof TokenUsage>;
 /** Every event carries its run, its position in the run (0, 1, 2, …) and when it happened (ISO 8601). */
 const base = { runId: z.string(), seq: z.number().int().nonnegative(), at: z.string() };
 
+/** Which limit ended a run with status `limit`: max actions, the time limit, or the same call repeated (a loop). */
+export const StopReason = z.enum(['actions', 'time', 'loop']);
+export type StopReason = z.infer<typeof StopReason>;
+
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({
     ...base,
@@ -76,7 +80,9 @@ export const AgentEvent = z.discriminatedUnion('type', [
     status: RunStatus,
     /** Why a run that is not `done` stopped, in one line (e.g. "stopped: reached the limit of 20 actions"). */
     message: z.string().optional(),
-    /** Tool calls made (the number the action limit counts). */
+    /** For status `limit`: which limit stopped it. */
+    stopReason: StopReason.optional(),
+    /** Tool calls that ran (the number the action limit counts; a batch call is one). */
     actions: z.number().int().nonnegative(),
     usage: TokenUsage,
   }),
@@ -97,6 +103,8 @@ export const RunInfo = z.object({
   request: z.string(),
   answer: z.string().nullable(),
   message: z.string().nullable(),
+  /** For status `limit`: which limit stopped it. */
+  stopReason: StopReason.nullable(),
   model: z.string(),
   protocol: WireProtocol,
   actions: z.number().int(),

@@ -11,7 +11,7 @@ import { ActionEntry, ActionSource, List, ListItem, Project, Task, TaskStatus } 
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
 import { ConnectionReport, KeyStatus, ProfileId, ProviderProfile } from './providers';
-import { SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
+import { ApprovalPolicy, SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
 
 export { DATA_TOPICS, Topic } from './operations';
 
@@ -132,8 +132,14 @@ export const channels = {
     output: z.object({ answered: z.boolean() }),
     changes: ['settings'],
   },
-  /** The agent's tools: what each does, and whether it changes data (those can be set to ask first: `approvals.<tool>`). */
-  'agent.tools': { input: Empty, output: z.array(z.object({ name: z.string(), description: z.string(), changes: z.boolean() })) },
+  /**
+   * The agent's tools: what each does, whether it changes data (those can be set to ask first:
+   * `approvals.<tool>`), and whether it asks unless the user says otherwise.
+   */
+  'agent.tools': {
+    input: Empty,
+    output: z.array(z.object({ name: z.string(), description: z.string(), changes: z.boolean(), approval: ApprovalPolicy })),
+  },
 
   // --- conversations and runs ---------------------------------------------------------------------
   /** Conversations, the most recently active first. */

@@ -28,7 +28,8 @@ export const SETTINGS = {
   stream: { schema: bool, default: true as boolean, help: 'stream the answer as it is written' },
   approvals: {
     schema: z.record(z.string().regex(/^[a-z_]+$/, 'tool names are lower_snake_case'), ApprovalPolicy),
-    default: { complete_task: 'ask', archive_list_item: 'ask' } as Record<string, ApprovalPolicy>,
+    // Each tool declares its own default (src-main/core/tools); this holds the user's choices over them.
+    default: {} as Record<string, ApprovalPolicy>,
     help: 'per tool: ask before running it, or auto (set one with approvals.<tool> ask|auto)',
   },
   quickCaptureShortcut: {

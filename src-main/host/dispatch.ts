@@ -41,7 +41,7 @@ export function createDispatch(handlers: Handlers, hub: EventHub, options: Dispa
       if (def.changes) hub.emit('data.changed', { topics: [...def.changes] });
       return { ok: true, value };
     } catch (e) {
-      if (e instanceof DomainError) return failed('failed', e.error, e.hint);
+      if (e instanceof DomainError) return { ...failed('failed', e.error, e.hint), reason: e.code, ...(e.details ? { details: e.details } : {}) };
       log(`${channel} failed unexpectedly`, e);
       const message = e instanceof Error ? e.message : String(e);
       return failed('internal', `${channel} failed unexpectedly: ${message}`, 'this is a bug in Tidy; the details are in its log');

@@ -117,8 +117,8 @@ async function keyed<T>(p: Promise<T>): Promise<T> {
   try {
     return await p;
   } catch (e) {
-    if (e instanceof ApiKeyError) throw new DomainError(e.error, e.hint);
-    if (e instanceof KeychainUnavailableError) throw new DomainError(`no OS keychain available (${e.reason})`, e.fix);
+    if (e instanceof ApiKeyError) throw new DomainError(e.error, e.hint, 'no_key');
+    if (e instanceof KeychainUnavailableError) throw new DomainError(`no OS keychain available (${e.reason})`, e.fix, 'keychain_unavailable');
     throw e;
   }
 }
@@ -173,7 +173,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'agent.send': (i) => ask(i.message, i.conversationId),
     'agent.cancel': (i) => ({ cancelled: cancelRun({ live }, i.runId) }),
     'agent.approve': (i) => ({ answered: answerApproval({ db, live }, i.runId, i.approvalId, i.decision) }),
-    'agent.tools': () => tools.map((t) => ({ name: t.name, description: t.description, changes: t.tags.includes('write') })),
+    'agent.tools': () => tools.map((t) => ({ name: t.name, description: t.description, changes: t.effect === 'write', approval: t.approval ?? 'auto' })),
 
     'conversations.list': (i) => listConversations(db, i.limit),
     'conversations.create': (i) => conversation(createConversation(db, i.title?.trim() || 'New conversation')),

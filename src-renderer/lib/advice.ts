@@ -4,6 +4,7 @@
  */
 import type { RunState } from './runs';
 import type { Problem } from './problem';
+import type { StopReason } from '../../src-shared/events';
 
 export type Remedy = 'settings' | 'retry' | 'continue';
 
@@ -15,8 +16,6 @@ export interface Advice {
   remedies: Remedy[];
 }
 
-const KEY_WORDS = /\b(api key|no key|key is|keychain|unauthori[sz]ed|401|invalid_api_key|incorrect api key)\b/i;
-const DOWN_WORDS = /\b(ECONNREFUSED|refused|ENOTFOUND|getaddrinfo|unreachable|could not connect|can't reach|cannot reach|fetch failed|network|socket hang up|ECONNRESET)\b/i;
 
 /** Advice for a run that ended without an answer; null for one that answered (or goes on). */
 export function runAdvice(run: RunState): Advice | null {
@@ -27,34 +26,33 @@ export function runAdvice(run: RunState): Advice | null {
       return null;
     case 'cancelled':
       return { tone: 'info', title: 'Stopped', detail: null, todo: 'You stopped this request. Changes made before the stop stay; undo them in Actions if you like.', remedies: ['retry'] };
-    case 'limit': {
-      const time = /time/i.test(detail ?? '');
-      return {
-        tone: 'warn',
-        title: time ? 'Time limit reached' : /repeat|loop|same call/i.test(detail ?? '') ? 'Stopped a loop' : 'Action limit reached',
-        detail,
-        todo: time
-          ? 'The request took longer than the time limit. Raise "Time limit" in Settings, or ask Tidy to continue.'
-          : 'Tidy stopped before finishing. Raise "Max actions" in Settings, or ask Tidy to continue where it stopped.',
-        remedies: ['continue', 'settings'],
-      };
-    }
+    case 'limit':
+      return { tone: 'warn', detail, ...LIMIT_ADVICE[run.stopReason ?? 'actions'], remedies: ['continue', 'settings'] };
     case 'error':
       return errorAdvice(run.errorKind, detail ?? 'the request failed');
   }
 }
 
+const LIMIT_ADVICE: Record<StopReason, { title: string; todo: string }> = {
+  actions: { title: 'Action limit reached', todo: 'Tidy stopped before finishing. Raise "Max actions" in Settings, or ask Tidy to continue where it stopped.' },
+  time: { title: 'Time limit reached', todo: 'The request took longer than the time limit. Raise "Time limit" in Settings, or ask Tidy to continue.' },
+  loop: {
+    title: 'Stopped a loop',
+    todo: 'Tidy made the same call three times in a row without getting further. Say more precisely what you want, or ask Tidy to continue another way.',
+  },
+};
+
 function errorAdvice(kind: string | null, detail: string): Advice {
-  if (kind === 'auth' || (kind === null && KEY_WORDS.test(detail)) || kind === 'no_key') {
+  if (kind === 'auth' || kind === 'no_key' || kind === 'keychain_unavailable') {
     return {
       tone: 'error',
-      title: /no (api )?key|not set|without a key/i.test(detail) ? 'No API key set' : 'The API key was refused',
+      title: kind === 'auth' ? 'The API key was refused' : kind === 'no_key' ? 'No API key set' : 'The keychain is not available',
       detail,
       todo: 'Set a valid key for this provider in Settings (it is kept in your OS keychain), or switch to a local model that needs none.',
       remedies: ['settings', 'retry'],
     };
   }
-  if (kind === 'network' || kind === 'timeout' || (kind === null && DOWN_WORDS.test(detail))) {
+  if (kind === 'network' || kind === 'timeout') {
     return {
       tone: 'error',
       title: "Can't reach the model endpoint",
@@ -77,10 +75,9 @@ function errorAdvice(kind: string | null, detail: string): Advice {
 
 /** Advice for a message that could not be sent at all. */
 export function sendAdvice(p: Problem): Advice {
-  const text = `${p.message} ${p.hint}`;
   if (p.code === 'disconnected') {
     return { tone: 'error', title: 'Tidy is not connected', detail: p.message, todo: p.hint, remedies: ['retry'] };
   }
-  if (KEY_WORDS.test(text)) return { ...errorAdvice('auth', p.message), todo: p.hint || errorAdvice('auth', p.message).todo };
+  if (p.reason === 'no_key' || p.reason === 'keychain_unavailable') return { ...errorAdvice(p.reason, p.message), todo: p.hint || errorAdvice(p.reason, p.message).todo };
   return { tone: 'error', title: 'Could not send', detail: p.message, todo: p.hint, remedies: ['retry', 'settings'] };
 }

@@ -2,7 +2,7 @@
  * A run as the UI shows it, folded from the agent's events: the same fold serves the live stream and a
  * stored trace replayed later, so both look the same (src-shared/events.ts).
  */
-import type { AgentEvent, ApprovalDecision, RunInfo, RunStatus, TokenUsage, WireProtocol } from '../../src-shared/events';
+import type { AgentEvent, ApprovalDecision, RunInfo, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../src-shared/events';
 
 export type TraceEvent = Exclude<AgentEvent, { type: 'text_delta' }>;
 
@@ -31,6 +31,8 @@ export interface RunState {
   answer: string | null;
   /** Why a run that is not `done` stopped. */
   message: string | null;
+  /** For status `limit`: which limit stopped it. */
+  stopReason: StopReason | null;
   /** The kind of the fatal error that ended it ('auth', 'network', …), for the advice the chat shows. */
   errorKind: string | null;
   approvals: Approval[];
@@ -58,6 +60,7 @@ export function runFromInfo(info: RunInfo): RunState {
     reasoning: '',
     answer: info.answer,
     message: info.message,
+    stopReason: info.stopReason,
     errorKind: null,
     approvals: [],
     steps: null,
@@ -81,6 +84,7 @@ function blank(e: AgentEvent): RunState {
     reasoning: '',
     answer: null,
     message: null,
+    stopReason: null,
     errorKind: null,
     approvals: [],
     steps: [],
@@ -129,6 +133,7 @@ export function applyEvent(run: RunState | undefined, e: AgentEvent): RunState {
         ...next,
         status: e.status,
         message: e.message ?? next.message,
+        stopReason: e.stopReason ?? null,
         usage: e.usage,
         actions: e.actions,
         finishedAt: e.at,

@@ -123,9 +123,9 @@ export const createActionsSlice =
         return true;
       } catch (e) {
         const p = toProblem(e);
-        // The core names the later actions that block an undo and suggests --cascade; the UI offers it as a button.
-        const canCascade = cascadable && p.code === 'failed' && /cascade/i.test(p.hint + p.message);
-        set((s) => ({ undoProblems: { ...s.undoProblems, [key]: { ...p, message: uiMessage(p.message), hint: uiHint(p.hint), canCascade } } }));
+        // Later actions block it: the UI offers undoing them too as a button.
+        const canCascade = cascadable && p.reason === 'undo_blocked';
+        set((s) => ({ undoProblems: { ...s.undoProblems, [key]: { ...p, ...undoWords(p), canCascade } } }));
         return false;
       } finally {
         set((s) => ({ undoPending: without(s.undoPending, key) }));
@@ -168,8 +168,8 @@ export const createActionsSlice =
           get().notify(n === 1 ? `Undid: ${report.reversed[0]!.summary}` : `Undid ${n} changes of the last request`);
           return true;
         } catch (e) {
-          const p = toProblem(e);
-          get().notify(`${p.message} — ${uiHint(p.hint)}`, 'error');
+          const words = undoWords(toProblem(e));
+          get().notify(`${words.message} — ${words.hint}`, 'error');
           return false;
         }
       },
@@ -184,27 +184,30 @@ function without<T>(record: Record<string, T>, key: string): Record<string, T> {
   return copy;
 }
 
-/**
- * The core names actions by id for the CLI ("can't undo a11 (Created project 'X'): later changes touched
- * the same data: a19 (Moved …), …"). Next to the entry, its summary says which one; the blockers are
- * named by what they did.
- */
-export function uiMessage(message: string): string {
-  const prefix = /^can't undo [a-z]\d+ \(/.exec(message);
-  const end = prefix ? message.indexOf('): ', prefix[0].length) : -1;
-  if (end < 0) return message;
-  const rest = message.slice(end + 3);
-  const blockers = /^later changes touched the same data: (.*)$/s.exec(rest);
-  if (!blockers) return rest.charAt(0).toUpperCase() + rest.slice(1);
-  const named = blockers[1]!.split(/, (?=[a-z]\d+ \()/).map((item) => item.replace(/^[a-z]\d+ \((.*)\)( and \d+ more)?$/s, '$1$2'));
-  return `Later changes touched the same data: ${named.join('; ')}.`;
-}
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** The core's hints speak CLI ("with --cascade", "run `tidy log`"); in the UI the same advice is a button. */
-export function uiHint(hint: string): string {
-  return hint
-    .replace(/^undo [a-z]\d+(?:, [a-z]\d+)* first/, 'undo those later changes first')
-    .replace(/,? or undo (\S+) with --cascade to undo them too/, ', or choose "Undo with later changes" to undo them too')
-    .replace(/undo (\S+) with --cascade/, 'choose "Undo with later changes"')
-    .replace(/run `tidy log` to see (action|request) ids/, 'the Actions view lists them');
+/**
+ * A refused undo or redo in the UI's words, from its code and details: the core's own words name actions
+ * by id and give CLI advice ("with --cascade"); next to the entry the blockers are named by what they did,
+ * and the advice is the button that follows it.
+ */
+export function undoWords(p: Problem): { message: string; hint: string } {
+  const d = p.details ?? {};
+  switch (p.reason) {
+    case 'undo_blocked': {
+      const named = (d.blockers ?? []).map((b) => b.summary).join('; ');
+      return {
+        message: named ? `Later changes touched the same data: ${named}${d.more ? ` and ${d.more} more` : ''}.` : capital(d.why ?? p.message),
+        hint: 'undo those later changes first, or choose "Undo with later changes" to undo them too',
+      };
+    }
+    case 'already_undone':
+      return { message: 'This is already undone.', hint: d.undoneBy ? 'use Redo to bring it back' : 'nothing to do' };
+    case 'parent_archived':
+      return { message: `The ${d.parent?.kind ?? 'parent'} '${d.parent?.name ?? ''}' is archived now.`, hint: `unarchive it first (${capital(d.parent?.kind ?? 'parent')}s view)` };
+    case 'nothing_to_undo':
+      return { message: 'There is nothing to undo.', hint: 'every change in the log is already undone' };
+    default:
+      return { message: d.why ? capital(d.why) : p.message, hint: p.hint };
+  }
 }

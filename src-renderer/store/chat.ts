@@ -71,6 +71,7 @@ function placeholder(id: string, conversationId: string, request: string, at: st
       request,
       answer: null,
       message: null,
+      stopReason: null,
       model: '',
       protocol: 'native',
       actions: 0,

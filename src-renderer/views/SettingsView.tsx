@@ -319,6 +319,7 @@ function ApprovalsSection() {
   if (!approvals) return null;
   // The tools that change data, and any other the stored setting names.
   const described = new Map((agentTools.value ?? []).map((t) => [t.name, t.description]));
+  const toolDefault = (name: string) => agentTools.value?.find((t) => t.name === name)?.approval ?? 'auto';
   const tools = [...new Set([...(agentTools.value ?? []).filter((t) => t.changes).map((t) => t.name), ...Object.keys(approvals)])];
   return (
     <section aria-labelledby="set-approvals">
@@ -339,7 +340,7 @@ function ApprovalsSection() {
                 {toolLabel(tool)}
               </th>
               <td>
-                <select className="input" aria-label={`Approval for ${toolLabel(tool)}`} value={approvals[tool] ?? 'auto'} onChange={(e) => void saveSetting(`approvals.${tool}`, e.target.value)}>
+                <select className="input" aria-label={`Approval for ${toolLabel(tool)}`} value={approvals[tool] ?? toolDefault(tool)} onChange={(e) => void saveSetting(`approvals.${tool}`, e.target.value)}>
                   <option value="ask">Ask me first</option>
                   <option value="auto">Run without asking</option>
                 </select>

@@ -19,7 +19,8 @@ describe('settings: validated, with the allowed range in the refusal', () => {
       maxActions: 20,
       timeLimitSec: 120,
       stream: true,
-      approvals: { complete_task: 'ask', archive_list_item: 'ask' },
+      // the user's choices only: each tool declares its own default (core/tools)
+      approvals: {},
       quickCaptureShortcut: 'CommandOrControl+Shift+Space',
     });
     expect(readSettings(db)).toEqual({ ...DEFAULT_SETTINGS });
@@ -77,7 +78,7 @@ describe('settings: validated, with the allowed range in the refusal', () => {
   it('approvals are set per tool', () => {
     const { db } = tempDb();
     okValue(writeSetting(db, 'approvals.complete_task', 'auto'));
-    expect(readSettings(db).approvals).toEqual({ complete_task: 'auto', archive_list_item: 'ask' });
+    expect(readSettings(db).approvals).toEqual({ complete_task: 'auto' });
   });
 
   it('an unknown key names the known ones', () => {

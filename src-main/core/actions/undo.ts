@@ -42,7 +42,7 @@ export function undoRequest(db: Db, requestId: string, options: UndoOptions): Re
       const rows = cached(db, `SELECT * FROM actions WHERE request_id = ? ORDER BY seq DESC`).all(requestId) as ActionRow[];
       if (rows.length === 0) fail(`no request with id ${requestId} has changed anything`, 'run `tidy log` to see request ids');
       const live = rows.filter((r) => r.undone_at === null);
-      if (live.length === 0) fail(`everything request ${requestId} changed is already undone`, redoHint(db, rows[0]!));
+      if (live.length === 0) alreadyUndone(db, rows[0]!, `everything request ${requestId} changed is already undone`);
       const report: UndoReport = { reversed: [], created: [] };
       for (const r of live) {
         const fresh = getActionRow(db, r.id)!;
@@ -56,10 +56,10 @@ export function undoRequest(db: Db, requestId: string, options: UndoOptions): Re
 /** Puts an undone action back in effect: the undo of the in-effect entry that undid it. */
 export function redoAction(db: Db, actionId: string, options: UndoOptions): Result<UndoReport> {
   const row = getActionRow(db, actionId);
-  if (!row) return { ok: false, error: `no action with id ${actionId}`, hint: 'run `tidy log` to see action ids' };
-  if (row.undone_at === null) return { ok: false, error: `action ${row.id} is in effect; there is nothing to redo`, hint: 'redo applies to an undone action' };
+  if (!row) return { ok: false, code: 'refused', error: `no action with id ${actionId}`, hint: 'run `tidy log` to see action ids' };
+  if (row.undone_at === null) return { ok: false, code: 'refused', error: `action ${row.id} is in effect; there is nothing to redo`, hint: 'redo applies to an undone action' };
   const undoer = undoerOf(db, row.id);
-  if (!undoer) return { ok: false, error: `action ${row.id} cannot be redone`, hint: 'undo its undo in the action log instead' };
+  if (!undoer) return { ok: false, code: 'refused', error: `action ${row.id} cannot be redone`, hint: 'undo its undo in the action log instead' };
   return undoAction(db, undoer, options);
 }
 
@@ -68,12 +68,12 @@ export function undoLast(db: Db, options: UndoOptions): Result<UndoReport> {
   const row = cached(db, `SELECT request_id FROM actions WHERE undone_at IS NULL AND undoes IS NULL ORDER BY seq DESC LIMIT 1`).get() as
     | { request_id: string }
     | undefined;
-  if (!row) return { ok: false, error: 'there is nothing to undo', hint: 'every change in the log is already undone' };
+  if (!row) return { ok: false, code: 'nothing_to_undo', error: 'there is nothing to undo', hint: 'every change in the log is already undone' };
   return undoRequest(db, row.request_id, options);
 }
 
 function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoReport): void {
-  if (row.undone_at !== null) fail(`action ${row.id} is already undone`, redoHint(db, row));
+  if (row.undone_at !== null) alreadyUndone(db, row, `action ${row.id} is already undone`);
   let blockers = findBlockers(db, row);
   if (blockers.length > 0 && options.cascade) {
     for (const b of blockers) {
@@ -83,11 +83,13 @@ function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoRepor
     blockers = findBlockers(db, row);
   }
   if (blockers.length > 0) {
-    const named = blockers.slice(0, MAX_NAMED).map((b) => `${b.id} (${b.summary})`);
-    const more = blockers.length > MAX_NAMED ? ` and ${blockers.length - MAX_NAMED} more` : '';
+    const shown = blockers.slice(0, MAX_NAMED).map((b) => ({ id: b.id, summary: b.summary }));
+    const more = blockers.length - shown.length;
     fail(
-      `can't undo ${row.id} (${row.summary}): later changes touched the same data: ${named.join(', ')}${more}`,
-      `undo ${blockers.map((b) => b.id).slice(0, MAX_NAMED).join(', ')} first, or undo ${row.id} with --cascade to undo them too`,
+      `can't undo ${row.id} (${row.summary}): later changes touched the same data: ${shown.map((b) => `${b.id} (${b.summary})`).join(', ')}${more ? ` and ${more} more` : ''}`,
+      `undo ${shown.map((b) => b.id).join(', ')} first, or undo ${row.id} with --cascade to undo them too`,
+      'undo_blocked',
+      { blockers: shown, more },
     );
   }
   apply(db, row, options.ctx, report);
@@ -100,9 +102,15 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
   } catch (e) {
     const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
     if (code === 'SQLITE_CONSTRAINT_UNIQUE')
-      fail(`can't undo ${row.id} (${row.summary}): its old name is taken now`, 'rename or archive the one that has that name, then undo again');
+      fail(`can't undo ${row.id} (${row.summary}): its old name is taken now`, 'rename or archive the one that has that name, then undo again', 'refused', {
+        why: 'its old name is taken now',
+      });
     if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
-      fail(`can't undo ${row.id} (${row.summary}): other data still refers to it`, `undo the later changes first, or undo ${row.id} with --cascade`);
+      fail(`can't undo ${row.id} (${row.summary}): other data still refers to it`, `undo the later changes first, or undo ${row.id} with --cascade`, 'undo_blocked', {
+        blockers: [],
+        more: 0,
+        why: 'other data still refers to it',
+      });
     throw e;
   }
   for (const c of changes) checkParentLive(db, row, c.table, c.before);
@@ -122,7 +130,9 @@ function checkParentLive(db: Db, row: ActionRow, table: string, image: Row | nul
   const parent = readRow(db, link.table, String(image[link.column]));
   if (parent?.['archived_at']) {
     const word = entity(link.table).word;
-    fail(`can't undo ${row.id} (${row.summary}): ${word} '${parent['name']}' is archived now`, `unarchive it first: tidy ${word} unarchive ${parent['id']}`);
+    fail(`can't undo ${row.id} (${row.summary}): ${word} '${parent['name']}' is archived now`, `unarchive it first: tidy ${word} unarchive ${parent['id']}`, 'parent_archived', {
+      parent: { kind: word, id: String(parent['id']), name: String(parent['name']) },
+    });
   }
 }
 
@@ -155,9 +165,10 @@ function undoerOf(db: Db, id: string): string | null {
   return row?.id ?? null;
 }
 
-function redoHint(db: Db, row: ActionRow): string {
+/** Fails: the action is undone already; says how to redo it (undo its undo) when that is possible. */
+function alreadyUndone(db: Db, row: ActionRow, error: string): never {
   const undoer = undoerOf(db, row.id);
-  return undoer ? `to redo it, undo ${undoer}` : 'nothing to do';
+  return undoer ? fail(error, `to redo it, undo ${undoer}`, 'already_undone', { undoneBy: undoer }) : fail(error, 'nothing to do', 'already_undone');
 }
 
 interface LaterRow extends ActionRow {

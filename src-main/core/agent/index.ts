@@ -6,4 +6,4 @@ export { historyWindow } from './history';
 export { jsonProtocol, nativeProtocol, PROTOCOLS, OBSERVATION, basePrompt, type ProtocolAdapter } from './protocols';
 export * from './store';
 export * from './trace';
-export { TOOLS, READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolTag } from '../tools';
+export { TOOLS, READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolEffect, type ToolServices, createToolServices } from '../tools';

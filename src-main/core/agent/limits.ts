@@ -1,3 +1,5 @@
+import type { StopReason } from '../../../src-shared/events';
+
 /**
  * When a run must stop, as predicates (STYLE 6): the loop asks them before every tool call, with the
  * call it is about to make already counted. The first one that answers ends the run with status `limit`.
@@ -15,13 +17,19 @@ export interface LoopState {
   elapsedMs: number;
 }
 
-/** Why the run must stop (one line, e.g. "reached the limit of 20 actions"), or null to go on. */
-export type StopPredicate = (state: LoopState) => string | null;
+/** Why the run must stop: which limit (for programs) and one line (for people), e.g. "reached the limit of 20 actions". */
+export interface Stop {
+  reason: StopReason;
+  message: string;
+}
+
+/** Null to go on. */
+export type StopPredicate = (state: LoopState) => Stop | null;
 
 export const actionLimit =
   (max: number): StopPredicate =>
   (s) =>
-    s.calls.length > max ? `reached the limit of ${max} actions` : null;
+    s.calls.length > max ? { reason: 'actions', message: `reached the limit of ${max} actions` } : null;
 
 /** The same call with the same arguments `times` times in a row is a loop: the model is not making progress. */
 export const repeatedCall =
@@ -29,7 +37,7 @@ export const repeatedCall =
   (s) => {
     const last = s.calls.slice(-times);
     if (last.length < times || !last.every((c) => c.tool === last[0]!.tool && c.args === last[0]!.args)) return null;
-    return `${last[0]!.tool} was called ${times} times in a row with the same arguments (a loop)`;
+    return { reason: 'loop', message: `${last[0]!.tool} was called ${times} times in a row with the same arguments (a loop)` };
   };
 
 export const timeLimitMessage = (ms: number): string => `reached the time limit of ${ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`}`;
@@ -41,7 +49,7 @@ export const timeLimitMessage = (ms: number): string => `reached the time limit 
 export const timeLimit =
   (ms: number): StopPredicate =>
   (s) =>
-    s.elapsedMs >= ms ? timeLimitMessage(ms) : null;
+    s.elapsedMs >= ms ? { reason: 'time', message: timeLimitMessage(ms) } : null;
 
 export interface Limits {
   /** Tool calls allowed per request (settings maxActions). */

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import type { AgentEvent, AgentEventBody, ApprovalDecision, RunStatus, TokenUsage, WireProtocol } from '../../../src-shared/events';
+import type { AgentEvent, AgentEventBody, ApprovalDecision, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../../src-shared/events';
 import type { Failure } from '../../../src-shared/result';
-import { attempt, DomainError } from '../domain/fail';
 import { ModelError, type ChatMessage, type Model, type ModelDelta, type ModelTurn } from '../llm/port';
 import type { Db } from '../store/db';
-import { signature, type Tool, type ToolContext, type ToolOutcome } from '../tools/tool';
+import { invokeTool } from '../tools/invoke';
+import { createToolServices, type Tool, type ToolContext, type ToolOutcome, type ToolServices } from '../tools/tool';
 import { historyWindow } from './history';
-import { canonicalJson, defaultStops, timeLimitMessage, type CallRecord, type Limits, type StopPredicate } from './limits';
+import { canonicalJson, defaultStops, timeLimitMessage, type CallRecord, type Limits, type Stop, type StopPredicate } from './limits';
 import { isObservation, jsonProtocol, PROTOCOLS, type PendingCall, type ProtocolAdapter } from './protocols';
 
 export interface ApprovalRequest {
@@ -46,10 +46,12 @@ export interface RunAgentOptions {
    * calls, never one without the other), so the caller can persist them and continue the conversation later.
    */
   onMessages?: (messages: ChatMessage[]) => void;
-  /** The database the tools work on; their changes are logged under {runId, source: 'agent'}. */
+  /** The database the tools work on; their changes are logged under {requestId: runId, source: 'agent'}. */
   db: Db;
-  /** Whether a call of this tool waits for the user's approval (settings `approvals`). Default: never. */
-  needsApproval?: (tool: string) => boolean;
+  /** What the tools reach outside the database (calculator, clock, HTTP). Default: this process's own. */
+  services?: ToolServices;
+  /** Whether a call of this tool waits for the user's approval (its policy: settings `approvals` over the tool's default). Default: never. */
+  needsApproval?: (tool: Tool, input: unknown) => boolean;
   /**
    * Asks the user. Called before `approval_requested` is emitted, so an answer given while that event is
    * being handled is not lost. Without it, calls that need approval are declined.
@@ -63,13 +65,14 @@ export interface RunOutcome {
   answer?: string;
   /** Why it stopped, for any other status: one line. */
   message?: string;
+  /** For status `limit`: which limit. */
+  stopReason?: StopReason;
+  /** Tool calls that ran. */
   actions: number;
   usage: TokenUsage;
   /** The protocol the run ended in (json after an auto fallback). */
   protocol: WireProtocol;
 }
-
-const DECLINED_HINT = 'do not try it again in this run; tell the user what you wanted to do, or go on without it';
 
 /** Rejects as soon as the signal aborts, so a run waiting for something (an approval) can be cancelled. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -79,15 +82,6 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((i) => {
-      const at = i.path.join('.') || 'arguments';
-      return i.code === 'invalid_type' && i.message.endsWith('received undefined') ? `${at} is missing` : `${at}: ${i.message}`;
-    })
-    .join('; ');
 }
 
 /**
@@ -101,7 +95,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
   const stops = o.stopWhen ?? defaultStops(o.limits);
   const byName = new Map(o.tools.map((t) => [t.name, t]));
-  const ctx: ToolContext = { db: o.db, action: { requestId: o.runId, source: 'agent' }, signal };
+  const ctx: ToolContext = { db: o.db, action: { requestId: o.runId, source: 'agent' }, signal, services: o.services ?? createToolServices() };
 
   let seq = 0;
   const emit = (body: AgentEventBody): void => o.onEvent({ ...body, runId: o.runId, seq: seq++, at: new Date().toISOString() });
@@ -110,6 +104,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
   const requestIndex = transcript.length - 1;
   const request = transcript[requestIndex];
   const calls: CallRecord[] = [];
+  let executed = 0;
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   let protocol: ProtocolAdapter = PROTOCOLS[o.protocol];
   let callIds = 0;
@@ -129,17 +124,25 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     step = [];
   };
 
-  const finish = (status: RunStatus, end: { answer?: string; message?: string } = {}): RunOutcome => {
-    emit({ type: 'run_finished', status, ...(end.message ? { message: end.message } : {}), actions: calls.length, usage: { ...usage } });
-    return { status, ...end, actions: calls.length, usage: { ...usage }, protocol: protocol.name };
+  const finish = (status: RunStatus, end: { answer?: string; message?: string; stopReason?: StopReason } = {}): RunOutcome => {
+    emit({
+      type: 'run_finished',
+      status,
+      ...(end.message ? { message: end.message } : {}),
+      ...(end.stopReason ? { stopReason: end.stopReason } : {}),
+      actions: executed,
+      usage: { ...usage },
+    });
+    return { status, ...end, actions: executed, usage: { ...usage }, protocol: protocol.name };
   };
+  const stopped = (stop: Stop): RunOutcome => finish('limit', { message: `stopped: ${stop.message}`, stopReason: stop.reason });
   /** The signal fired: the user cancelled, or the time was up. */
   const interrupted = (): RunOutcome => {
     const cancelled = o.signal?.aborted === true;
     closeStep(cancelled ? 'the user cancelled the run' : 'the time limit was reached');
-    return cancelled ? finish('cancelled', { message: 'cancelled' }) : finish('limit', { message: `stopped: ${timeLimitMessage(o.limits.timeLimitMs)}` });
+    return cancelled ? finish('cancelled', { message: 'cancelled' }) : stopped({ reason: 'time', message: timeLimitMessage(o.limits.timeLimitMs) });
   };
-  const stopReason = (): string | null => {
+  const stopReason = (): Stop | null => {
     const state = { calls, elapsedMs: Date.now() - startedAt };
     for (const stop of stops) {
       const why = stop(state);
@@ -154,32 +157,22 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     else if (d.kind === 'text' && protocol.name === 'native') emit({ type: 'text_delta', kind: 'text', text: d.text });
   };
 
-  async function perform(call: PendingCall): Promise<ToolOutcome> {
-    const tool = byName.get(call.tool);
-    if (!tool) return { ok: false, error: `unknown tool '${call.tool}'`, hint: `use one of: ${o.tools.map((t) => t.name).join(', ')}` };
-    if (call.argsError) return { ok: false, error: `${tool.name}: ${call.argsError}`, hint: `send a JSON object: ${tool.name} takes ${signature(tool)}` };
-    const parsed = tool.input.safeParse(call.args);
-    if (!parsed.success) {
-      return { ok: false, error: `invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`, hint: `${tool.name} takes ${signature(tool)}` };
-    }
-    if (o.needsApproval?.(tool.name)) {
-      const question = attempt(() => (tool.confirm ? tool.confirm(parsed.data, ctx) : `Run ${tool.name} ${JSON.stringify(call.args)}?`));
-      if (!question.ok) return question;
-      const ask: ApprovalRequest = { approvalId: `ap${++approvals}`, callId: call.id, tool: tool.name, args: call.args, message: question.value };
-      const answer = o.approve ? o.approve(ask) : Promise.resolve<ApprovalDecision>('decline');
-      emit({ type: 'approval_requested', ...ask });
-      const decision = await abortable(answer, signal);
-      emit({ type: 'approval_resolved', approvalId: ask.approvalId, decision });
-      if (decision === 'decline') return { ok: false, error: `the user declined: ${question.value}`, hint: DECLINED_HINT };
-    }
-    try {
-      return await tool.run(parsed.data, ctx);
-    } catch (e) {
-      if (e instanceof DomainError) return { ok: false, error: e.error, hint: e.hint };
-      if (signal.aborted) throw e;
-      return { ok: false, error: `${tool.name} failed: ${e instanceof Error ? e.message : String(e)}`, hint: 'try another way, or tell the user' };
-    }
-  }
+  /** Asks the user about a call, with the events the UI and the trace show. */
+  const askUser = (call: PendingCall) => async (tool: Tool, question: string): Promise<ApprovalDecision> => {
+    const ask: ApprovalRequest = { approvalId: `ap${++approvals}`, callId: call.id, tool: tool.name, args: call.args, message: question };
+    const answer = o.approve ? o.approve(ask) : Promise.resolve<ApprovalDecision>('decline');
+    emit({ type: 'approval_requested', ...ask });
+    const decision = await abortable(answer, signal);
+    emit({ type: 'approval_resolved', approvalId: ask.approvalId, decision });
+    return decision;
+  };
+
+  const perform = (call: PendingCall): Promise<ToolOutcome> =>
+    invokeTool(call, {
+      tools: byName,
+      ctx,
+      ...(o.needsApproval ? { approval: { needed: o.needsApproval, ask: askUser(call) } } : {}),
+    });
 
   /** Runs one call: its events, and the text the model gets back. */
   async function execute(call: PendingCall): Promise<string> {
@@ -197,7 +190,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     closeStep('');
     calls.push({ tool: '(invalid reply)', args: raw });
     const why = stopReason();
-    return why ? finish('limit', { message: `stopped: ${why}` }) : null;
+    return why ? stopped(why) : null;
   }
 
   emit({
@@ -272,10 +265,11 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
         calls.push({ tool: call.tool, args: canonicalJson(call.args) });
         const why = stopReason();
         if (why) {
-          closeStep(why);
-          return finish('limit', { message: `stopped: ${why}` });
+          closeStep(why.message);
+          return stopped(why);
         }
         const content = await execute(call);
+        executed++;
         unanswered.shift();
         keep(protocol.observation(content, call));
         if (signal.aborted) return interrupted();

@@ -9,7 +9,8 @@ import type { Model } from '../llm/port';
 import { readSettings, writeSetting } from '../settings';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
-import type { Tool } from '../tools/tool';
+import { approvalPolicy } from '../tools/invoke';
+import type { Tool, ToolServices } from '../tools/tool';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { runAgent, type RunOutcome } from './loop';
 import { appendMessages, createConversation, getConversation, loadMessages, rememberedProtocol, rememberProtocol, type Endpoint } from './store';
@@ -130,7 +131,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     },
     onMessages: (messages) => trace.messages(conversationId, runId, messages),
     // Read at every call, so an "always allow" given earlier in this run applies to the next call.
-    needsApproval: (tool) => !input.approveAll && readSettings(db).approvals[tool] === 'ask',
+    needsApproval: (tool) => !input.approveAll && approvalPolicy(readSettings(db).approvals, tool) === 'ask',
     approve: (request) => new Promise((resolve) => run.approvals.set(request.approvalId, { tool: request.tool, resolve })),
   })
     .then((outcome) => ({ runId, conversationId, ...outcome }))

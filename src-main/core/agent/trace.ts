@@ -48,9 +48,10 @@ export function createTraceWriter(db: Db): TraceWriter {
         if (e.kind === 'tools_unsupported') cached(db, `UPDATE runs SET protocol = 'json' WHERE id = ?`).run(e.runId);
         break;
       case 'run_finished':
-        cached(db, `UPDATE runs SET status = ?, message = ?, actions = ?, finished_at = ? WHERE id = ?`).run(
+        cached(db, `UPDATE runs SET status = ?, message = ?, stop_reason = ?, actions = ?, finished_at = ? WHERE id = ?`).run(
           e.status,
           e.message ?? null,
+          e.stopReason ?? null,
           e.actions,
           e.at,
           e.runId,
@@ -93,6 +94,7 @@ interface RunRow {
   request: string;
   answer: string | null;
   message: string | null;
+  stop_reason: string | null;
   model: string;
   protocol: string;
   actions: number;
@@ -111,6 +113,7 @@ const toInfo = (r: RunRow): RunInfo =>
     request: r.request,
     answer: r.answer,
     message: r.message,
+    stopReason: r.stop_reason,
     model: r.model,
     protocol: r.protocol,
     actions: r.actions,

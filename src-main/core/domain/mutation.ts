@@ -35,7 +35,7 @@ export function mutate<T>(
       })
       .immediate();
   } catch (e) {
-    if (e instanceof DomainError) return { ok: false, error: e.error, hint: e.hint };
+    if (e instanceof DomainError) return { ok: false, ...e.toFailure() };
     throw e;
   }
 }

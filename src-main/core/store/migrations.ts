@@ -201,7 +201,7 @@ export const migrations: Migration[] = [
   {
     version: 4,
     foreignKeysOff: true,
-    description: 'the action log names requests and change images plainly and takes any source; the search index is keyed by (kind, id)',
+    description: 'the action log names requests and change images plainly and takes any source; the search index is keyed by (kind, id); runs say which limit stopped them',
     up(db) {
       // A table cannot lose a CHECK in place: rebuild it (SQLite's documented way, with foreign keys off:
       // action_entities' reference to "actions" then points at the new table).
@@ -238,6 +238,8 @@ export const migrations: Migration[] = [
         CREATE TABLE search_docs (docid INTEGER PRIMARY KEY, kind TEXT NOT NULL, ref TEXT NOT NULL, UNIQUE (kind, ref));
         CREATE VIRTUAL TABLE search_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
       `);
+      // Which limit stopped a run (actions, time, loop), for programs; `message` says it in words.
+      db.exec(`ALTER TABLE runs ADD COLUMN stop_reason TEXT`);
     },
   },
 ];

@@ -7,4 +7,4 @@ import type { Tool } from './tool';
 /** Every tool the agent has, in the order the model is shown them. Adding a tool is adding one object here. */
 export const TOOLS: readonly Tool[] = [...TASK_TOOLS, ...LIST_TOOLS, calculateTool, searchTool];
 
-export { READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolTag } from './tool';
+export { READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolEffect, type ToolServices, createToolServices } from './tool';

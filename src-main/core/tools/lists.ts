@@ -12,14 +12,14 @@ export const LIST_TOOLS = [
     name: 'make_list',
     description: 'Make a new, empty list.',
     input: z.strictObject({ name: z.string() }),
-    tags: ['write', 'lists'],
+    effect: 'write',
     run: ({ name }, { db, action }) => mutation(makeList(db, action, { name }), (l) => ({ id: l.id, name: l.name })),
   }),
   defineTool({
     name: 'get_list_names',
     description: 'All lists with their ids.',
     input: z.strictObject({}),
-    tags: ['read', 'lists'],
+    effect: 'read',
     run: (_, { db }) =>
       read(() => {
         const lists = listLists(db);
@@ -30,7 +30,7 @@ export const LIST_TOOLS = [
     name: 'get_list_items',
     description: "A list's items (list: the list's name or id, here and in the other list tools).",
     input: z.strictObject({ list }),
-    tags: ['read', 'lists'],
+    effect: 'read',
     run: ({ list }, { db }) =>
       read(() => {
         const { items } = listItems(db, list);
@@ -46,14 +46,14 @@ export const LIST_TOOLS = [
     name: 'add_list_item',
     description: 'Add an item to a list.',
     input: z.strictObject({ list, text: z.string() }),
-    tags: ['write', 'lists'],
+    effect: 'write',
     run: ({ list, text }, { db, action }) => mutation(addListItem(db, action, { list, text }), (i) => ({ id: i.id, text: i.text })),
   }),
   defineTool({
     name: 'edit_list_item',
     description: "Change an item's text (item_id from get_list_items).",
     input: z.strictObject({ list, item_id: z.string(), text: z.string() }),
-    tags: ['write', 'lists'],
+    effect: 'write',
     run: ({ list, item_id, text }, { db, action }) =>
       mutation(editListItem(db, action, { list, item: item_id, text }), (i) => ({ id: i.id, text: i.text })),
   }),
@@ -61,7 +61,7 @@ export const LIST_TOOLS = [
     name: 'check_list_item',
     description: 'Check or uncheck an item (item_id from get_list_items).',
     input: z.strictObject({ list, item_id: z.string(), checked: z.boolean() }),
-    tags: ['write', 'lists'],
+    effect: 'write',
     run: ({ list, item_id, checked }, { db, action }) =>
       mutation(checkListItem(db, action, { list, item: item_id, checked }), (i) => ({ id: i.id, checked: i.checked })),
   }),
@@ -69,7 +69,8 @@ export const LIST_TOOLS = [
     name: 'archive_list_item',
     description: 'Remove an item from a list (item_id from get_list_items); it is archived, not deleted.',
     input: z.strictObject({ list, item_id: z.string() }),
-    tags: ['write', 'lists'],
+    effect: 'write',
+    approval: 'ask',
     confirm: ({ list, item_id }, { db }) => {
       const found = listItems(db, list);
       const item = found.items.find((i) => i.id === item_id.trim().toLowerCase());

@@ -63,6 +63,6 @@ export const searchTool = defineTool({
   name: 'search',
   description: 'Find tasks, projects, lists and list items by words (best matches first).',
   input: z.strictObject({ query: z.string() }),
-  tags: ['read', 'search'],
+  effect: 'read',
   run: ({ query }, { db }) => read(() => search(db, query)),
 });

@@ -22,7 +22,7 @@ export const TASK_TOOLS = [
     name: 'get_inbox_tasks',
     description: 'Open tasks in the Inbox.',
     input: z.strictObject({}),
-    tags: ['read', 'tasks'],
+    effect: 'read',
     run: (_, { db }) =>
       read(() => {
         const { tasks, total } = listTasks(db, { project: INBOX_ID, limit: READ_CAP });
@@ -33,7 +33,7 @@ export const TASK_TOOLS = [
     name: 'get_all_tasks',
     description: 'Open tasks of every project, or of one project (project_id from get_all_projects).',
     input: z.strictObject({ project_id: z.string().optional() }),
-    tags: ['read', 'tasks'],
+    effect: 'read',
     run: ({ project_id }, { db }) =>
       read(() => {
         const { tasks, total } = listTasks(db, { project: project_id, limit: READ_CAP });
@@ -44,7 +44,7 @@ export const TASK_TOOLS = [
     name: 'get_all_projects',
     description: 'All projects, the Inbox included, with their ids.',
     input: z.strictObject({}),
-    tags: ['read', 'projects'],
+    effect: 'read',
     run: (_, { db }) =>
       read(() => {
         const projects = listProjects(db);
@@ -55,14 +55,14 @@ export const TASK_TOOLS = [
     name: 'create_project',
     description: 'Create a project. Fails if the name is taken: then use the existing project.',
     input: z.strictObject({ name: z.string() }),
-    tags: ['write', 'projects'],
+    effect: 'write',
     run: ({ name }, { db, action }) => mutation(createProject(db, action, { name }), (p) => ({ id: p.id, name: p.name })),
   }),
   defineTool({
     name: 'move_task',
     description: 'Move a task (id from get_inbox_tasks or get_all_tasks) to a project (id from get_all_projects or create_project).',
     input: z.strictObject({ task_id: z.string(), project_id: z.string() }),
-    tags: ['write', 'tasks'],
+    effect: 'write',
     run: ({ task_id, project_id }, { db, action }) =>
       mutation(moveTask(db, action, { task: task_id, project: project_id }), (t) => ({ ok: true, id: t.id, content: t.content, project: t.project })),
   }),
@@ -70,7 +70,7 @@ export const TASK_TOOLS = [
     name: 'add_task',
     description: 'Add a task, to the Inbox unless project_id is given.',
     input: z.strictObject({ content: z.string(), project_id: z.string().optional() }),
-    tags: ['write', 'tasks'],
+    effect: 'write',
     run: ({ content, project_id }, { db, action }) =>
       mutation(addTask(db, action, { content, project: project_id }), (t) => ({ id: t.id, content: t.content, project: t.project })),
   }),
@@ -83,7 +83,7 @@ export const TASK_TOOLS = [
       priority: z.number().int().min(1).max(4).optional(),
       due: z.string().nullable().optional(),
     }),
-    tags: ['write', 'tasks'],
+    effect: 'write',
     run: ({ task_id, ...change }, { db, action }) =>
       mutation(updateTask(db, action, { task: task_id, ...change }), (t) => ({
         id: t.id,
@@ -98,7 +98,8 @@ export const TASK_TOOLS = [
     name: 'complete_task',
     description: 'Mark a task done.',
     input: z.strictObject({ task_id: z.string() }),
-    tags: ['write', 'tasks'],
+    effect: 'write',
+    approval: 'ask',
     confirm: ({ task_id }, { db }) => `Complete task ${quote(getTask(db, task_id).content)}?`,
     run: ({ task_id }, { db, action }) => mutation(completeTask(db, action, { task: task_id }), () => ({ ok: true })),
   }),

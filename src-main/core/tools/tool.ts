@@ -3,21 +3,52 @@ import type { Failure } from '../../../src-shared/result';
 import type { ActionContext } from '../actions/log';
 import { attempt } from '../domain/fail';
 import type { Mutated } from '../domain/mutation';
+import type { ApprovalPolicy } from '../../../src-shared/settings';
+import { createCalculator, type Calculator } from '../../sandbox/calculator';
 import type { Db } from '../store/db';
 
-/** What a tool runs with: the database, the request its changes are logged under, and the run's signal. */
-export interface ToolContext {
-  db: Db;
-  /** `{runId, source: 'agent'}`: every action a tool writes is tagged with the run, so `tidy undo --run` reverses it. */
-  action: ActionContext;
-  /** Aborted on cancel or at the time limit; long-running tools (the calculator worker) must stop on it. */
-  signal: AbortSignal;
+/**
+ * What tools reach outside the database, handed in by the composition root (the CLI, a host, a test):
+ * tools hold no module-level singletons, so each process (or test) decides what they talk to.
+ */
+export interface ToolServices {
+  /** The sandboxed calculator (src-main/sandbox/calculator.ts): one per process, started on first use. */
+  calculator: () => Calculator;
+  /** The time tools treat as now. */
+  now: () => Date;
+  /** HTTP for tools that reach the network (only ever the endpoints the user turned on). */
+  fetch: typeof fetch;
 }
 
-/** A tool's answer: a JSON value for the model (and the action it logged, for a mutation), or {error, hint}. */
-export type ToolOutcome = { ok: true; value: unknown; actionId?: string } | ({ ok: false } & Failure);
+/** What a tool runs with: the database, the request its changes are logged under, the run's signal, and its services. */
+export interface ToolContext {
+  db: Db;
+  /** `{requestId, source}`: every action a tool writes is tagged with the request, so `tidy undo --run` reverses it. */
+  action: ActionContext;
+  /** Aborted on cancel or at the time limit; long-running tools (the calculator) must stop on it. */
+  signal: AbortSignal;
+  services: ToolServices;
+}
 
-export type ToolTag = 'read' | 'write' | 'tasks' | 'projects' | 'lists' | 'search' | 'math';
+/** Services for a process: one lazily started calculator, the real clock and fetch. */
+export function createToolServices(overrides: Partial<ToolServices> = {}): ToolServices {
+  let calculator: Calculator | undefined;
+  return {
+    calculator: () => (calculator ??= createCalculator()),
+    now: () => new Date(),
+    fetch: (...args) => fetch(...args),
+    ...overrides,
+  };
+}
+
+/**
+ * A tool's answer: a JSON value for the model (and the actions it logged, for a mutation), or {error, hint}.
+ * A batch tool logs one action per item that succeeded.
+ */
+export type ToolOutcome = { ok: true; value: unknown; actionId?: string; actionIds?: string[] } | ({ ok: false } & Failure);
+
+/** `read` never changes data; `write` changes it through logged, undoable operations. */
+export type ToolEffect = 'read' | 'write';
 
 /**
  * A tool is data. Mutations go through the domain operations, which write the change and its action row
@@ -29,10 +60,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** One or two short sentences for the model: what it does and where its ids come from. */
   description: string;
   input: S;
-  tags: readonly ToolTag[];
+  effect: ToolEffect;
+  /** Whether a call waits for the user's OK unless the user says otherwise (settings `approvals.<tool>`). Default: auto. */
+  approval?: ApprovalPolicy;
   /**
-   * The question to ask the user when the tool's approval policy is `ask` (settings `approvals`). May throw a
-   * DomainError (e.g. no such task): then the call fails without bothering the user.
+   * The question to ask the user when the tool's approval policy is `ask`. May throw a DomainError (e.g. no
+   * such task): then the call fails without bothering the user.
    */
   confirm?: (input: z.output<S>, ctx: ToolContext) => string;
   run(input: z.output<S>, ctx: ToolContext): ToolOutcome | Promise<ToolOutcome>;

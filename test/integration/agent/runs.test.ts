@@ -118,7 +118,8 @@ describe('approvals through the run API', () => {
     expect(listTasks(db).tasks.map((t) => t.id)).not.toContain('t1');
     expect(listTasks(db).tasks.map((t) => t.id)).toContain('t2');
     expect(answerApproval(deps, run.runId, 'ap1', 'approve')).toBe(false);
-    expect(readSettings(db).approvals['complete_task']).toBe('ask');
+    // A plain approve changes no setting: complete_task keeps its own default, ask.
+    expect(readSettings(db).approvals).toEqual({});
   });
 
   it('always allow sets approvals.<tool> = auto, so the next call of that tool in the same run is not asked', async () => {
@@ -129,11 +130,12 @@ describe('approvals through the run API', () => {
     });
     expect((await run.finished).status).toBe('done');
     expect(ofType(events, 'approval_requested')).toHaveLength(1);
-    expect(readSettings(db).approvals).toMatchObject({ complete_task: 'auto', archive_list_item: 'ask' });
+    expect(readSettings(db).approvals).toEqual({ complete_task: 'auto' });
     expect(listTasks(db).total).toBe(7);
     // Revocable in the settings.
     writeSetting(db, 'approvals.complete_task', 'ask');
-    expect(readSettings(db).approvals['complete_task']).toBe('ask');
+    // A plain approve changes no setting: complete_task keeps its own default, ask.
+    expect(readSettings(db).approvals).toEqual({});
   });
 
   it('approveAll runs without asking; cancel while an approval waits ends the run as cancelled', async () => {

@@ -253,7 +253,7 @@ describe('tidy ask: faults', () => {
     const r = await tidyAsync(t.path, ['ask', 'find everything'], { env: { ...t.env, TIDY_BASE_URL: fake.url } }).done;
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('tidy: stopped: reached the limit of 3 actions — run r1; undo its changes with: tidy undo --run r1\n');
-    expect(t.json<RunInfo[]>('runs')[0]).toMatchObject({ status: 'limit', actions: 4, message: 'stopped: reached the limit of 3 actions' });
+    expect(t.json<RunInfo[]>('runs')[0]).toMatchObject({ status: 'limit', actions: 3, stopReason: 'actions', message: 'stopped: reached the limit of 3 actions' });
     expect(fake.chatRequests).toHaveLength(4);
   });
 
@@ -373,6 +373,6 @@ describe.skipIf(!hasScript)('tidy ask on a terminal', () => {
     expect(out.match(/approve\? \[y\]es \/ \[n\]o \/ \[a\]lways: /g)).toHaveLength(1);
     expect(out).toContain('approved (always)');
     expect(t.json<unknown[]>('tasks')).toHaveLength(7);
-    expect(t.run('config', 'get', 'approvals').stdout.trim()).toBe('{"complete_task":"auto","archive_list_item":"ask"}');
+    expect(t.run('config', 'get', 'approvals').stdout.trim()).toBe('{"complete_task":"auto"}');
   });
 });

@@ -151,7 +151,7 @@ describe('undo one action', () => {
 
   it('says so for an unknown action id', () => {
     const { db } = tempDb();
-    expect(undoAction(db, 'a999', { ctx: userCtx(db) })).toEqual({ ok: false, error: 'no action with id a999', hint: 'run `tidy log` to see action ids' });
+    expect(undoAction(db, 'a999', { ctx: userCtx(db) })).toEqual({ ok: false, code: 'refused', error: 'no action with id a999', hint: 'run `tidy log` to see action ids' });
   });
 });
 

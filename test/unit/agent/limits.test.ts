@@ -8,20 +8,22 @@ const state = (calls: [string, unknown][], elapsedMs = 0) => ({ calls: calls.map
 describe('stop predicates', () => {
   it('action limit counts the pending call', () => {
     expect(actionLimit(2)(state([['a', {}], ['b', {}]]))).toBeNull();
-    expect(actionLimit(2)(state([['a', {}], ['b', {}], ['c', {}]]))).toBe('reached the limit of 2 actions');
+    expect(actionLimit(2)(state([['a', {}], ['b', {}], ['c', {}]]))).toEqual({ reason: 'actions', message: 'reached the limit of 2 actions' });
   });
 
   it('a repeated call is the same tool with the same arguments, keys in any order, in a row', () => {
     const same: [string, unknown][] = [['move_task', { task_id: 't1', project_id: 'p1' }], ['move_task', { project_id: 'p1', task_id: 't1' }]];
     expect(repeatedCall(3)(state(same))).toBeNull();
-    expect(repeatedCall(3)(state([...same, ['move_task', { task_id: 't1', project_id: 'p1' }]]))).toMatch(/^move_task was called 3 times in a row/);
+    const loop = repeatedCall(3)(state([...same, ['move_task', { task_id: 't1', project_id: 'p1' }]]));
+    expect(loop?.reason).toBe('loop');
+    expect(loop?.message).toMatch(/^move_task was called 3 times in a row/);
     expect(repeatedCall(3)(state([...same, ['move_task', { task_id: 't2', project_id: 'p1' }]]))).toBeNull();
     expect(repeatedCall(3)(state([same[0]!, ['search', { query: 'x' }], same[1]!]))).toBeNull();
   });
 
   it('time limit', () => {
     expect(timeLimit(5000)(state([], 4999))).toBeNull();
-    expect(timeLimit(5000)(state([], 5000))).toBe('reached the time limit of 5 s');
+    expect(timeLimit(5000)(state([], 5000))).toEqual({ reason: 'time', message: 'reached the time limit of 5 s' });
   });
 });
 

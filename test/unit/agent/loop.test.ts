@@ -137,9 +137,10 @@ describe('runAgent, stop predicates', () => {
     let n = 0;
     const model = new ScriptedModel([() => calls(call('add_task', { content: `task ${++n}` }))], 'scripted', 'repeat');
     const r = await run(db, model, 'x', { limits: { maxActions: 3, timeLimitMs: 10_000, historyLength: 15 } });
-    expect(r).toMatchObject({ status: 'limit', message: 'stopped: reached the limit of 3 actions', actions: 4 });
+    // Three calls ran; the fourth was stopped before it ran, so the run reports 3.
+    expect(r).toMatchObject({ status: 'limit', message: 'stopped: reached the limit of 3 actions', stopReason: 'actions', actions: 3 });
     expect(listTasks(db).total).toBe(3);
-    expect(r.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'limit', message: 'stopped: reached the limit of 3 actions' });
+    expect(r.events.at(-1)).toMatchObject({ type: 'run_finished', status: 'limit', message: 'stopped: reached the limit of 3 actions', stopReason: 'actions', actions: 3 });
   });
 
   it('stops the same call with the same arguments made three times in a row', async () => {
@@ -214,7 +215,7 @@ describe('runAgent, approvals', () => {
   it('asks before a tool whose policy is ask, with a readable question, and runs it when approved', async () => {
     const { db, model } = setup();
     const asked: string[] = [];
-    const r = await run(db, model, 'x', { needsApproval: (t) => t === 'complete_task', approve: async (q) => (asked.push(q.message), 'approve') });
+    const r = await run(db, model, 'x', { needsApproval: (t) => t.name === 'complete_task', approve: async (q) => (asked.push(q.message), 'approve') });
     expect(asked).toEqual(["Complete task 'Finish presentation for PyData Amsterdam'?"]);
     expect(r.events.map((e) => e.type)).toEqual(expect.arrayContaining(['tool_call', 'approval_requested', 'approval_resolved', 'tool_result']));
     expect(ofType(r.events, 'approval_resolved')[0]!.decision).toBe('approve');

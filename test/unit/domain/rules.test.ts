@@ -43,7 +43,7 @@ describe('projects', () => {
     const { db } = tempDb();
     const before = snapshot(db);
     const empty = createProject(db, userCtx(db), { name: '   ' });
-    expect(empty).toEqual({ ok: false, error: 'project name is empty', hint: 'give the project a name' });
+    expect(empty).toEqual({ ok: false, code: 'refused', error: 'project name is empty', hint: 'give the project a name' });
     expect(createProject(db, userCtx(db), { name: 'x'.repeat(121) })).toMatchObject({ ok: false, hint: 'use at most 120 characters' });
     expect(snapshot(db)).toEqual(before);
     expect(db.prepare(`SELECT count(*) AS n FROM actions`).get()).toEqual({ n: 0 });
@@ -109,6 +109,7 @@ describe('tasks', () => {
     const t = okValue(addTask(db, userCtx(db), { content: 'x' }));
     expect(moveTask(db, userCtx(db), { task: '42', project: 'inbox' })).toEqual({
       ok: false,
+      code: 'refused',
       error: "no task with id '42'",
       hint: 'list the tasks (inbox or all tasks) to see valid task ids',
     });

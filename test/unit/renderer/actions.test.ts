@@ -3,7 +3,7 @@ import { BridgeError } from '../../../src-shared/bridge';
 import type { ActionEntry } from '../../../src-shared/domain';
 import type { Input } from '../../../src-shared/ipc';
 import { connectStore, createAppStore } from '../../../src-renderer/store';
-import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, uiHint, uiMessage } from '../../../src-renderer/store/actions';
+import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, undoWords } from '../../../src-renderer/store/actions';
 import { fakeApi, flush } from './fake-api';
 import { entry, group } from './fixtures';
 
@@ -75,6 +75,8 @@ describe('actions slice', () => {
             'failed',
             "can't undo a3 (Moved 'Bake the birthday cake' to Birthday Celebration): later changes touched the same data: a7 (Completed 'Bake the birthday cake')",
             'undo a7 first, or undo a3 with --cascade to undo them too',
+            'undo_blocked',
+            { blockers: [{ id: 'a7', summary: "Completed 'Bake the birthday cake'" }], more: 0 },
           );
         return { reversed: [{ id: 'a7', summary: '' }, { id: 'a3', summary: '' }], created: ['a8', 'a9'] };
       },
@@ -136,15 +138,25 @@ describe('actions slice', () => {
   });
 
   it('names the blocking changes by what they did, not by id', () => {
+    const blocked = (blockers: { id: string; summary: string }[], more: number) =>
+      undoWords({ code: 'failed', reason: 'undo_blocked', message: "can't undo a11 (…)", hint: 'undo a19 first', details: { blockers, more } }).message;
     expect(
-      uiMessage("can't undo a11 (Created project 'Birthday Celebration'): later changes touched the same data: a19 (Moved 'Buy sugar (fine)' to X), a18 (Moved 'b' to X) and 4 more"),
+      blocked(
+        [
+          { id: 'a19', summary: "Moved 'Buy sugar (fine)' to X" },
+          { id: 'a18', summary: "Moved 'b' to X" },
+        ],
+        4,
+      ),
     ).toBe("Later changes touched the same data: Moved 'Buy sugar (fine)' to X; Moved 'b' to X and 4 more.");
-    expect(uiMessage("can't undo a3 (Renamed project 'A' to 'B'): its old name is taken now")).toBe('Its old name is taken now');
-    expect(uiMessage('no action with id a99')).toBe('no action with id a99');
+    const taken = { code: 'failed' as const, reason: 'refused' as const, message: "can't undo a3 (Renamed project 'A' to 'B'): its old name is taken now", hint: '' };
+    expect(undoWords({ ...taken, details: { why: 'its old name is taken now' } }).message).toBe('Its old name is taken now');
+    expect(undoWords({ code: 'failed', reason: 'refused', message: 'no action with id a99', hint: '' }).message).toBe('no action with id a99');
   });
 
-  it('turns CLI advice into UI advice', () => {
-    expect(uiHint('run `tidy log` to see action ids')).toBe('the Actions view lists them');
-    expect(uiHint('undo the later changes first, or undo a4 with --cascade')).toBe('undo the later changes first, or choose "Undo with later changes"');
+  it('turns CLI advice into UI advice, from the refusal’s code', () => {
+    const blocked = { code: 'failed' as const, reason: 'undo_blocked' as const, message: '', hint: 'undo the later changes first, or undo a4 with --cascade', details: { blockers: [], more: 0, why: 'x' } };
+    expect(undoWords(blocked).hint).toBe('undo those later changes first, or choose "Undo with later changes" to undo them too');
+    expect(undoWords({ code: 'failed', reason: 'already_undone', message: '', hint: 'to redo it, undo a9', details: { undoneBy: 'a9' } }).hint).toBe('use Redo to bring it back');
   });
 });

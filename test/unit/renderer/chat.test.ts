@@ -15,6 +15,7 @@ const info = (id: string, conversationId: string, request: string, more: Partial
   request,
   answer: `answer to ${request}`,
   message: null,
+  stopReason: null,
   model: 'fake-model',
   protocol: 'native',
   actions: 2,
@@ -89,7 +90,7 @@ describe('chat slice', () => {
   it('keeps a refused message as a problem to show, with the draft intact', async () => {
     const fake = fakeApi({
       'agent.send': () => {
-        throw new BridgeError('failed', 'no API key is set for profile openai', 'set one in Settings, or switch to a local model');
+        throw new BridgeError('failed', 'no API key is set for profile openai', 'set one in Settings, or switch to a local model', 'no_key');
       },
     });
     const store = createAppStore({ api: fake.api });
@@ -177,7 +178,9 @@ describe('runs fold', () => {
     expect(runAdvice(fatal('network', 'connect ECONNREFUSED 127.0.0.1:11434'))).toMatchObject({ title: "Can't reach the model endpoint" });
     const limited = replay(events('r1', started('c1', 'x'), finished('limit', 20, 'stopped: reached the limit of 20 actions')))!;
     expect(runAdvice(limited)).toMatchObject({ title: 'Action limit reached', remedies: ['continue', 'settings'] });
-    const slow = replay(events('r1', started('c1', 'x'), finished('limit', 3, 'stopped: the time limit of 120 s was reached')))!;
+    const slow = replay(events('r1', started('c1', 'x'), finished('limit', 3, 'stopped: the time limit of 120 s was reached', 'time')))!;
+    const looped = replay(events('r1', started('c1', 'x'), finished('limit', 3, 'stopped: search was called 3 times in a row', 'loop')))!;
+    expect(runAdvice(looped)?.title).toBe('Stopped a loop');
     expect(runAdvice(slow)?.title).toBe('Time limit reached');
     expect(runAdvice(replay(events('r1', started('c1', 'x'), finished('cancelled', 0, 'cancelled')))!)?.title).toBe('Stopped');
   });

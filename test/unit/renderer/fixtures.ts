@@ -1,6 +1,6 @@
 /** Small builders of contract values for the store tests. */
 import type { ActionEntry, Task } from '../../../src-shared/domain';
-import type { AgentEvent } from '../../../src-shared/events';
+import type { AgentEvent, StopReason } from '../../../src-shared/events';
 import type { ActionGroup } from '../../../src-shared/ipc';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -34,10 +34,11 @@ export const started = (conversationId: string, request: string): Body => ({
   protocol: 'native',
 });
 
-export const finished = (status: 'done' | 'error' | 'cancelled' | 'limit', actions = 0, message?: string): Body => ({
+export const finished = (status: 'done' | 'error' | 'cancelled' | 'limit', actions = 0, message?: string, stopReason?: StopReason): Body => ({
   type: 'run_finished',
   status,
   actions,
   usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 },
   ...(message ? { message } : {}),
+  ...(stopReason ? { stopReason } : {}),
 });

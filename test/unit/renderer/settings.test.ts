@@ -84,11 +84,11 @@ describe('settings slice', () => {
   });
 
   it('lists the agent’s tools once, for the approval settings', async () => {
-    const fake = fakeApi({ 'agent.tools': () => [{ name: 'complete_task', description: 'Mark a task done.', changes: true }] });
+    const fake = fakeApi({ 'agent.tools': () => [{ name: 'complete_task', description: 'Mark a task done.', changes: true, approval: 'ask' as const }] });
     const store = createAppStore({ api: fake.api });
     await store.getState().loadTools();
     await store.getState().loadTools();
-    expect(store.getState().tools.value).toEqual([{ name: 'complete_task', description: 'Mark a task done.', changes: true }]);
+    expect(store.getState().tools.value).toEqual([{ name: 'complete_task', description: 'Mark a task done.', changes: true, approval: 'ask' as const }]);
     expect(fake.callsTo('agent.tools')).toHaveLength(1);
   });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { addTask, archiveListItem, archiveProject, createProject, listActions, makeList, addListItem, newUserRequest, undoRequest, type Db } from '../../../src-main/core';
-import { READ_CAP, TOOLS, inputSchema, signature, type ToolOutcome } from '../../../src-main/core/tools';
+import { createToolServices, READ_CAP, TOOLS, inputSchema, signature, type ToolOutcome } from '../../../src-main/core/tools';
 import { ftsQuery } from '../../../src-main/core/tools/search';
 import { okValue, tempDb, userCtx } from '../../support/db';
 import { seedInbox } from '../../support/agent';
 
-const ctxOf = (db: Db) => ({ db, action: { requestId: 'r7', source: 'agent' as const }, signal: new AbortController().signal });
+const ctxOf = (db: Db) => ({ db, action: { requestId: 'r7', source: 'agent' as const }, signal: new AbortController().signal, services: createToolServices() });
 
 /** Runs a tool the way the loop does: arguments parsed by its schema first. */
 async function use(db: Db, name: string, args: unknown = {}): Promise<ToolOutcome> {
@@ -29,7 +29,7 @@ describe('the tool catalogue', () => {
     for (const t of TOOLS) {
       expect(t.description.length).toBeLessThan(130);
       expect(inputSchema(t)).toMatchObject({ type: 'object', additionalProperties: false });
-      expect(t.tags).toContain(t.tags.includes('read') ? 'read' : 'write');
+      expect(['read', 'write']).toContain(t.effect);
     }
   });
 
@@ -93,6 +93,7 @@ describe('task and project tools', () => {
     // Failures are {error, hint}, as the model gets them.
     expect(await use(db, 'create_project', { name: 'birthday celebration' })).toEqual({
       ok: false,
+      code: 'refused',
       error: "a project named 'Birthday Celebration' already exists (p1)",
       hint: 'use project p1, or pick another name',
     });
@@ -173,7 +174,7 @@ describe('search (FTS5)', () => {
     const { db } = tempDb();
     const ctx = { requestId: 'r1', source: 'agent' as const };
     const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
-    const c = { db, action: ctx, signal: new AbortController().signal };
+    const c = { db, action: ctx, signal: new AbortController().signal, services: createToolServices() };
     await tool('add_task').run({ content: 'Water the plants' }, c);
     await tool('update_task').run({ task_id: 't1', content: 'Water the cactus' }, c);
     expect((await value(db, 'search', { query: 'plants' })).total).toBe(0);

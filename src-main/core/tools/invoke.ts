@@ -1,0 +1,84 @@
+/**
+ * One tool call, from the model's raw arguments to the outcome the model gets back: find the tool, parse
+ * its arguments, ask for approval when its policy says so, run it, and turn every failure into
+ * `{error, hint}` with a machine code. The agent loop, the tests and the MCP server all call this.
+ */
+import type { z } from 'zod';
+import type { ApprovalDecision } from '../../../src-shared/events';
+import type { ApprovalPolicy } from '../../../src-shared/settings';
+import { attempt, DomainError } from '../domain/fail';
+import { signature, type Tool, type ToolContext, type ToolOutcome } from './tool';
+
+export interface ToolCallRequest {
+  tool: string;
+  args: unknown;
+  /** The arguments could not be read at all (truncated JSON): why. */
+  argsError?: string;
+}
+
+export interface ApprovalHooks {
+  /** Whether this call waits for the user's OK. */
+  needed(tool: Tool, input: unknown): boolean;
+  /** Asks the user; resolves with their decision (or rejects when the run is cancelled). */
+  ask(tool: Tool, question: string): Promise<ApprovalDecision>;
+}
+
+export interface InvokeOptions {
+  tools: ReadonlyMap<string, Tool>;
+  ctx: ToolContext;
+  /** Without it, nothing asks. */
+  approval?: ApprovalHooks;
+}
+
+const DECLINED_HINT = 'do not try it again in this run; tell the user what you wanted to do, or go on without it';
+
+/** The approval policy of a tool: the user's choice (settings `approvals.<tool>`) over the tool's own default. */
+export function approvalPolicy(overrides: Readonly<Record<string, ApprovalPolicy>>, tool: Tool): ApprovalPolicy {
+  return Object.hasOwn(overrides, tool.name) ? overrides[tool.name]! : (tool.approval ?? 'auto');
+}
+
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => {
+      const at = i.path.join('.') || 'arguments';
+      return i.code === 'invalid_type' && i.message.endsWith('received undefined') ? `${at} is missing` : `${at}: ${i.message}`;
+    })
+    .join('; ');
+}
+
+/** Runs one call. Never throws except when the run's signal aborted (the caller ends the run then). */
+export async function invokeTool(call: ToolCallRequest, o: InvokeOptions): Promise<ToolOutcome> {
+  const tool = o.tools.get(call.tool);
+  if (!tool) return { ok: false, code: 'unknown_tool', error: `unknown tool '${call.tool}'`, hint: `use one of: ${[...o.tools.keys()].join(', ')}` };
+  if (call.argsError) return { ok: false, code: 'invalid_arguments', error: `${tool.name}: ${call.argsError}`, hint: `send a JSON object: ${tool.name} takes ${signature(tool)}` };
+  let parsed: z.ZodSafeParseResult<unknown>;
+  try {
+    parsed = tool.input.safeParse(call.args);
+  } catch {
+    // A schema's recursive check can overflow the stack on absurdly deep arguments.
+    return { ok: false, code: 'invalid_arguments', error: `invalid arguments for ${tool.name}: nested too deeply`, hint: `${tool.name} takes ${signature(tool)}` };
+  }
+  if (!parsed.success) {
+    return {
+      ok: false,
+      code: 'invalid_arguments',
+      error: `invalid arguments for ${tool.name}: ${describeIssues(parsed.error.issues)}`,
+      hint: `${tool.name} takes ${signature(tool)}`,
+    };
+  }
+  const input = parsed.data;
+  if (o.approval?.needed(tool, input)) {
+    const question = attempt(() => (tool.confirm ? tool.confirm(input, o.ctx) : `Run ${tool.name} ${JSON.stringify(call.args)}?`));
+    if (!question.ok) return question;
+    const decision = await o.approval.ask(tool, question.value);
+    if (decision === 'decline') return { ok: false, code: 'declined', error: `the user declined: ${question.value}`, hint: DECLINED_HINT };
+  }
+  try {
+    return await tool.run(input, o.ctx);
+  } catch (e) {
+    if (e instanceof DomainError) return { ok: false, ...e.toFailure() };
+    if (o.ctx.signal.aborted) throw e;
+    return { ok: false, code: 'failed', error: `${tool.name} failed: ${e instanceof Error ? e.message : String(e)}`, hint: 'try another way, or tell the user' };
+  }
+}
