@@ -35,8 +35,8 @@ describe('durability', () => {
 
       // Replaying the log's after-images must give exactly the rows on disk, and nothing else.
       const replay = new Map<string, Record<string, unknown> | null>();
-      for (const a of db.prepare(`SELECT inverse FROM actions ORDER BY seq`).all() as { inverse: string }[]) {
-        for (const c of JSON.parse(a.inverse) as Change[]) replay.set(`${c.table}:${c.id}`, c.after);
+      for (const a of db.prepare(`SELECT changes FROM actions ORDER BY seq`).all() as { changes: string }[]) {
+        for (const c of JSON.parse(a.changes) as Change[]) replay.set(`${c.table}:${c.id}`, c.after);
       }
       const onDisk = new Map<string, Record<string, unknown>>();
       for (const t of tasks) onDisk.set(`tasks:${String(t['id'])}`, t);
@@ -46,8 +46,8 @@ describe('durability', () => {
 
       // And the entity index matches the actions.
       const indexed = db.prepare(`SELECT count(*) AS n FROM action_entities`).get() as { n: number };
-      const changed = (db.prepare(`SELECT inverse FROM actions`).all() as { inverse: string }[]).reduce(
-        (n, a) => n + (JSON.parse(a.inverse) as Change[]).length,
+      const changed = (db.prepare(`SELECT changes FROM actions`).all() as { changes: string }[]).reduce(
+        (n, a) => n + (JSON.parse(a.changes) as Change[]).length,
         0,
       );
       expect(indexed.n).toBe(changed);
