@@ -48,8 +48,10 @@ import {
   listRuns,
   loadMessages,
   readTrace,
-  startRun,
+  startRunOn,
   TOOLS,
+  createToolServices,
+  type ToolServices,
   type Endpoint,
   type LiveRuns,
   type Tool,
@@ -72,6 +74,8 @@ export interface HostDeps {
   /** The model client of a run; tests pass a scripted one. Default: the OpenAI-compatible adapter. */
   createModel?: (connection: Connection, endpoint: Endpoint) => Model;
   tools?: readonly Tool[];
+  /** What the agent's tools reach outside the database (calculator, clock, HTTP); one set per host. */
+  services?: ToolServices;
   /** The logged operations offered as channels; every declared one by default. */
   operations?: readonly AnyOperation[];
 }
@@ -134,6 +138,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const { db, secrets, hub, live } = deps;
   const keyDeps = { secrets, env: deps.env ?? {} };
   const createModel = deps.createModel ?? connectionModel;
+  const services = deps.services ?? createToolServices();
   const tools = deps.tools ?? TOOLS;
   const ctx = () => newUserRequest(db);
   const undoOptions = (cascade?: boolean) => ({ ctx: ctx(), cascade });
@@ -151,10 +156,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
   /** Starts a run with the active profile, refusing at once (not mid-run) when its key is missing. */
   async function ask(message: string, conversationId?: string) {
-    const conn = connection();
-    await keyed(conn.resolveKey());
-    const agent = { db, live, tools, createModel: (e: Endpoint) => createModel(conn, e) };
-    const run = must(startRun(agent, { message, conversationId, baseUrl: conn.baseUrl, model: conn.model }, onEvent));
+    const run = must(await keyed(startRunOn(connection(), { db, live, tools, services, createModel }, { message, conversationId }, onEvent)));
     return { runId: run.runId, conversationId: run.conversationId };
   }
 

@@ -13,13 +13,13 @@ import {
   latestConversation,
   listRuns,
   readTrace,
-  startRun,
+  startRunOn,
   TOOLS,
-  type AgentDeps,
+  createToolServices,
+  type ConnectionAgentDeps,
 } from '../../core/agent';
-import { connectionModel } from '../../core/providers/connection';
 import { CliFailure, must, usage, type Cli } from '../context';
-import { cliConnection, requireKey } from '../keys';
+import { asCliFailure, cliConnection } from '../keys';
 
 const oneLine = (s: string, max: number): string => {
   const flat = s.replace(/\s+/g, ' ').trim();
@@ -118,15 +118,8 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
   const db = cli.db();
   if (o.conversation && !getConversation(db, o.conversation)) throw new CliFailure(`no conversation with id ${o.conversation}`, 'see tidy runs for conversation ids, or use --new');
   const connection = cliConnection(cli);
-  await requireKey(connection);
-
-  const deps: AgentDeps = {
-    db,
-    tools: TOOLS,
-    live: createLiveRuns(),
-    // The connection reads the key (keychain, else OPENAI_API_KEY) right before each request; it is never stored.
-    createModel: (e) => connectionModel(connection, e),
-  };
+  // The connection reads the key (keychain, else OPENAI_API_KEY) right before each request; it is never stored.
+  const deps: ConnectionAgentDeps = { db, tools: TOOLS, live: createLiveRuns(), services: createToolServices() };
 
   const interactive = process.stdin.isTTY === true;
   let rl: Interface | undefined;
@@ -154,19 +147,20 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
   };
 
   const started = must(
-    startRun(
+    await startRunOn(
+      connection,
       deps,
       {
         message,
         conversationId: o.new ? undefined : (o.conversation ?? latestConversation(db) ?? undefined),
-        baseUrl: connection.baseUrl,
-        model: connection.model,
         ...(protocol?.success ? { protocol: protocol.data } : {}),
         ...(o.stream !== undefined ? { stream: o.stream } : {}),
         approveAll: o.yes === true,
       },
       onEvent,
-    ),
+    ).catch((e: unknown) => {
+      throw asCliFailure(e);
+    }),
   );
   runId = started.runId;
   process.on('SIGINT', onInterrupt);

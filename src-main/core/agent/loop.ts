@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { AgentEvent, AgentEventBody, ApprovalDecision, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../../src-shared/events';
 import type { Failure } from '../../../src-shared/result';
 import { ModelError, type ChatMessage, type Model, type ModelDelta, type ModelTurn } from '../llm/port';

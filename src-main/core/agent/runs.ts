@@ -6,6 +6,7 @@ import { Protocol } from '../../../src-shared/settings';
 import type { AgentEvent, ApprovalDecision } from '../../../src-shared/events';
 import type { Result } from '../../../src-shared/result';
 import type { Model } from '../llm/port';
+import { connectionModel, type Connection } from '../providers/connection';
 import { readSettings, writeSetting } from '../settings';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
@@ -33,6 +34,8 @@ export interface AgentDeps {
   createModel: (endpoint: Endpoint) => Model;
   tools: readonly Tool[];
   live: LiveRuns;
+  /** What the tools reach outside the database: one set per process, made by the host. */
+  services?: ToolServices;
 }
 
 export interface StartRunInput {
@@ -120,6 +123,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     stream: input.stream ?? settings.stream,
     signal: run.controller.signal,
     db,
+    ...(deps.services ? { services: deps.services } : {}),
     onEvent: (event) => {
       for (const listener of listeners) {
         try {
@@ -138,6 +142,28 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     .finally(() => live.delete(runId));
 
   return { ok: true, value: { runId, conversationId, finished } };
+}
+
+/** What a host needs to start runs on a provider connection: the agent's deps, with the model made from the connection. */
+export type ConnectionAgentDeps = Omit<AgentDeps, 'createModel'> & {
+  /** The model client for a connection; default the OpenAI-compatible adapter. Tests pass a scripted one. */
+  createModel?: (connection: Connection, endpoint: Endpoint) => Model;
+};
+
+/**
+ * Starts a run on a provider connection (the active profile, or the CLI's overrides): the one way the CLI
+ * and the hosts start runs. A missing key is refused before anything is sent: ApiKeyError or
+ * KeychainUnavailableError, which each host words its own way.
+ */
+export async function startRunOn(
+  connection: Connection,
+  deps: ConnectionAgentDeps,
+  input: Omit<StartRunInput, 'baseUrl' | 'model'>,
+  onEvent: (event: AgentEvent) => void,
+): Promise<Result<StartedRun>> {
+  await connection.resolveKey();
+  const make = deps.createModel ?? connectionModel;
+  return startRun({ ...deps, createModel: (e) => make(connection, e) }, { ...input, baseUrl: connection.baseUrl, model: connection.model }, onEvent);
 }
 
 /** Cancels a run going on in this process. False if there is none with that id (it may have ended). */

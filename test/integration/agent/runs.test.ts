@@ -134,8 +134,7 @@ describe('approvals through the run API', () => {
     expect(listTasks(db).total).toBe(7);
     // Revocable in the settings.
     writeSetting(db, 'approvals.complete_task', 'ask');
-    // A plain approve changes no setting: complete_task keeps its own default, ask.
-    expect(readSettings(db).approvals).toEqual({});
+    expect(readSettings(db).approvals['complete_task']).toBe('ask');
   });
 
   it('approveAll runs without asking; cancel while an approval waits ends the run as cancelled', async () => {
