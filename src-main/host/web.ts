@@ -170,8 +170,8 @@ export function startWebHost(options: WebHostOptions): Promise<WebHost> {
     ws: WebSocket;
     queue: { data: RawData; isBinary: boolean }[];
     inFlight: number;
-    /** A step is waiting in setImmediate. */
-    scheduled: boolean;
+    /** It is in the line of clients with a request ready to start. */
+    inLine: boolean;
     /** Its socket is not being read (too many requests waiting). */
     paused: boolean;
     /** When its waiting bytes were last at or below the high-water mark, or some were delivered. */
@@ -205,7 +205,7 @@ export function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (error) return;
       // Some of its bytes went out: it is reading. Requests that waited for room may go on.
       client.movedAt = Date.now();
-      if (client.queue.length > 0 && ws.bufferedAmount <= flow.highWaterBytes) schedule(client);
+      schedule(client);
     });
   };
 
@@ -222,30 +222,61 @@ export function startWebHost(options: WebHostOptions): Promise<WebHost> {
     sendText(client, text);
   };
 
+  /**
+   * Requests start one at a time, one per turn of the event loop, taking the clients in turn: between
+   * two requests the loop reads every socket, and a client that just had a request waits behind every
+   * client that has one ready, so a client that sends many costly requests delays another by the
+   * request running when the other's arrives, not by its whole queue. Synchronous work (SQLite) cannot
+   * be cut short: that one request is the unavoidable part.
+   */
+  const ready: Client[] = [];
+  let ticking = false;
+  /** The client whose request ran in the last turn: it goes back in line at the next turn, after any newcomer. */
+  let ranLast: Client | null = null;
+
+  const canStart = (c: Client): boolean =>
+    // Back-pressure: no new work while its earlier replies wait to be read; a send callback wakes it.
+    !c.gone && c.queue.length > 0 && c.inFlight < flow.maxInFlight && c.ws.bufferedAmount <= flow.highWaterBytes;
+
   const schedule = (client: Client): void => {
-    if (client.scheduled || client.gone) return;
-    client.scheduled = true;
-    setImmediate(() => step(client));
+    if (!client.inLine && client !== ranLast && canStart(client)) {
+      client.inLine = true;
+      ready.push(client);
+    }
+    if (!ticking && (ready.length > 0 || ranLast)) {
+      ticking = true;
+      setImmediate(tick);
+    }
   };
 
-  /**
-   * Starts the next request of a client, one per turn of the event loop: between two requests of one
-   * client the loop reads the other clients' sockets and runs their requests, so a client that sends
-   * many costly requests delays the others by one request at most, not by its whole queue.
-   */
-  const step = (client: Client): void => {
-    client.scheduled = false;
+  const tick = (): void => {
+    ticking = false;
+    const back = ranLast;
+    ranLast = null;
+    if (back) schedule(back);
+    while (ready.length > 0) {
+      const client = ready.shift()!;
+      client.inLine = false;
+      if (!canStart(client)) continue;
+      ranLast = client;
+      start(client);
+      break;
+    }
+    if (!ticking && (ready.length > 0 || ranLast)) {
+      ticking = true;
+      setImmediate(tick);
+    }
+  };
+
+  /** Starts the next request of a client. */
+  const start = (client: Client): void => {
     const { ws } = client;
-    if (client.gone || client.queue.length === 0 || client.inFlight >= flow.maxInFlight) return;
-    // Back-pressure: no new work while its earlier replies wait to be read. A send callback reschedules.
-    if (ws.bufferedAmount > flow.highWaterBytes) return;
     client.movedAt = Date.now();
     const { data, isBinary } = client.queue.shift()!;
     if (client.paused && client.queue.length <= flow.maxQueued / 2) {
       client.paused = false;
       ws.resume();
     }
-    if (client.queue.length > 0) schedule(client);
 
     let frame: WsRequest;
     try {
@@ -273,7 +304,7 @@ export function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 
   function connected(ws: WebSocket): void {
-    const client: Client = { ws, queue: [], inFlight: 0, scheduled: false, paused: false, movedAt: Date.now(), gone: false };
+    const client: Client = { ws, queue: [], inFlight: 0, inLine: false, paused: false, movedAt: Date.now(), gone: false };
     clients.add(client);
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {

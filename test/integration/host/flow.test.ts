@@ -136,6 +136,6 @@ describe('a client that floods costly requests', () => {
     const floodDoneBefore = flood.replies().length;
     await expect.poll(() => flood.replies().length, { timeout: 20_000 }).toBe(50);
     // One request of each client per turn of the event loop: the other's reply comes among the flood's first few.
-    expect(floodDoneBefore).toBeLessThan(10);
+    expect(floodDoneBefore).toBeLessThanOrEqual(5);
   });
 });
