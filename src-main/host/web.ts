@@ -13,6 +13,11 @@
  *   sessionStorage (per origin, port included) and removes it from the address bar.
  * - The static files hold no data and need no token; every response carries a strict CSP and friends,
  *   and no CORS headers, so other origins can neither read nor frame them.
+ *
+ * Robustness: no client can take the host down or starve the others. Frames are at most 256 KiB and
+ * the dispatcher bounds every input's nesting and size before a schema walks it; every request gets a
+ * reply, whatever fails; requests start one per event-loop turn, the clients taken in turn; and a client
+ * that does not read its replies gets no more work done, then is closed (FlowLimits).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

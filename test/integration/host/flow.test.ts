@@ -86,6 +86,27 @@ describe('hostile frames', () => {
   });
 });
 
+describe('replies that cannot be sent', () => {
+  it('answers internal when a value cannot travel as JSON, and goes on serving', async () => {
+    const { db } = tempDb();
+    const host = createHost(testDeps(db), { watchMs: 0 });
+    const logs: string[] = [];
+    // A handler bug: a value JSON cannot carry (BigInt throws in JSON.stringify).
+    const dispatch: Dispatch = async (channel, input) => (channel === 'tasks.list' ? { ok: true, value: 1n } : host.dispatch(channel, input));
+    const web = await startWebHost({ dispatch, hub: host.hub, rendererDir: tempDir(), token: TOKEN, log: (l) => logs.push(l) });
+    stops.push(() => host.close(), () => web.close());
+    const { ws, replies } = await rawClient(web);
+    ws.send(request(1, 'tasks.list', {}));
+    ws.send(request(2, 'tasks.add', { content: 'still served' }));
+    await expect.poll(() => replies().length).toBe(2);
+    expect(replies()).toEqual([
+      { id: 1, reply: { ok: false, code: 'internal', error: 'the reply could not be sent', hint: 'this is a bug in Tidy; the details are in its log' } },
+      expect.objectContaining({ id: 2, reply: expect.objectContaining({ ok: true }) }),
+    ]);
+    expect(logs).toEqual(['a reply could not be sent: Do not know how to serialize a BigInt']);
+  });
+});
+
 describe('a client that does not read its replies', () => {
   it('gets no more work done once its replies pile up, is closed (1008) when it stays stuck, and the others are served all along', async () => {
     const { web, started, logs } = await serve({ tasks: 1_000, flow: { stallMs: 1_000, closeGraceMs: 30_000 } });
