@@ -1,6 +1,7 @@
 // `npm run bench [name]`: every speed and memory target of the project, printed as figures and ratios.
 import { benchAgent } from './agent';
 import { benchCalculator } from './calculator';
+import { benchHostile } from './hostile';
 import { benchStore } from './store';
 import { benchUi } from './ui';
 
@@ -10,6 +11,7 @@ const benches: [string, () => Promise<void>][] = [
   ['agent', benchAgent],
   ['calculator', benchCalculator],
   ['ui', benchUi],
+  ['hostile', benchHostile],
 ];
 
 if (only && !benches.some(([name]) => name === only)) {

@@ -10,6 +10,32 @@ import { cliSecrets } from '../keys';
 /** The built renderer, next to the CLI bundle: out/cli/tidy.mjs → out/renderer. */
 const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
 
+/** The first line of an error and where it was thrown: enough to find it, on one line. */
+function oneLine(e: unknown): string {
+  try {
+    if (!(e instanceof Error)) return String(e).split('\n')[0]!.slice(0, 500);
+    const at = e.stack?.split('\n').find((l) => l.trimStart().startsWith('at '))?.trim();
+    return `${e.name}: ${e.message.split('\n')[0]!.slice(0, 500)}${at ? ` (${at})` : ''}`;
+  } catch {
+    return 'an error that cannot be shown';
+  }
+}
+
+/**
+ * A server for many clients must outlive a fault in one of them: an error nothing caught (a bug) is
+ * logged as one line on stderr and serving goes on. Returns a function that removes the handlers.
+ */
+export function logProcessFaults(proc: NodeJS.Process = process, write = (line: string) => void proc.stderr.write(line)): () => void {
+  const rejection = (reason: unknown): void => write(`tidy serve: a promise failed and nothing handled it (still serving): ${oneLine(reason)}\n`);
+  const exception = (error: unknown): void => write(`tidy serve: an error was not caught (still serving): ${oneLine(error)}\n`);
+  proc.on('unhandledRejection', rejection);
+  proc.on('uncaughtException', exception);
+  return () => {
+    proc.off('unhandledRejection', rejection);
+    proc.off('uncaughtException', exception);
+  };
+}
+
 /** `tidy serve`: the UI in a browser, through the web host, until Ctrl+C. */
 export function registerServeCommand(program: Command, cli: Cli): void {
   program
@@ -22,9 +48,11 @@ export function registerServeCommand(program: Command, cli: Cli): void {
       if (!existsSync(join(RENDERER_DIR, 'index.html')))
         throw new CliFailure(`the UI is not built yet (no ${join(RENDERER_DIR, 'index.html')})`, 'run `npx electron-vite build` (or `npm start`) in the Tidy folder');
 
+      const stopLogging = logProcessFaults();
       const host = createHost({ db: cli.db(), secrets: cliSecrets(), env: process.env });
       const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {
         await host.close();
+        stopLogging();
         throw new CliFailure(`cannot serve: ${e instanceof Error ? e.message : String(e)}`, 'try another --port, or leave it out');
       });
       cli.out(`Tidy is serving on ${web.url}`);
@@ -36,5 +64,6 @@ export function registerServeCommand(program: Command, cli: Cli): void {
       });
       await web.close();
       await host.close();
+      stopLogging();
     });
 }
