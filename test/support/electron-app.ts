@@ -33,6 +33,9 @@ export const PRELOAD_BUNDLE = join(REPO, 'out', 'preload', 'index.cjs');
 /** The Electron version the stand-in claims: the one package.json installs. */
 export const ELECTRON_VERSION = (JSON.parse(readFileSync(join(REPO, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }).version;
 
+/** The title of Electron's error box for an uncaught exception in the main process. */
+export const MAIN_PROCESS_ERROR = 'A JavaScript error occurred in the main process';
+
 let standInDir: string | null = null;
 
 /** Builds the app's bundles (once for all test files) and the stand-in (once per test process). */
@@ -112,7 +115,7 @@ export async function launchApp(options: LaunchOptions = {}): Promise<AppUnderTe
   options.before?.({ dir, dbPath, userData });
   const extraEnv = typeof options.env === 'function' ? options.env({ dir, dbPath, userData }) : (options.env ?? {});
 
-  const standIn: StandInConfig = { electronVersion: ELECTRON_VERSION, appPath: REPO, singleInstanceLock: true, refusedShortcuts: [], ...options.config };
+  const standIn: StandInConfig = { electronVersion: ELECTRON_VERSION, appPath: REPO, singleInstanceLock: true, refusedShortcuts: [], failLoads: false, ...options.config };
   // Outside a throwaway keyring session (scripts/with-keyring.sh) the app must not reach the user's own keychain.
   const keychain = inKeyringSession ? {} : NO_KEYCHAIN_ENV;
   const env: NodeJS.ProcessEnv = { ...process.env, ...keychain, TIDY_DB: dbPath, XDG_CONFIG_HOME: config, [STAND_IN_ENV]: JSON.stringify(standIn), ...extraEnv };
@@ -151,12 +154,17 @@ export async function launchApp(options: LaunchOptions = {}): Promise<AppUnderTe
     });
   });
 
+  // Whatever a test checks, an uncaught exception in the main process (Electron's error box) fails it.
   onTestFinished(async () => {
+    let last = lastSnapshot as Snapshot | null;
     if (child.exitCode === null && child.signalCode === null) {
+      last = await snapshot().catch(() => last);
       child.kill('SIGKILL');
       await exited;
     }
     rmSync(dir, { recursive: true, force: true });
+    const crash = last?.errorBoxes.find((b) => b.title === MAIN_PROCESS_ERROR);
+    if (crash) throw new Error(`the main process had an uncaught exception: ${crash.content}`);
   });
 
   let nextId = 1;

@@ -211,6 +211,15 @@ describe('windows', () => {
     expect(capture).toMatchObject({ visible: false, alwaysOnTop: true });
     expect(capture.options).toMatchObject({ frame: false, skipTaskbar: true, show: false, resizable: false });
   });
+
+  it('a window that fails to load is reported in a line, not as an uncaught error of the main process', async () => {
+    const app = await launchApp({ config: { failLoads: true } });
+    await app.start();
+    const s = await app.waitFor('both load failures reported', () => (app.output().match(/could not load/g) ?? []).length === 2);
+    expect(s.errorBoxes).toEqual([]);
+    expect(app.output()).toContain("Tidy: the window could not load app://tidy/index.html: ERR_CONNECTION_REFUSED (-102) loading 'app://tidy/index.html'");
+    expect(app.output()).toContain('Tidy: the window could not load app://tidy/index.html#/capture: ');
+  });
 });
 
 describe('IPC', () => {

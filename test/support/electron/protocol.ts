@@ -14,6 +14,8 @@ export interface StandInConfig {
   singleInstanceLock: boolean;
   /** Accelerators globalShortcut.register refuses (another app holds them). */
   refusedShortcuts: string[];
+  /** Every loadURL fails, as when the dev server is down or the app quits while a page loads. */
+  failLoads: boolean;
 }
 
 export const STAND_IN_ENV = 'TIDY_ELECTRON_STAND_IN';

@@ -20,6 +20,13 @@ if (!config) throw new Error(`the electron stand-in needs its settings in ${STAN
 // Electron's main process has it; src-main/app/native.ts names the addons built for this Electron by it.
 (process.versions as Record<string, string>)['electron'] = config.electronVersion;
 
+// As Electron's own start-up does (lib/browser/init.ts): an uncaught exception in the main process, an
+// unhandled rejection included, is shown in an error box and the app goes on, unless the app handles them.
+process.on('uncaughtException', (error) => {
+  if (process.listenerCount('uncaughtException') > 1) return;
+  dialog.showErrorBox('A JavaScript error occurred in the main process', `Uncaught Exception:\n${error.stack ?? String(error)}`);
+});
+
 let ready = false;
 const calls: Call[] = [];
 const appEvents: string[] = [];
@@ -157,7 +164,8 @@ class WebContents extends StandIn {
   }
   send(channel: string, ...args: unknown[]): void {
     this.alive();
-    this.sent.push({ channel, args: args.map((a) => plain(a)) });
+    // Electron serialises with the structured clone algorithm: what it cannot clone throws here too.
+    this.sent.push({ channel, args: structuredClone(args) });
   }
   isDestroyed(): boolean {
     return this.destroyed;
@@ -212,6 +220,11 @@ export class BrowserWindow extends StandIn {
     record('BrowserWindow.loadURL', this.id, url);
     this.url = url;
     this.webContents.url = url;
+    if (config!.failLoads) {
+      const error = new Error(`ERR_CONNECTION_REFUSED (-102) loading '${url}'`);
+      setImmediate(() => this.webContents.emit('did-fail-load', new StandInEvent(), -102, 'ERR_CONNECTION_REFUSED', url, true));
+      return Promise.reject(error);
+    }
     // The page loads and paints: Electron emits ready-to-show once.
     setImmediate(() => {
       if (!this.destroyed) this.emit('ready-to-show');
@@ -573,7 +586,8 @@ async function execute(command: Command): Promise<Reply<keyof Commands>> {
       const top = command.frame ? { url: command.frame.url, parent: null } : null;
       const senderFrame = command.frame?.subframe ? { url: command.frame.url, parent: top } : top;
       const event = { sender: win.webContents, senderFrame, processId: 1, frameId: 1, type: 'frame' };
-      return plain(await handler(event, command.input));
+      // The reply crosses to the renderer by structured clone, as in Electron.
+      return structuredClone(await handler(event, structuredClone(command.input)));
     }
     case 'protocol': {
       const scheme = new URL(command.url).protocol.slice(0, -1);
