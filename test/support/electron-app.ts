@@ -147,7 +147,8 @@ export async function launchApp(options: LaunchOptions = {}): Promise<AppUnderTe
     else waiting.reject(new Error(`the stand-in refused a command: ${message.error}`));
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; snapshot: Snapshot | null }>((resolve) => {
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': it comes after the output and the last IPC message (the final snapshot) are in.
+    child.once('close', (code, signal) => {
       for (const { reject } of pending.values()) reject(fatal ?? new Error(`the app exited (${code ?? signal}) before answering; its output:\n${out}`));
       pending.clear();
       resolve({ code, signal, snapshot: lastSnapshot });

@@ -40,6 +40,7 @@ describe('starting', () => {
   it('before ready sets the user-data folder, makes app:// privileged and takes the single-instance lock, and nothing more', async () => {
     const app = await launchApp();
     const before = await app.snapshot();
+    // In this order: the single-instance lock lives in the user-data folder, so that is set first.
     expect(before.calls.map((c) => c.api)).toEqual(['app.setPath', 'protocol.registerSchemesAsPrivileged', 'app.requestSingleInstanceLock']);
     expect(before.calls[0]!.args).toEqual(['userData', app.userData]);
     expect(before.calls[1]!.args).toEqual([[{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]]);
