@@ -47,10 +47,15 @@ async function start(): Promise<void> {
   const openCapture = (): void => showCaptureWindow(capture);
   const tray = createTray({ open: openMain, capture: openCapture, quit: () => app.quit(), shortcut: captureShortcut });
 
+  let applied: string | null = null;
   const applyShortcut = (): void => {
     // Read by name: an older database or settings schema may not know the key yet.
     const settings: Record<string, unknown> = readSettings(db);
     const wanted = typeof settings['quickCaptureShortcut'] === 'string' ? settings['quickCaptureShortcut'] : DEFAULT_SHORTCUT;
+    // A commit by another process reports every topic, settings included (host/index.ts): act only when this
+    // setting has changed, or a refused shortcut would be tried and reported again on every such commit.
+    if (wanted === applied) return;
+    applied = wanted;
     const r = setCaptureShortcut(wanted, openCapture);
     if (!r.ok) notify(r.message);
     tray.refresh();

@@ -28,6 +28,16 @@ function secureWindow(options: BrowserWindowConstructorOptions): BrowserWindow {
   });
 }
 
+/**
+ * loadURL rejects when the page does not load (the dev server is down, the app quits while it loads): one
+ * line says so, instead of an unhandled rejection, which Electron shows as an error in the main process.
+ */
+function load(win: BrowserWindow, url: string): void {
+  win.loadURL(url).catch((e: unknown) => {
+    console.warn(`Tidy: the window could not load ${url}: ${e instanceof Error ? e.message : String(e)}`);
+  });
+}
+
 export function createMainWindow(): BrowserWindow {
   const win = secureWindow({
     width: 1100,
@@ -38,7 +48,7 @@ export function createMainWindow(): BrowserWindow {
     show: false,
   });
   win.once('ready-to-show', () => win.show());
-  void win.loadURL(rendererUrl());
+  load(win, rendererUrl());
   return win;
 }
 
@@ -67,7 +77,7 @@ export function createCaptureWindow(isQuitting: () => boolean): BrowserWindow {
     event.preventDefault();
     win.hide();
   });
-  void win.loadURL(rendererUrl('/capture'));
+  load(win, rendererUrl('/capture'));
   return win;
 }
 
