@@ -1,3 +1,4 @@
+import { inputShapeProblem, type InputLimits } from '../../../src-shared/bounds';
 import { z } from 'zod';
 import type { WireProtocol } from '../../../src-shared/events';
 import type { Failure } from '../../../src-shared/result';
@@ -52,10 +53,24 @@ export function basePrompt(): string {
 Today is ${today()}.`;
 }
 
+/**
+ * The most a tool call's arguments may hold: enough for a batch of 100 long tasks. A model (or text it
+ * was fed) can send anything; larger or deeper arguments are refused before any code walks them, and are
+ * not kept in the conversation, so they are neither stored nor sent again on every later request.
+ */
+export const MAX_ARGUMENT_CHARS = 256_000;
+export const ARGUMENT_LIMITS: InputLimits = { maxDepth: 16, maxNodes: 5_000, maxChars: MAX_ARGUMENT_CHARS };
+
+const tooLarge = (n: number): string =>
+  `the arguments are ${n.toLocaleString('en')} characters long; send at most ${MAX_ARGUMENT_CHARS.toLocaleString('en')} (split the work into several calls)`;
+
 function parseArgs(text: string): { args: unknown; argsError?: string } {
   if (text.trim() === '') return { args: {} };
+  if (text.length > MAX_ARGUMENT_CHARS) return { args: {}, argsError: tooLarge(text.length) };
   try {
     const args: unknown = JSON.parse(text);
+    const problem = inputShapeProblem(args, ARGUMENT_LIMITS);
+    if (problem) return { args: {}, argsError: `the arguments are too large: ${problem}` };
     if (args && typeof args === 'object' && !Array.isArray(args)) return { args };
     return { args, argsError: 'the arguments are not a JSON object' };
   } catch (e) {
@@ -75,8 +90,10 @@ export const nativeProtocol: ProtocolAdapter = {
   interpret(turn) {
     const thought = turn.text.trim();
     if (turn.toolCalls.length > 0) {
-      const calls = turn.toolCalls.map((c) => ({ id: c.id, tool: c.name, ...parseArgs(c.arguments) }));
-      return { kind: 'calls', thought, calls, message: { role: 'assistant', content: turn.text || null, toolCalls: turn.toolCalls } };
+      const calls = turn.toolCalls.map((c) => ({ id: c.id, tool: c.name.slice(0, 200), ...parseArgs(c.arguments) }));
+      // Oversized arguments are not kept: the refusal that answers the call says what they were.
+      const kept = turn.toolCalls.map((c) => (c.arguments.length > MAX_ARGUMENT_CHARS ? { ...c, arguments: '{}' } : c));
+      return { kind: 'calls', thought, calls, message: { role: 'assistant', content: turn.text || null, toolCalls: kept } };
     }
     const text = turn.text.trim() ? turn.text : (turn.refusal ?? '');
     if (!text.trim()) return { kind: 'invalid', failure: EMPTY_REPLY, message: { role: 'assistant', content: turn.text } };
@@ -152,6 +169,8 @@ export const jsonProtocol: ProtocolAdapter = {
       if (turn.finishReason === 'length') return invalid('your reply was cut off at the token limit', 'keep the thought short');
       return invalid(text.startsWith('{') ? 'your reply is not valid JSON' : 'your reply must be only a JSON object, with no text around it');
     }
+    const problem = inputShapeProblem(value, { ...ARGUMENT_LIMITS, maxDepth: ARGUMENT_LIMITS.maxDepth + 2 });
+    if (problem) return invalid(`your reply is too large: ${problem}`);
     let schema = replySchemas.get(tools);
     if (!schema) replySchemas.set(tools, (schema = replySchema(tools)));
     const parsed = schema.safeParse(value);

@@ -50,7 +50,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 /** Runs one call. Never throws except when the run's signal aborted (the caller ends the run then). */
 export async function invokeTool(call: ToolCallRequest, o: InvokeOptions): Promise<ToolOutcome> {
   const tool = o.tools.get(call.tool);
-  if (!tool) return { ok: false, code: 'unknown_tool', error: `unknown tool '${call.tool}'`, hint: `use one of: ${[...o.tools.keys()].join(', ')}` };
+  if (!tool) return { ok: false, code: 'unknown_tool', error: `unknown tool '${call.tool.slice(0, 80)}'`, hint: `use one of: ${[...o.tools.keys()].join(', ')}` };
   if (call.argsError) return { ok: false, code: 'invalid_arguments', error: `${tool.name}: ${call.argsError}`, hint: `send a JSON object: ${tool.name} takes ${signature(tool)}` };
   let parsed: z.ZodSafeParseResult<unknown>;
   try {

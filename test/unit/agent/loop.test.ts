@@ -368,3 +368,41 @@ describe('runAgent, streaming and persistence', () => {
     expect(saved.map((step) => step.map((m) => m.role))).toEqual([['assistant', 'tool', 'tool'], ['assistant']]);
   });
 });
+
+describe('runAgent, hostile tool arguments', () => {
+  it('refuses 10 MB of arguments without keeping them: the run goes on and the next request does not carry them', async () => {
+    const { db } = tempDb();
+    const huge = JSON.stringify({ content: 'x'.repeat(10_000_000) });
+    const sent: number[] = [];
+    const model = new ScriptedModel([
+      calls(call('add_task', huge)),
+      (req) => {
+        sent.push(JSON.stringify(req.messages).length);
+        return say('I could not add it.');
+      },
+    ]);
+    const stored: ChatMessage[] = [];
+    const r = await run(db, model, 'add this', { onMessages: (m) => stored.push(...m) });
+    expect(r.status).toBe('done');
+    const result = ofType(r.events, 'tool_result')[0]!;
+    expect(result.ok).toBe(false);
+    expect(JSON.stringify(result.result)).toMatch(/arguments are 10,000,0\d\d characters long; send at most 256,000/);
+    expect(listTasks(db).total).toBe(0);
+    expect(sent[0]).toBeLessThan(50_000);
+    expect(JSON.stringify(stored).length).toBeLessThan(50_000);
+    expect(JSON.stringify(r.events).length).toBeLessThan(50_000);
+  });
+
+  it('answers arguments nested 100,000 levels deep with an error the model can act on, not a stack overflow', async () => {
+    const { db } = tempDb();
+    const deep = `{"content": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`.slice(0, 250_000);
+    const deeper = `{"content": ${'['.repeat(120_000)}${']'.repeat(120_000)}}`;
+    const model = new ScriptedModel([calls(call('add_task', deep)), calls(call('add_task', `{"content":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`)), calls(call('add_list_item', deeper)), say('done')]);
+    const r = await run(db, model, 'add this');
+    expect(r.status).toBe('done');
+    const results = ofType(r.events, 'tool_result');
+    expect(results).toHaveLength(3);
+    for (const res of results) expect(res.ok).toBe(false);
+    expect(JSON.stringify(results[1]!.result)).toMatch(/nested more than 16 levels deep|not valid JSON/);
+  });
+});
