@@ -73,6 +73,11 @@ export interface RunOutcome {
   protocol: WireProtocol;
 }
 
+/** Aborting a run with this (as the signal's reason) ends it with status `error` and this message, e.g. the database is full. */
+export class RunError extends Error {
+  override name = 'RunError';
+}
+
 /** Rejects as soon as the signal aborts, so a run waiting for something (an approval) can be cancelled. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -135,8 +140,14 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     return { status, ...end, actions: executed, usage: { ...usage }, protocol: protocol.name };
   };
   const stopped = (stop: Stop): RunOutcome => finish('limit', { message: `stopped: ${stop.message}`, stopReason: stop.reason });
-  /** The signal fired: the user cancelled, or the time was up. */
+  /** The signal fired: the user cancelled, the time was up, or the run could not go on (its trace cannot be written). */
   const interrupted = (): RunOutcome => {
+    const reason: unknown = o.signal?.reason;
+    if (reason instanceof RunError) {
+      closeStep(reason.message);
+      emit({ type: 'error', message: reason.message, kind: 'storage', fatal: true });
+      return finish('error', { message: reason.message });
+    }
     const cancelled = o.signal?.aborted === true;
     closeStep(cancelled ? 'the user cancelled the run' : 'the time limit was reached');
     return cancelled ? finish('cancelled', { message: 'cancelled' }) : stopped({ reason: 'time', message: timeLimitMessage(o.limits.timeLimitMs) });

@@ -13,7 +13,7 @@ import { nextId } from '../store/ids';
 import { approvalPolicy } from '../tools/invoke';
 import type { Tool, ToolServices } from '../tools/tool';
 import { DEFAULT_LIMITS, type Limits } from './limits';
-import { runAgent, type RunOutcome } from './loop';
+import { RunError, runAgent, type RunOutcome } from './loop';
 import { appendMessages, createConversation, getConversation, loadMessages, rememberedProtocol, rememberProtocol, type Endpoint } from './store';
 import { createTraceWriter } from './trace';
 
@@ -105,7 +105,8 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
 
   const run: LiveRun = { conversationId, controller: new AbortController(), approvals: new Map() };
   live.set(runId, run);
-  const trace = createTraceWriter(db);
+  // A trace that cannot be written ends the run with one line (the database is busy or full), never the process.
+  const trace = createTraceWriter(db, { onError: (message) => run.controller.abort(new RunError(message)) });
   const listeners = [trace.event, onEvent];
 
   const finished = runAgent({

@@ -23,9 +23,34 @@ const BATCH_MS = 20;
  * the domain commits each with its action row at once. run_finished is written immediately, so a
  * finished run is on disk before anyone is told it finished; a crash loses at most BATCH_MS of trace.
  */
-export function createTraceWriter(db: Db): TraceWriter {
+export interface TraceWriterOptions {
+  /**
+   * The trace cannot be written (the database is busy beyond the retries, the disk is full, an I/O error):
+   * called once, with one line for people. The run that writes it should stop.
+   */
+  onError?: (message: string) => void;
+}
+
+/** Waits between attempts when a write fails: busy retries first (about 10 s), then now and then for about a minute. */
+const RETRY_MS = [25, 50, 100, 200, 400, 800, 1600, 3200, 3200];
+const MAX_ATTEMPTS = 20;
+
+const sqliteCode = (e: unknown): string => (typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '');
+
+/** A failed write in one line: what is wrong with the database, and the cause. */
+export function storageMessage(e: unknown): string {
+  const code = sqliteCode(e);
+  const why = e instanceof Error ? e.message : String(e);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return `the database is busy (another program is writing to it): ${why}`;
+  if (code === 'SQLITE_FULL') return `the database is full (no space left on the disk): ${why}`;
+  return `the database could not be written: ${why}`;
+}
+
+export function createTraceWriter(db: Db, options: TraceWriterOptions = {}): TraceWriter {
   let queue: (() => void)[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let attempt = 0;
+  let failed = false;
   const step = cached(db, `INSERT INTO steps (run_id, seq, kind, payload) VALUES (?, ?, ?, ?)`);
   const write = (e: AgentEvent): void => {
     switch (e.type) {
@@ -61,15 +86,42 @@ export function createTraceWriter(db: Db): TraceWriter {
     step.run(e.runId, e.seq, e.type, JSON.stringify(e));
   };
   // In order: run_started (the runs row) always precedes the steps that refer to it.
-  const writeBatch = db.transaction(() => {
-    const batch = queue;
-    queue = [];
+  const writeBatch = db.transaction((batch: (() => void)[]) => {
     for (const write of batch) write();
   });
+  /**
+   * Writes what is queued in one transaction. A failure never escapes (this runs from a timer): the batch
+   * stays queued, in order, for the next attempt. Another process holding the write lock is waited for
+   * without blocking this process (no busy timeout here; attempts are spaced by a timer instead), so a
+   * `tidy serve` stays responsive meanwhile.
+   */
   const flush = (): void => {
     clearTimeout(timer);
     timer = undefined;
-    if (queue.length && db.open) writeBatch.immediate();
+    if (!queue.length || !db.open) return;
+    const batch = queue;
+    queue = [];
+    const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+    try {
+      db.pragma('busy_timeout = 0');
+      writeBatch.immediate(batch);
+      attempt = 0;
+    } catch (e) {
+      queue = [...batch, ...queue];
+      const busy = /^SQLITE_(BUSY|LOCKED)/.test(sqliteCode(e));
+      if (!failed && !(busy && attempt < RETRY_MS.length)) {
+        failed = true;
+        options.onError?.(storageMessage(e));
+      }
+      // Try again later, so the run's end is written once the database takes writes again; never keep
+      // the process alive for it.
+      if (attempt < MAX_ATTEMPTS) {
+        timer = setTimeout(flush, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
+        timer.unref();
+      }
+    } finally {
+      if (db.open) db.pragma(`busy_timeout = ${busyTimeout}`);
+    }
   };
   const enqueue = (write: () => void): void => {
     queue.push(write);
