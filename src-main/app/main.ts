@@ -27,7 +27,7 @@ async function start(): Promise<void> {
   hardenSession();
   const log = (line: string): void => console.log(line);
   const nativeBinding = await ensureNativeBinding('better-sqlite3', log);
-  const db = openDatabase(resolveDbPath(undefined), nativeBinding ? { nativeBinding } : {});
+  const db = openDatabase(resolveDbPath(undefined), { verify: 'always', ...(nativeBinding ? { nativeBinding } : {}) });
   // Without keytar Tidy still runs: the keychain store reports it unavailable and OPENAI_API_KEY stands in.
   const secrets = createKeychainStore({ load: electronKeytar(ensureNativeBinding('keytar', log)) });
   const host = createHost({ db, secrets, env: process.env });

@@ -25,7 +25,8 @@ export interface GlobalOptions {
 /** What every command gets: the database (opened on first use), output helpers, global options. */
 export interface Cli {
   readonly globals: GlobalOptions;
-  db(): Db;
+  /** `verify: 'always'` checks a large file for damage too (a long-lived host opens it once). */
+  db(options?: { verify?: 'always' }): Db;
   /** A new request id for changes made by this command. */
   request(): ActionContext;
   out(line: string): void;
@@ -39,8 +40,8 @@ export function createCli(program: Command): Cli {
     get globals() {
       return program.opts<GlobalOptions>();
     },
-    db() {
-      db ??= openDatabase(resolveDbPath(cli.globals.db));
+    db(options) {
+      db ??= openDatabase(resolveDbPath(cli.globals.db), { verify: options?.verify ?? 'small' });
       return db;
     },
     request() {

@@ -49,7 +49,7 @@ export function registerServeCommand(program: Command, cli: Cli): void {
         throw new CliFailure(`the UI is not built yet (no ${join(RENDERER_DIR, 'index.html')})`, 'run `npx electron-vite build` (or `npm start`) in the Tidy folder');
 
       const stopLogging = logProcessFaults();
-      const host = createHost({ db: cli.db(), secrets: cliSecrets(), env: process.env });
+      const host = createHost({ db: cli.db({ verify: 'always' }), secrets: cliSecrets(), env: process.env });
       const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {
         await host.close();
         stopLogging();

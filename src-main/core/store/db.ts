@@ -19,7 +19,16 @@ export interface OpenOptions {
   migrations?: Migration[];
   /** Path of a better-sqlite3 binary built for another ABI (the Electron app uses this). */
   nativeBinding?: string;
+  /**
+   * How an existing file is checked for damage before anything is written to it: `always` a full
+   * quick_check (the app and `tidy serve`, which open once), `small` only files up to VERIFY_BYTES (a
+   * command that opens on every call; quick_check reads the whole file, about 5 ms per MB).
+   */
+  verify?: 'always' | 'small';
 }
+
+/** Files up to this size are checked in full at every open, whatever the caller. */
+export const VERIFY_BYTES = 32 * 1024 * 1024;
 
 function sqliteCode(e: unknown): string {
   return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
@@ -76,6 +85,11 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
         `${path} was written by a newer Tidy (schema ${version}; this Tidy knows up to ${latest}); it was left untouched — update Tidy to open it`,
       );
     }
+    // Nothing is written before this: a damaged file is refused as it is.
+    if (exists && (options.verify === 'always' || statSync(path).size <= VERIFY_BYTES)) {
+      const result = db.pragma('quick_check(1)', { simple: true }) as string;
+      if (result !== 'ok') throw new StoreError(damaged(path, result));
+    }
     if (!memory) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = FULL');
@@ -88,12 +102,16 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.close();
     if (e instanceof StoreError) throw e;
     const code = sqliteCode(e);
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    if (code === 'SQLITE_NOTADB') {
       throw new StoreError(`${path} is not a readable Tidy database (${message(e)}); it was left untouched — restore a backup or pass --db with another file`);
     }
+    if (code.startsWith('SQLITE_CORRUPT')) throw new StoreError(damaged(path, message(e)));
     throw new StoreError(`cannot open ${path}: ${message(e)}`);
   }
 }
+
+const damaged = (path: string, why: string): string =>
+  `${path} is damaged (${why.split('\n')[0]}); it was left untouched — restore a backup copy of it, recover it with the sqlite3 tool's .recover command, or pass --db with another file`;
 
 function migrate(db: Db, migrations: Migration[], from: number): void {
   for (const m of migrations) {

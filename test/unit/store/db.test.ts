@@ -127,3 +127,41 @@ describe('database path', () => {
     expect(resolveDbPath(undefined, { XDG_CONFIG_HOME: '/c' })).toBe('/c/Tidy/tidy.db');
   });
 });
+
+describe('a damaged database', () => {
+  /** A Tidy database with some tasks, then garbage written over the middle of the tasks table's first page. */
+  function damagedDb(): string {
+    const path = join(tempDir(), 'tidy.db');
+    const db = openDatabase(path);
+    const now = new Date().toISOString();
+    const add = db.prepare(`INSERT INTO tasks (id, content, project_id, created_at, updated_at) VALUES (?, ?, 'inbox', ?, ?)`);
+    for (let i = 1; i <= 200; i++) add.run(`t${i}`, `task number ${i} with some words`, now, now);
+    const root = (db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'tasks'`).get() as { rootpage: number }).rootpage;
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const bytes = readFileSync(path);
+    bytes.fill(0xa5, (root - 1) * pageSize + 8, (root - 1) * pageSize + 400);
+    writeFileSync(path, bytes);
+    return path;
+  }
+
+  it('is refused with the recovery advice, before anything is written to it', () => {
+    const path = damagedDb();
+    const before = hash(path);
+    expect(() => openDatabase(path)).toThrow(/tidy\.db is damaged \(.*\); it was left untouched — restore a backup copy of it, recover it with the sqlite3 tool's \.recover command/);
+    expect(() => openDatabase(path, { verify: 'always' })).toThrow(StoreError);
+    expect(hash(path)).toBe(before);
+  });
+
+  it('is refused by the CLI in one line, and `undo --last` writes nothing into it', async () => {
+    const { tidy } = await import('../../support/cli');
+    const path = damagedDb();
+    const before = hash(path);
+    const r = tidy(path, ['undo', '--last']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tidy: .*tidy\.db is damaged .*left untouched/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(hash(path)).toBe(before);
+  });
+});
