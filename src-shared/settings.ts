@@ -26,6 +26,11 @@ export const SETTINGS = {
   maxActions: { schema: int(1, 200), default: 20, help: 'tool calls allowed per request' },
   timeLimitSec: { schema: int(5, 3600), default: 120, help: 'seconds allowed per request' },
   stream: { schema: bool, default: true as boolean, help: 'stream the answer as it is written' },
+  bulkApproval: {
+    schema: int(0, 10_000),
+    default: 25,
+    help: 'ask once when a request would change more than this many existing items (0: never ask)',
+  },
   approvals: {
     schema: z.record(z.string().regex(/^[a-z_]+$/, 'tool names are lower_snake_case'), ApprovalPolicy),
     // Each tool declares its own default (src-main/core/tools); this holds the user's choices over them.

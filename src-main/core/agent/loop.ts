@@ -2,7 +2,8 @@ import type { AgentEvent, AgentEventBody, ApprovalDecision, RunStatus, StopReaso
 import type { Failure } from '../../../src-shared/result';
 import { ModelError, type ChatMessage, type Model, type ModelDelta, type ModelTurn } from '../llm/port';
 import type { Db } from '../store/db';
-import { invokeTool } from '../tools/invoke';
+import { listActions } from '../actions/log';
+import { invokeTool, type BulkPolicy } from '../tools/invoke';
 import { createToolServices, type Tool, type ToolContext, type ToolOutcome, type ToolServices } from '../tools/tool';
 import { historyWindow } from './history';
 import { canonicalJson, defaultStops, timeLimitMessage, type CallRecord, type Limits, type Stop, type StopPredicate } from './limits';
@@ -49,6 +50,8 @@ export interface RunAgentOptions {
   db: Db;
   /** What the tools reach outside the database (calculator, clock, HTTP). Default: this process's own. */
   services?: ToolServices;
+  /** Ask once when the request would change more than this many existing items (0 or none: never). */
+  bulkApproval?: number;
   /** Whether a call of this tool waits for the user's approval (its policy: settings `approvals` over the tool's default). Default: never. */
   needsApproval?: (tool: Tool, input: unknown) => boolean;
   /**
@@ -177,11 +180,21 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     return decision;
   };
 
+  const bulk: BulkPolicy | undefined = o.bulkApproval
+    ? {
+        limit: o.bulkApproval,
+        changed: 0,
+        decision: null,
+        sofar: () => listActions(o.db, { requestId: o.runId, limit: 50 }).reverse().map((a) => a.summary),
+      }
+    : undefined;
+
   const perform = (call: PendingCall): Promise<ToolOutcome> =>
     invokeTool(call, {
       tools: byName,
       ctx,
-      ...(o.needsApproval ? { approval: { needed: o.needsApproval, ask: askUser(call) } } : {}),
+      ...(bulk ? { bulk } : {}),
+      approval: { needed: o.needsApproval ?? (() => false), ask: askUser(call) },
     });
 
   /** Runs one call: its events, and the text the model gets back. */

@@ -137,6 +137,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     onMessages: (messages) => trace.messages(conversationId, runId, messages),
     // Read at every call, so an "always allow" given earlier in this run applies to the next call.
     needsApproval: (tool) => !input.approveAll && approvalPolicy(readSettings(db).approvals, tool) === 'ask',
+    ...(input.approveAll ? {} : { bulkApproval: settings.bulkApproval }),
     approve: (request) => new Promise((resolve) => run.approvals.set(request.approvalId, { tool: request.tool, resolve })),
   })
     .then((outcome) => ({ runId, conversationId, ...outcome }))

@@ -23,11 +23,40 @@ export interface ApprovalHooks {
   ask(tool: Tool, question: string): Promise<ApprovalDecision>;
 }
 
+/**
+ * The bulk-approval policy of one request: once it would change more than `limit` existing items, the
+ * user is asked once, with what it changed so far. Text the model read (a task, a web page) can tell it
+ * to rewrite everything; this puts a person in the way of that. Mutable: one per run.
+ */
+export interface BulkPolicy {
+  limit: number;
+  /** Existing items changed so far in this request. */
+  changed: number;
+  /** The user's answer, once asked. */
+  decision: 'approve' | 'decline' | null;
+  /** What the request changed so far, in words, to show when asking. */
+  sofar: () => string[];
+}
+
 export interface InvokeOptions {
   tools: ReadonlyMap<string, Tool>;
   ctx: ToolContext;
   /** Without it, nothing asks. */
   approval?: ApprovalHooks;
+  bulk?: BulkPolicy;
+}
+
+/** Existing items a call changes (src-main/core/tools/tool.ts `changesExisting`). */
+export const existingChanged = (tool: Tool, input: unknown): number => (tool.effect === 'write' ? (tool.changesExisting?.(input) ?? 1) : 0);
+
+function bulkQuestion(bulk: BulkPolicy, tool: Tool, n: number): string {
+  const sofar = bulk.sofar();
+  const shown = sofar.slice(0, 8).join('; ');
+  const more = sofar.length > 8 ? ` and ${sofar.length - 8} more` : '';
+  return (
+    `This request is about to change more than ${bulk.limit} existing items (${bulk.changed} so far, ${n} more with ${tool.name}). ` +
+    `Let it go on?${shown ? ` So far: ${shown}${more}.` : ''}`
+  );
 }
 
 const DECLINED_HINT = 'do not try it again in this run; tell the user what you wanted to do, or go on without it';
@@ -68,14 +97,34 @@ export async function invokeTool(call: ToolCallRequest, o: InvokeOptions): Promi
     };
   }
   const input = parsed.data;
-  if (o.approval?.needed(tool, input)) {
+  const n = existingChanged(tool, input);
+  const bulk = o.bulk;
+  let askedInBulk = false;
+  if (bulk && n > 0 && bulk.limit > 0 && bulk.changed + n > bulk.limit) {
+    if (bulk.decision === null && o.approval) {
+      const decision = await o.approval.ask(tool, bulkQuestion(bulk, tool, n));
+      bulk.decision = decision === 'decline' ? 'decline' : 'approve';
+      askedInBulk = true;
+    }
+    if (bulk.decision !== 'approve') {
+      return {
+        ok: false,
+        code: 'declined',
+        error: `the user did not allow this request to change more than ${bulk.limit} existing items`,
+        hint: 'stop changing existing items; tell the user what is left to do',
+      };
+    }
+  }
+  if (!askedInBulk && o.approval?.needed(tool, input)) {
     const question = attempt(() => (tool.confirm ? tool.confirm(input, o.ctx) : `Run ${tool.name} ${JSON.stringify(call.args)}?`));
     if (!question.ok) return question;
     const decision = await o.approval.ask(tool, question.value);
     if (decision === 'decline') return { ok: false, code: 'declined', error: `the user declined: ${question.value}`, hint: DECLINED_HINT };
   }
   try {
-    return await tool.run(input, o.ctx);
+    const outcome = await tool.run(input, o.ctx);
+    if (bulk && outcome.ok) bulk.changed += outcome.actionIds ? Math.min(n, outcome.actionIds.length) : n;
+    return outcome;
   } catch (e) {
     if (e instanceof DomainError) return { ok: false, ...e.toFailure() };
     if (o.ctx.signal.aborted) throw e;

@@ -13,6 +13,7 @@ export const LIST_TOOLS = [
     description: 'Make a new, empty list.',
     input: z.strictObject({ name: z.string() }),
     effect: 'write',
+    changesExisting: () => 0,
     run: ({ name }, { db, action }) => mutation(makeList(db, action, { name }), (l) => ({ id: l.id, name: l.name })),
   }),
   defineTool({
@@ -47,6 +48,7 @@ export const LIST_TOOLS = [
     description: 'Add an item to a list.',
     input: z.strictObject({ list, text: z.string() }),
     effect: 'write',
+    changesExisting: () => 0,
     run: ({ list, text }, { db, action }) => mutation(addListItem(db, action, { list, text }), (i) => ({ id: i.id, text: i.text })),
   }),
   defineTool({

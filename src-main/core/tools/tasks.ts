@@ -56,6 +56,7 @@ export const TASK_TOOLS = [
     description: 'Create a project. Fails if the name is taken: then use the existing project.',
     input: z.strictObject({ name: z.string() }),
     effect: 'write',
+    changesExisting: () => 0,
     run: ({ name }, { db, action }) => mutation(createProject(db, action, { name }), (p) => ({ id: p.id, name: p.name })),
   }),
   defineTool({
@@ -71,6 +72,7 @@ export const TASK_TOOLS = [
     description: 'Add a task, to the Inbox unless project_id is given.',
     input: z.strictObject({ content: z.string(), project_id: z.string().optional() }),
     effect: 'write',
+    changesExisting: () => 0,
     run: ({ content, project_id }, { db, action }) =>
       mutation(addTask(db, action, { content, project: project_id }), (t) => ({ id: t.id, content: t.content, project: t.project })),
   }),

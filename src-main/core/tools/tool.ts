@@ -61,6 +61,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   description: string;
   input: S;
   effect: ToolEffect;
+  /**
+   * How many existing items a call changes, for the bulk-approval policy (settings `bulkApproval`).
+   * Default: 1 for a write tool, 0 for a read. Tools that only create return 0; batch tools their count.
+   */
+  changesExisting?: (input: z.output<S>) => number;
   /** Whether a call waits for the user's OK unless the user says otherwise (settings `approvals.<tool>`). Default: auto. */
   approval?: ApprovalPolicy;
   /**
