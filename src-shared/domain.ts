@@ -13,7 +13,14 @@ export const Priority = z.number().int().min(1).max(4);
 export const DueDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/, 'use YYYY-MM-DD or an ISO date-time')
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'not a real date');
+  .refine(realDate, 'not a real date');
+
+/** The calendar date exists: 2026-02-30 does not (Date.parse would roll it over to March 2nd). */
+function realDate(s: string): boolean {
+  const [y, m, d] = s.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return !Number.isNaN(Date.parse(s)) && day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
 
 export const Project = z.object({
   id: z.string(),

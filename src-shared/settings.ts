@@ -7,8 +7,17 @@ export const Protocol = z.enum(['auto', 'native', 'json']);
 export type Protocol = z.infer<typeof Protocol>;
 
 const bool = z.union([z.boolean(), z.enum(['true', 'false', 'on', 'off', 'yes', 'no']).transform((s) => ['true', 'on', 'yes'].includes(s))]);
-const int = (min: number, max: number) => z.coerce.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`);
-const num = (min: number, max: number) => z.coerce.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`);
+/** A number, or the text of one (from the CLI); never [], null, "" or [150], which Number() would turn into numbers. */
+const numeric = (min: number, max: number) =>
+  z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, `must be a number from ${min} to ${max}`).transform(Number)], {
+    error: `must be a number from ${min} to ${max}`,
+  });
+const int = (min: number, max: number) =>
+  numeric(min, max).pipe(z.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
+const num = (min: number, max: number) => numeric(min, max).pipe(z.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
+
+/** A tool's name: lower_snake_case, starting with a letter (so never `__proto__`). */
+export const TOOL_NAME = /^[a-z][a-z0-9_]*$/;
 
 /** Per tool: pause the run and ask the user first, or run it without asking. */
 export const ApprovalPolicy = z.enum(['ask', 'auto']);
@@ -32,7 +41,7 @@ export const SETTINGS = {
     help: 'ask once when a request would change more than this many existing items (0: never ask)',
   },
   approvals: {
-    schema: z.record(z.string().regex(/^[a-z_]+$/, 'tool names are lower_snake_case'), ApprovalPolicy),
+    schema: z.record(z.string().regex(TOOL_NAME, 'tool names are lower_snake_case').max(100), ApprovalPolicy),
     // Each tool declares its own default (src-main/core/tools); this holds the user's choices over them.
     default: {} as Record<string, ApprovalPolicy>,
     help: 'per tool: ask before running it, or auto (set one with approvals.<tool> ask|auto)',
@@ -50,6 +59,7 @@ export type Settings = { [K in SettingKey]: Widen<(typeof SETTINGS)[K]['default'
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 
-export const isSettingKey = (k: string): k is SettingKey => k in SETTINGS;
+// Own keys only: `constructor` or `__proto__` are not settings.
+export const isSettingKey = (k: string): k is SettingKey => Object.hasOwn(SETTINGS, k);
 
 export const DEFAULT_SETTINGS = Object.fromEntries(SETTING_KEYS.map((k) => [k, SETTINGS[k].default])) as Settings;

@@ -13,6 +13,21 @@ export class CliFailure extends Error implements Failure {
   }
 }
 
+/**
+ * Text safe to print on a terminal: control characters (an escape sequence in a task's text could move
+ * the cursor, rewrite the screen or set the window title) and bidirectional overrides (which make text
+ * read other than it is) are shown as visible escapes. Line breaks and tabs stay.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** JSON for a terminal or a pipe: JSON.stringify already escapes C0 controls; this escapes DEL, C1 and bidi overrides too. */
+export function printableJson(value: unknown, indent?: number): string {
+  return printable(JSON.stringify(value, null, indent));
+}
+
 /** A command used wrongly: exit 2. */
 export const usage = (error: string, hint: string): CliFailure => new CliFailure(error, hint, 2);
 
@@ -48,10 +63,10 @@ export function createCli(program: Command): Cli {
       return newUserRequest(cli.db());
     },
     out(line) {
-      process.stdout.write(`${line}\n`);
+      process.stdout.write(`${printable(line)}\n`);
     },
     json(value) {
-      process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      process.stdout.write(`${printableJson(value, 2)}\n`);
     },
     close() {
       db?.close();

@@ -8,7 +8,7 @@ import { registerDataCommands } from './commands/data';
 import { registerKeyCommands } from './commands/key';
 import { registerLogCommands } from './commands/log';
 import { registerServeCommand } from './commands/serve';
-import { CliFailure, createCli } from './context';
+import { CliFailure, createCli, printable } from './context';
 
 const program = new Command('tidy')
   .description('Tidy: your tasks, projects and lists, organised by an agent you can undo.')
@@ -30,7 +30,7 @@ registerServeCommand(program, cli);
 registerKeyCommands(program, cli);
 
 function fatal(line: string, code: number): void {
-  process.stderr.write(`tidy: ${line}\n`);
+  process.stderr.write(`tidy: ${printable(line)}\n`);
   process.exitCode = code;
 }
 

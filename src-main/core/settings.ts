@@ -1,5 +1,5 @@
 import type { Result } from '../../src-shared/result';
-import { DEFAULT_SETTINGS, isSettingKey, SETTING_KEYS, SETTINGS, type SettingKey, type Settings } from '../../src-shared/settings';
+import { DEFAULT_SETTINGS, isSettingKey, SETTING_KEYS, SETTINGS, TOOL_NAME, type SettingKey, type Settings } from '../../src-shared/settings';
 import { activeProfile, updateProfile, useProfile } from './providers/profiles';
 import type { Db } from './store/db';
 import { cached } from './store/statements';
@@ -13,7 +13,13 @@ export function readSettings(db: Db): Settings {
   const out: Record<string, unknown> = { ...DEFAULT_SETTINGS };
   for (const { key, value } of rows) {
     if (!isSettingKey(key)) continue;
-    const parsed = SETTINGS[key].schema.safeParse(JSON.parse(value));
+    let stored: unknown;
+    try {
+      stored = JSON.parse(value);
+    } catch {
+      continue; // a value damaged outside Tidy falls back to the default
+    }
+    const parsed = SETTINGS[key].schema.safeParse(stored);
     if (parsed.success) out[key] = parsed.data;
   }
   const profile = activeProfile(db);
@@ -30,7 +36,9 @@ export function readSettings(db: Db): Settings {
 export function writeSetting(db: Db, key: string, value: unknown): Result<unknown> {
   const tool = /^approvals\.(.+)$/.exec(key)?.[1];
   if (tool !== undefined) {
-    const approvals = { ...readSettings(db).approvals, [tool]: value };
+    if (!TOOL_NAME.test(tool)) return { ok: false, error: `'${tool.slice(0, 60)}' is not a tool name`, hint: 'tool names are lower_snake_case, e.g. approvals.complete_task' };
+    const approvals: Record<string, unknown> = Object.assign(Object.create(null) as object, readSettings(db).approvals);
+    approvals[tool] = value;
     const r = writeSetting(db, 'approvals', approvals);
     return r.ok ? { ok: true, value } : r;
   }

@@ -17,6 +17,7 @@ describe('settings: validated, with the allowed range in the refusal', () => {
       maxTokens: 1024,
       historyLength: 15,
       maxActions: 20,
+      bulkApproval: 25,
       timeLimitSec: 120,
       stream: true,
       // the user's choices only: each tool declares its own default (core/tools)
@@ -29,7 +30,7 @@ describe('settings: validated, with the allowed range in the refusal', () => {
   it.each([
     ['temperature', '2.5', 'must be from 0 to 2'],
     ['temperature', '-0.1', 'must be from 0 to 2'],
-    ['temperature', 'hot', 'expected number'],
+    ['temperature', 'hot', 'must be a number from 0 to 2'],
     ['maxTokens', '8', 'must be from 16 to 32000'],
     ['maxTokens', '100000', 'must be from 16 to 32000'],
     ['maxTokens', '512.5', 'must be a whole number from 16 to 32000'],
@@ -119,5 +120,42 @@ describe('parseAccelerator (Electron accelerators for the global quick-capture s
     const r = parseAccelerator(text);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toContain(why);
+  });
+});
+
+describe('settings: hostile keys and values', () => {
+  it.each([[[]], [null], [''], [[150]], [{}], ['1e3'], ['  '], [true], [Number.NaN], [Number.POSITIVE_INFINITY]])('maxActions %j is refused and nothing changes', (value) => {
+    const { db } = tempDb();
+    const before = readSettings(db);
+    const r = writeSetting(db, 'maxActions', value);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatch(/^maxActions .* is not allowed: must be a (whole )?number from 1 to 200/);
+    expect(readSettings(db)).toEqual(before);
+  });
+
+  it('takes numbers and their text', () => {
+    const { db } = tempDb();
+    okValue(writeSetting(db, 'maxActions', 150));
+    okValue(writeSetting(db, 'temperature', ' 0.7 '));
+    expect(readSettings(db)).toMatchObject({ maxActions: 150, temperature: 0.7 });
+  });
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('%s is not a setting', (key) => {
+    const { db } = tempDb();
+    const r = writeSetting(db, key, '1');
+    expect(r).toMatchObject({ ok: false, error: `unknown setting '${key}'` });
+  });
+
+  it.each(['approvals.__proto__', 'approvals.constructor_', 'approvals.9lives', 'approvals.'])('%s cannot poison the approvals', (key) => {
+    const { db } = tempDb();
+    const r = writeSetting(db, key, 'auto');
+    if (key === 'approvals.constructor_') {
+      expect(r.ok).toBe(true);
+      expect(Object.getPrototypeOf(readSettings(db).approvals)).toBe(Object.prototype);
+      return;
+    }
+    expect(r.ok).toBe(false);
+    expect(readSettings(db).approvals).toEqual({});
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });

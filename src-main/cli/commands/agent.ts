@@ -18,7 +18,7 @@ import {
   createToolServices,
   type ConnectionAgentDeps,
 } from '../../core/agent';
-import { CliFailure, must, usage, type Cli } from '../context';
+import { CliFailure, must, printable, printableJson, usage, type Cli } from '../context';
 import { asCliFailure, cliConnection } from '../keys';
 
 const oneLine = (s: string, max: number): string => {
@@ -133,12 +133,12 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
     cancelRun(deps, runId);
   };
 
-  const print = o.json ? (e: AgentEvent) => process.stdout.write(`${JSON.stringify(e)}\n`) : createPrinter((t) => process.stdout.write(t));
+  const print = o.json ? (e: AgentEvent) => process.stdout.write(`${printableJson(e)}\n`) : createPrinter((t) => process.stdout.write(printable(t)));
   const onEvent = (e: AgentEvent): void => {
     print(e);
     if (e.type !== 'approval_requested') return;
     if (!interactive) {
-      process.stderr.write(`tidy: declined "${e.message}": there is no terminal to ask (use --yes to allow it)\n`);
+      process.stderr.write(`tidy: declined "${printable(e.message)}": there is no terminal to ask (use --yes to allow it)\n`);
       answerApproval(deps, e.runId, e.approvalId, 'decline');
       return;
     }
@@ -221,7 +221,7 @@ export function registerAgentCommands(program: Command, cli: Cli): void {
       const events = readTrace(db, id);
       if (o.json) return cli.json(events);
       cli.out(`You: ${run.request}`);
-      const print = createPrinter((t) => process.stdout.write(t));
+      const print = createPrinter((t) => process.stdout.write(printable(t)));
       for (const e of events) print(e);
       if (run.status === 'running') cli.out(`run ${run.id} has not finished (still going, or its process ended early)`);
     });

@@ -125,3 +125,19 @@ describe('tidy CLI (real process, temp database)', () => {
     expect(r.stdout).toContain('Usage: tidy');
   });
 });
+
+describe('terminal escapes in data', () => {
+  it('are printed as visible escapes, never sent to the terminal raw', () => {
+    const path = join(tempDir(), 'tidy.db');
+    const evil = 'Pay rent\u001b]0;pwned\u0007\u001b[2J\u009b31m\u202eevil';
+    expect(tidy(path, ['add', evil]).code).toBe(0);
+    for (const args of [['tasks'], ['tasks', '--json'], ['log'], ['log', '--json']]) {
+      const out = tidy(path, args).stdout;
+      expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+      expect(out).toContain('Pay rent');
+      expect(out).toMatch(/\\u001b/);
+    }
+    const json = JSON.parse(tidy(path, ['tasks', '--json']).stdout) as { content: string }[];
+    expect(json[0]!.content).toBe(evil);
+  });
+});

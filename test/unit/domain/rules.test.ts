@@ -168,3 +168,16 @@ describe('lists', () => {
     expect(addListItem(db, userCtx(db), { list: 'C', text: 'x' })).toMatchObject({ ok: false, error: "no list with id or name 'C'" });
   });
 });
+
+describe('due dates that do not exist', () => {
+  it.each(['2026-02-30', '2026-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2025-11-31T10:00'])('%s is refused', (due) => {
+    const { db } = tempDb();
+    const r = addTask(db, userCtx(db), { content: 'x', due });
+    expect(r).toMatchObject({ ok: false, error: `due date ${JSON.stringify(due)} is not a date` });
+  });
+
+  it.each(['2028-02-29', '2026-12-31', '2026-03-29T02:30'])('%s is taken', (due) => {
+    const { db } = tempDb();
+    expect(okValue(addTask(db, userCtx(db), { content: 'x', due })).due).toBe(due);
+  });
+});
