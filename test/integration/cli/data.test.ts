@@ -133,6 +133,7 @@ describe('terminal escapes in data', () => {
     expect(tidy(path, ['add', evil]).code).toBe(0);
     for (const args of [['tasks'], ['tasks', '--json'], ['log'], ['log', '--json']]) {
       const out = tidy(path, args).stdout;
+      // eslint-disable-next-line no-control-regex
       expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
       expect(out).toContain('Pay rent');
       expect(out).toMatch(/\\u001b/);
