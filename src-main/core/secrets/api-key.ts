@@ -8,6 +8,7 @@
  */
 import { isInsecureUrl, keyRequired, PRESETS, type KeySource, type KeyStatus, type ProviderProfile } from '../../../src-shared/providers';
 import type { Failure, Result } from '../../../src-shared/result';
+import { redactSecrets } from './redact';
 import { KeychainUnavailableError, type SecretStore } from './store';
 
 export const ENV_KEY = 'OPENAI_API_KEY';
@@ -38,9 +39,9 @@ export function parseApiKey(text: string): Result<string> {
   return { ok: true, value: key };
 }
 
-/** Replaces every occurrence of the secret, for text that came from elsewhere (a server's error body). */
+/** Replaces the secret and every long piece of it (redact.ts), for text that came from elsewhere (a server's error body). */
 export function redactSecret(text: string, secret: string | undefined): string {
-  return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
+  return redactSecrets(text, [secret], '[redacted]');
 }
 
 interface StoredKey {
