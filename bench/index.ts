@@ -1,6 +1,7 @@
 // `npm run bench [name]`: every speed and memory target of the project, printed as figures and ratios.
 import { benchAgent } from './agent';
 import { benchCalculator } from './calculator';
+import { benchLlm } from './llm';
 import { benchStore } from './store';
 import { benchUi } from './ui';
 
@@ -9,6 +10,7 @@ const benches: [string, () => Promise<void>][] = [
   ['store', benchStore],
   ['agent', benchAgent],
   ['calculator', benchCalculator],
+  ['llm', benchLlm],
   ['ui', benchUi],
 ];
 
