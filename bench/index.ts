@@ -2,6 +2,7 @@
 import { benchAgent } from './agent';
 import { benchCalculator } from './calculator';
 import { benchHostile } from './hostile';
+import { benchLlm } from './llm';
 import { benchStore } from './store';
 import { benchUi } from './ui';
 
@@ -10,6 +11,7 @@ const benches: [string, () => Promise<void>][] = [
   ['store', benchStore],
   ['agent', benchAgent],
   ['calculator', benchCalculator],
+  ['llm', benchLlm],
   ['ui', benchUi],
   ['hostile', benchHostile],
 ];

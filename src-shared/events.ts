@@ -4,6 +4,7 @@
  * events, so replaying it renders exactly what was shown live.
  */
 import { z } from 'zod';
+import { ModelErrorKind } from './model-errors';
 
 /** How a run ended. `limit`: a stop predicate fired (max actions, time limit, a repeated call). */
 export const RunStatus = z.enum(['done', 'error', 'cancelled', 'limit']);
@@ -16,6 +17,13 @@ export type WireProtocol = z.infer<typeof WireProtocol>;
 /** The user's answer to an approval request. `always`: approve, and stop asking for this tool (approvals.<tool> = auto). */
 export const ApprovalDecision = z.enum(['approve', 'decline', 'always']);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+/**
+ * What an `error` event is about: a failed model call (ModelErrorKind), a reply the protocol could not
+ * read (`invalid_reply`), or anything else that went wrong inside Tidy (`internal`).
+ */
+export const RunErrorKind = z.union([ModelErrorKind, z.enum(['invalid_reply', 'internal', 'storage'])]);
+export type RunErrorKind = z.infer<typeof RunErrorKind>;
 
 export const TokenUsage = z.object({
   promptTokens: z.number().int().nonnegative(),
@@ -73,7 +81,7 @@ export const AgentEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('usage'), ...TokenUsage.shape }),
   z.object({ ...base, type: z.literal('answer'), text: z.string() }),
   /** `fatal: false` is a problem the run recovered from (e.g. switching to the json protocol). */
-  z.object({ ...base, type: z.literal('error'), message: z.string(), kind: z.string(), fatal: z.boolean() }),
+  z.object({ ...base, type: z.literal('error'), message: z.string(), kind: RunErrorKind, fatal: z.boolean() }),
   z.object({
     ...base,
     type: z.literal('run_finished'),

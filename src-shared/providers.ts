@@ -12,20 +12,92 @@ export const ProfileId = z
 export type ProfileId = z.infer<typeof ProfileId>;
 
 /**
- * An http(s) endpoint without credentials, query or fragment (those would end up in traces and logs, and
- * Azure's api-version has its own field), normalised without a trailing slash.
+ * Endpoint URLs have one normal form, used for every decision about one (is it this machine, is it plain
+ * http, which origin a stored key belongs to) and for storing it, so that no spelling can make a check
+ * and the request disagree (`HTTP://host` once passed the plain-http check and got the key). The WHATWG
+ * URL parser gives it: scheme and host lower-cased, IPv4 in dotted form (127.1, 0x7f.0.0.1 and
+ * 2130706433 are all 127.0.0.1), IPv6 compressed ([::1]), IDN hosts in punycode, the default port
+ * dropped. On top: one trailing dot of a host name is dropped (example.com. is example.com), trailing
+ * slashes of the path are dropped, and whitespace or control characters inside are refused (the parser
+ * would silently delete a line break, so `http://127.0.0.1\n.evil.example` is not read as anything).
  */
-export const BaseUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://127.0.0.1:11434/v1' })
-  .refine((u) => {
-    const url = new URL(u);
-    return url.username === '' && url.password === '';
-  }, 'must not contain a user name or password; the API key is stored with `tidy key set`')
-  .refine((u) => {
-    const url = new URL(u);
-    return url.search === '' && url.hash === '';
-  }, 'must not contain a query (?…) or fragment (#…); for Azure pass the api-version separately')
-  .transform((u) => u.replace(/\/+$/, ''));
+export interface ParsedEndpoint {
+  ok: true;
+  /** The normal form: scheme://host[:port][/path], without a trailing slash, credentials, query or fragment. */
+  url: string;
+  /** scheme://host[:port] */
+  origin: string;
+  protocol: 'http:' | 'https:';
+  /** Lower case, without a trailing dot; IPv6 in brackets. */
+  hostname: string;
+  /** '' for the scheme's default port. */
+  port: string;
+  pathname: string;
+  /** The input had a user name or password (not in `url`). */
+  hasCredentials: boolean;
+  /** The input had a query or fragment (not in `url`). */
+  hasQuery: boolean;
+}
+export type EndpointUrl = ParsedEndpoint | { ok: false; error: string };
+
+const NOT_HTTP = 'must be an http(s) URL, e.g. http://127.0.0.1:11434/v1';
+
+/** Parses and normalises an http(s) endpoint URL (see EndpointUrl); credentials and query are reported, not dropped. */
+export function parseEndpointUrl(input: string): EndpointUrl {
+  const text = input.trim();
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(text)) return { ok: false, error: 'must not contain spaces, line breaks or control characters' };
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return { ok: false, error: NOT_HTTP };
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, error: NOT_HTTP };
+  let hostname = u.hostname;
+  if (hostname.endsWith('.') && !hostname.startsWith('[')) hostname = hostname.slice(0, -1);
+  if (hostname === '' || hostname.endsWith('.')) return { ok: false, error: 'must name a host, e.g. http://127.0.0.1:11434/v1' };
+  const origin = `${u.protocol}//${hostname}${u.port ? `:${u.port}` : ''}`;
+  const pathname = u.pathname.replace(/\/+$/, '');
+  return {
+    ok: true,
+    url: origin + pathname,
+    origin,
+    protocol: u.protocol,
+    hostname,
+    port: u.port,
+    pathname,
+    hasCredentials: u.username !== '' || u.password !== '',
+    hasQuery: u.search !== '' || u.hash !== '' || /[?#]/.test(text),
+  };
+}
+
+/** The origin (scheme://host[:port]) of an endpoint URL in its normal form; undefined if it is not one. */
+export function endpointOrigin(url: string): string | undefined {
+  const e = parseEndpointUrl(url);
+  return e.ok ? e.origin : undefined;
+}
+
+/**
+ * An http(s) endpoint without credentials, query or fragment (those would end up in traces and logs, and
+ * Azure's api-version has its own field), in its normal form (parseEndpointUrl).
+ */
+export const BaseUrl = z.string().transform((input, ctx) => {
+  const e = parseEndpointUrl(input);
+  if (!e.ok) {
+    ctx.addIssue({ code: 'custom', message: e.error });
+    return z.NEVER;
+  }
+  if (e.hasCredentials) {
+    ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password; the API key is stored with `tidy key set`' });
+    return z.NEVER;
+  }
+  if (e.hasQuery) {
+    ctx.addIssue({ code: 'custom', message: 'must not contain a query (?…) or fragment (#…); for Azure pass the api-version separately' });
+    return z.NEVER;
+  }
+  return e.url;
+});
 
 export const ModelName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
@@ -192,6 +264,7 @@ export const KeyStatus = z.object({
 export type KeyStatus = z.infer<typeof KeyStatus>;
 
 export const ConnectionProblem = z.enum([
+  'bad_url',
   'no_key',
   'refused',
   'dns',
@@ -234,19 +307,19 @@ export const ConnectionReport = z.object({
 });
 export type ConnectionReport = z.infer<typeof ConnectionReport>;
 
-/** 127.0.0.0/8, ::1 and localhost: a server on this machine, reached without leaving it. */
+/** 127.0.0.0/8, ::1 and localhost: a server on this machine, reached without leaving it. Anything unreadable is not. */
 export function isLoopbackUrl(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
+  const e = parseEndpointUrl(url);
+  if (!e.ok) return false;
+  const host = e.hostname;
   return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** Plain http beyond this machine: a key sent there can be read on the way. */
-export const isInsecureUrl = (url: string): boolean => url.startsWith('http:') && !isLoopbackUrl(url);
+/** Plain http beyond this machine: a key sent there can be read on the way. Anything unreadable counts as insecure. */
+export function isInsecureUrl(url: string): boolean {
+  const e = parseEndpointUrl(url);
+  return !e.ok || (e.protocol === 'http:' && !isLoopbackUrl(url));
+}
 
 /** A cloud preset needs a key, unless its URL was pointed at this machine (a proxy, a fake in tests). */
 export const keyRequired = (profile: Pick<ProviderProfile, 'preset'>, baseUrl: string): boolean =>

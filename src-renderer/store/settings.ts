@@ -68,7 +68,7 @@ const RANGES: Record<RangeKey, true> = { temperature: true, maxTokens: true, his
 const isRangeKey = (k: string): k is RangeKey => Object.hasOwn(RANGES, k);
 
 export function rangeOf(key: RangeKey): { min: number; max: number; step: number } {
-  const schema = SETTINGS[key].schema;
+  const schema = SETTINGS[key].schema.out; // the number a setting's text or number becomes
   return { min: schema.minValue ?? 0, max: schema.maxValue ?? 0, step: schema.isInt ? 1 : 0.05 };
 }
 

@@ -1,5 +1,5 @@
 /** The SQLite trace: one subscriber of the event stream writes runs and steps; readers list and replay them. */
-import { AgentEvent, RunInfo, type RunStatus } from '../../../src-shared/events';
+import { AgentEvent, RunInfo, StopReason, WireProtocol } from '../../../src-shared/events';
 import type { ChatMessage } from '../llm/port';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
@@ -140,39 +140,76 @@ export function createTraceWriter(db: Db, options: TraceWriterOptions = {}): Tra
 }
 
 interface RunRow {
-  id: string;
-  conversation_id: string;
-  status: RunStatus | 'running';
-  request: string;
-  answer: string | null;
-  message: string | null;
-  stop_reason: string | null;
-  model: string;
-  protocol: string;
-  actions: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  started_at: string;
-  finished_at: string | null;
+  id: unknown;
+  conversation_id: unknown;
+  status: unknown;
+  request: unknown;
+  answer: unknown;
+  message: unknown;
+  stop_reason: unknown;
+  model: unknown;
+  protocol: unknown;
+  actions: unknown;
+  prompt_tokens: unknown;
+  completion_tokens: unknown;
+  total_tokens: unknown;
+  started_at: unknown;
+  finished_at: unknown;
 }
 
-const toInfo = (r: RunRow): RunInfo =>
-  RunInfo.parse({
-    id: r.id,
-    conversationId: r.conversation_id,
-    status: r.status,
-    request: r.request,
-    answer: r.answer,
-    message: r.message,
-    stopReason: r.stop_reason,
-    model: r.model,
-    protocol: r.protocol,
-    actions: r.actions,
-    usage: { promptTokens: r.prompt_tokens, completionTokens: r.completion_tokens, totalTokens: r.total_tokens },
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
+const fromRow = (r: RunRow): Record<string, unknown> => ({
+  id: r.id,
+  conversationId: r.conversation_id,
+  status: r.status,
+  request: r.request,
+  answer: r.answer,
+  message: r.message,
+  stopReason: r.stop_reason,
+  model: r.model,
+  protocol: r.protocol,
+  actions: r.actions,
+  usage: { promptTokens: r.prompt_tokens, completionTokens: r.completion_tokens, totalTokens: r.total_tokens },
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+});
+
+/** A stored count as RunInfo has it: a whole number from 0 up; anything else (negative, fractional, text, too large) is clamped or 0. */
+const count = (v: unknown): number => {
+  const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : NaN;
+  return Number.isNaN(n) ? 0 : Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, Math.round(n)));
+};
+const text = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
+const textOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : text(v));
+
+/**
+ * A run row as RunInfo. One damaged row (token counts a provider sent negative or huge before they were
+ * checked, a value edited by hand) must not take `tidy runs`, the run list and exports down with it: a
+ * row that does not validate is repaired field by field, and its message says which fields were.
+ */
+const toInfo = (r: RunRow): RunInfo => {
+  const parsed = RunInfo.safeParse(fromRow(r));
+  if (parsed.success) return parsed.data;
+  const fields = [...new Set(parsed.error.issues.map((i) => i.path.map(String).join('.') || 'row'))];
+  const status = RunInfo.shape.status.safeParse(r.status);
+  const protocol = WireProtocol.safeParse(r.protocol);
+  const note = `(the stored record of this run was damaged and is shown repaired: ${fields.join(', ')})`;
+  const message = textOrNull(r.message);
+  return RunInfo.parse({
+    id: text(r.id),
+    conversationId: text(r.conversation_id),
+    status: status.success ? status.data : 'error',
+    request: text(r.request),
+    answer: textOrNull(r.answer),
+    message: message ? `${message} ${note}` : note,
+    stopReason: StopReason.safeParse(r.stop_reason).data ?? null,
+    model: text(r.model),
+    protocol: protocol.success ? protocol.data : 'native',
+    actions: count(r.actions),
+    usage: { promptTokens: count(r.prompt_tokens), completionTokens: count(r.completion_tokens), totalTokens: count(r.total_tokens) },
+    startedAt: text(r.started_at),
+    finishedAt: textOrNull(r.finished_at),
   });
+};
 
 const processAlive = (pid: number): boolean => {
   try {
@@ -217,8 +254,58 @@ export function getRun(db: Db, runId: string): RunInfo | null {
   return row ? toInfo(row) : null;
 }
 
-/** A run's events as they were emitted (streamed text pieces aside), for replay. */
-export function readTrace(db: Db, runId: string): AgentEvent[] {
-  const rows = cached(db, `SELECT payload FROM steps WHERE run_id = ? ORDER BY seq`).all(runId) as { payload: string }[];
-  return rows.map((r) => AgentEvent.parse(JSON.parse(r.payload)));
+/** Token counts of a stored usage or run_finished event, clamped as RunInfo's are (see `count`). */
+function repairCounts(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...value };
+  const usage = (u: Record<string, unknown>): Record<string, unknown> => ({
+    ...u,
+    promptTokens: count(u.promptTokens),
+    completionTokens: count(u.completionTokens),
+    totalTokens: count(u.totalTokens),
+  });
+  if (out.type === 'usage') return usage(out);
+  if (out.type === 'run_finished') {
+    out.actions = count(out.actions);
+    out.usage = usage(typeof out.usage === 'object' && out.usage !== null ? (out.usage as Record<string, unknown>) : {});
+  }
+  return out;
 }
+
+/**
+ * A run's events as they were emitted (streamed text pieces aside), for replay. A step that cannot be
+ * read is repaired when only its token counts are wrong, else replaced by a non-fatal `error` event that
+ * says so, so that one damaged row never hides the rest of the trace.
+ */
+export function readTrace(db: Db, runId: string): AgentEvent[] {
+  const rows = cached(db, `SELECT seq, kind, payload FROM steps WHERE run_id = ? ORDER BY seq`).all(runId) as { seq: unknown; kind: unknown; payload: unknown }[];
+  return rows.map((r) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(String(r.payload));
+    } catch {
+      value = undefined;
+    }
+    const parsed = AgentEvent.safeParse(value);
+    if (parsed.success) return parsed.data;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const repaired = AgentEvent.safeParse(repairCounts(value as Record<string, unknown>));
+      if (repaired.success) return repaired.data;
+    }
+    const seq = count(r.seq);
+    const at = typeof value === 'object' && value !== null && typeof (value as { at?: unknown }).at === 'string' ? (value as { at: string }).at : '';
+    return {
+      type: 'error',
+      runId,
+      seq,
+      at,
+      kind: 'internal',
+      fatal: false,
+      message: `step ${seq} of this trace (${oneLine(text(r.kind), 40) || 'unknown'}) is damaged and cannot be shown`,
+    };
+  });
+}
+
+const oneLine = (s: string, max: number): string => {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};

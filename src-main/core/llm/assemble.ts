@@ -8,6 +8,7 @@
  * filter annotations. Pure: no I/O.
  */
 import { classifyInBandError } from './errors';
+import { tooLarge } from './body';
 import type { FinishReason, ModelDelta, ModelTurn, ToolCall, Usage } from './port';
 
 type Json = Record<string, unknown>;
@@ -55,17 +56,33 @@ export function mapFinishReason(value: unknown): FinishReason | null {
   }
 }
 
-function mapUsage(value: unknown): Usage | null {
+/**
+ * The most tokens one call is believed to use. The largest context windows are a few million tokens; a
+ * count beyond a billion is a broken server, and capping it keeps a run's sums exact integers.
+ */
+export const MAX_CALL_TOKENS = 1_000_000_000;
+
+/**
+ * A token count as stored and summed: a whole number from 0 to MAX_CALL_TOKENS. Servers have sent
+ * negative, fractional and absurdly large counts, and numeric strings; anything else is 0.
+ */
+export function tokenCount(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
+  if (n === undefined || Number.isNaN(n)) return undefined;
+  return Math.min(MAX_CALL_TOKENS, Math.max(0, Math.round(n)));
+}
+
+/** Usage as the trace stores it; missing counts are 0, a missing total is the sum of the others. */
+export function mapUsage(value: unknown): Usage | null {
   if (!isRecord(value)) return null;
-  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const prompt = num(value.prompt_tokens);
-  const completion = num(value.completion_tokens);
-  const total = num(value.total_tokens);
+  const prompt = tokenCount(value.prompt_tokens);
+  const completion = tokenCount(value.completion_tokens);
+  const total = tokenCount(value.total_tokens);
   if (prompt === undefined && completion === undefined && total === undefined) return null;
   return {
     promptTokens: prompt ?? 0,
     completionTokens: completion ?? 0,
-    totalTokens: total ?? (prompt ?? 0) + (completion ?? 0),
+    totalTokens: total ?? Math.min(MAX_CALL_TOKENS, (prompt ?? 0) + (completion ?? 0)),
   };
 }
 
@@ -163,11 +180,26 @@ export class TurnAssembler {
   emitted = false;
   /** Whether a chunk carried anything at all (content, tool call, finish, usage). */
   sawData = false;
+  /** Characters collected so far (text, reasoning, refusal, tool calls), against `maxChars`. */
+  private size = 0;
 
+  /**
+   * `maxChars` bounds what one turn may collect (a server that streams without end gets a `protocol`
+   * error, not the process's memory); `where` names the endpoint in that error.
+   */
   constructor(
     private readonly hadTools: boolean,
     private readonly onDelta?: (delta: ModelDelta) => void,
+    private readonly maxChars = Infinity,
+    private readonly where = 'the server',
   ) {}
+
+  private grow(chars: number): void {
+    this.size += chars;
+    if (this.size > this.maxChars) {
+      throw tooLarge(this.where, 'the answer', this.maxChars);
+    }
+  }
 
   get finished(): boolean {
     return this.finish !== null;
@@ -229,10 +261,12 @@ export class TurnAssembler {
     if (emit) this.live = true;
     const text = contentText(delta.content);
     if (text) {
+      this.grow(text.length);
       this.sawData = true;
       for (const part of this.think.push(text)) this.addText(part, emit);
     }
     if (typeof delta.refusal === 'string') {
+      this.grow(delta.refusal.length);
       this.sawRefusal = true;
       this.refusal += delta.refusal;
       this.sawData = true;
@@ -243,6 +277,7 @@ export class TurnAssembler {
         : typeof delta.reasoning_content === 'string' ? delta.reasoning_content
           : '';
     if (reasoning) {
+      this.grow(reasoning.length);
       this.reasoning += reasoning;
       this.sawData = true;
       if (emit) this.emit('reasoning', reasoning);
@@ -273,6 +308,7 @@ export class TurnAssembler {
       typeof rawArgs === 'string' ? rawArgs : rawArgs === undefined || rawArgs === null ? '' : JSON.stringify(rawArgs);
     const index =
       typeof tc.index === 'number' ? tc.index : typeof tc.index === 'string' && /^\d+$/.test(tc.index) ? Number(tc.index) : undefined;
+    this.grow(id.length + name.length + args.length);
     this.sawData = true;
 
     let slot: Slot | undefined;

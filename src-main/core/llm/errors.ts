@@ -3,6 +3,7 @@
  * one line in the provider's own words, e.g. "401 invalid_api_key: Incorrect API key provided: sk-…".
  * Pure functions, no I/O.
  */
+import { redactSecrets } from '../secrets/redact';
 import { ModelError, type ModelErrorDetails, type ModelErrorKind } from './port';
 
 const MAX_MESSAGE = 600;
@@ -13,13 +14,9 @@ export function oneLine(text: string, max = MAX_MESSAGE): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** Replaces every secret (e.g. the API key we sent) found in `text`. Very short secrets are left alone. */
+/** Replaces every secret (e.g. the API key we sent), and every long piece of one, found in `text` (secrets/redact.ts). */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 6) out = out.split(secret).join('***');
-  }
-  return out;
+  return redactSecrets(text, secrets, '***');
 }
 
 export function redactError(error: ModelError, secrets: readonly string[]): ModelError {

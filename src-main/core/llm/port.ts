@@ -2,6 +2,7 @@
  * The model port: the one interface the agent loop talks to. The real adapter wraps the `openai` SDK
  * (any OpenAI-compatible endpoint); tests use scripted fakes from test/fakes.
  */
+import type { ModelErrorKind } from '../../../src-shared/model-errors';
 
 export interface ToolCall {
   /** The provider's id; providers that send none (or an empty one) get a generated `call_<n>`. */
@@ -73,38 +74,8 @@ export interface Model {
   complete(request: ModelRequest, onDelta?: (delta: ModelDelta) => void): Promise<ModelTurn>;
 }
 
-/**
- * - `auth`: 401/403, or the API key could not be read.
- * - `rate_limit`: 429 that retries did not cure, a retry-after longer than the adapter may wait, or a
- *   quota that waiting cannot fix (`insufficient_quota`).
- * - `server`: 5xx (and 409) after the retries.
- * - `timeout`: no response, or a stream went silent, for longer than the request timeout.
- * - `network`: connection refused/reset/lost, DNS or TLS failure.
- * - `bad_request`: any other 4xx (unknown model, invalid parameter, ...).
- * - `tools_unsupported`: the server cannot do native tool calling (Ollama "does not support tools",
- *   llama.cpp without --jinja, vLLM without --enable-auto-tool-choice): use the json protocol.
- * - `tool_call_invalid`: the server rejected the tool call the model wrote (Groq `tool_use_failed`). The
- *   model does support tools: feed `message` (and `details.failedGeneration`) back and ask again.
- * - `context_length`: the request is too large for the model or for the account's tokens-per-minute
- *   limit (OpenAI answers a too-large prompt with a 429 "Request too large"): trim the history.
- * - `content_filter`: the provider refused the request (prompt) because of its content policy.
- * - `aborted`: the caller's AbortSignal fired.
- * - `protocol`: the answer was not OpenAI-compatible: garbage, HTML, a stream that broke off or carried
- *   an error object in the middle.
- */
-export type ModelErrorKind =
-  | 'auth'
-  | 'rate_limit'
-  | 'server'
-  | 'timeout'
-  | 'network'
-  | 'bad_request'
-  | 'tools_unsupported'
-  | 'tool_call_invalid'
-  | 'context_length'
-  | 'content_filter'
-  | 'aborted'
-  | 'protocol';
+/** The kinds, with what each means: src-shared/model-errors.ts. */
+export type { ModelErrorKind };
 
 /** Optional facts about a failure, for the loop and the UI. */
 export interface ModelErrorDetails {

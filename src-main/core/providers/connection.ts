@@ -3,17 +3,18 @@
  * (or the --base-url / --model overrides), how the key travels, Azure's api-version, and a function that
  * fetches the key just before each request. The agent and test connection both start from one.
  */
-import { BaseUrl, ModelName, PRESETS, keyRequired, type AuthStyle, type KeyStatus, type ProviderProfile } from '../../../src-shared/providers';
+import { BaseUrl, ModelName, PRESETS, keyRequired, parseEndpointUrl, type AuthStyle, type KeyStatus, type ProviderProfile } from '../../../src-shared/providers';
 import type { Result } from '../../../src-shared/result';
 import { keyStatus, resolveApiKey, type KeyDeps, type ResolvedKey } from '../secrets/api-key';
 import type { Db } from '../store/db';
 import { activeProfile, getProfile, listProfiles } from './profiles';
 import { createOpenAIModel } from '../llm/openai';
 import type { Model } from '../llm/port';
+import { quirkMemory } from '../llm/quirk-store';
 
 export interface Connection {
   readonly profile: ProviderProfile;
-  /** Where requests go, without a trailing slash. */
+  /** Where requests go, in the normal form of src-shared/providers.ts (lower-case scheme and host, no trailing slash). */
   readonly baseUrl: string;
   readonly model: string;
   readonly auth: AuthStyle;
@@ -24,13 +25,17 @@ export interface Connection {
   /**
    * The key for the next request, read from the keychain now (never cached); undefined when none is
    * needed or available. Throws ApiKeyError ("no API key for profile openai …") when one is needed.
-   * This is the `getApiKey` the model adapter calls right before each request.
+   * This is the `getApiKey` the model adapter calls right before each request. `baseUrl`: the URL the
+   * request really goes to, when that is not the connection's (the origin binding and the plain-http
+   * check are made for it).
    */
-  apiKey(): Promise<string | undefined>;
+  apiKey(baseUrl?: string): Promise<string | undefined>;
   /** The same, with where the key came from (keychain or environment). */
   resolveKey(): Promise<ResolvedKey>;
   /** Whether a usable key is there, for a check before a run starts or for the UI; never the key. */
   keyStatus(): Promise<KeyStatus>;
+  /** The database the connection was resolved from: models made from it remember server quirks there. */
+  readonly db?: Db;
 }
 
 export interface ConnectionOverrides {
@@ -48,8 +53,14 @@ export function authHeaders(auth: AuthStyle, key: string | undefined): Record<st
   return auth === 'api-key' ? { 'api-key': key } : { authorization: `Bearer ${key}` };
 }
 
-export function connectionFor(profile: ProviderProfile, deps: KeyDeps, overrides: Omit<ConnectionOverrides, 'profile'> = {}): Connection {
-  const baseUrl = overrides.baseUrl ?? profile.baseUrl;
+/** A URL in normal form; one that is not an http(s) URL stays as it is (no key goes to it, and requests to it fail). */
+const normalUrl = (url: string): string => {
+  const e = parseEndpointUrl(url);
+  return e.ok ? e.url : url;
+};
+
+export function connectionFor(profile: ProviderProfile, deps: KeyDeps, overrides: Omit<ConnectionOverrides, 'profile'> = {}, db?: Db): Connection {
+  const baseUrl = normalUrl(overrides.baseUrl ?? profile.baseUrl);
   const target = { profile, baseUrl };
   return {
     profile,
@@ -58,9 +69,10 @@ export function connectionFor(profile: ProviderProfile, deps: KeyDeps, overrides
     auth: PRESETS[profile.preset].auth,
     query: profile.apiVersion !== undefined ? { 'api-version': profile.apiVersion } : {},
     keyRequired: keyRequired(profile, baseUrl),
-    apiKey: async () => (await resolveApiKey(target, deps)).key,
+    apiKey: async (url) => (await resolveApiKey(url === undefined ? target : { profile, baseUrl: normalUrl(url) }, deps)).key,
     resolveKey: () => resolveApiKey(target, deps),
     keyStatus: () => keyStatus(target, deps),
+    ...(db ? { db } : {}),
   };
 }
 
@@ -91,13 +103,31 @@ export function resolveConnection(db: Db, deps: KeyDeps, overrides: ConnectionOv
     if (!parsed.success) return { ok: false, error: `model name ${parsed.error.issues[0]?.message ?? 'is not valid'}`, hint: 'e.g. --model gpt-4o-mini' };
     model = parsed.data;
   }
-  return { ok: true, value: connectionFor(profile, deps, { baseUrl, model }) };
+  return { ok: true, value: connectionFor(profile, deps, { baseUrl, model }, db) };
+}
+
+export interface ConnectionModelDeps {
+  /**
+   * Where the endpoint's quirks are remembered across runs (see llm/quirk-store.ts). Default: the
+   * connection's own database (set by resolveConnection); without either, each model learns afresh.
+   */
+  db?: Db | undefined;
 }
 
 /**
- * The model for a run over this connection. The key is read just before each request (never kept);
- * Azure's header style and api-version come with the connection.
+ * The model for a run over this connection. The key is read just before each request (never kept), and
+ * decided for the URL the request goes to, in normal form; Azure's header style and api-version come
+ * with the connection. What the server refused before (max_tokens, temperature, …) is loaded now.
  */
-export function connectionModel(c: Connection, endpoint: { baseUrl: string; model: string }): Model {
-  return createOpenAIModel({ baseUrl: endpoint.baseUrl, model: endpoint.model, apiKey: () => c.apiKey(), auth: c.auth, query: c.query });
+export function connectionModel(c: Connection, endpoint: { baseUrl: string; model: string }, deps: ConnectionModelDeps = {}): Model {
+  const baseUrl = normalUrl(endpoint.baseUrl);
+  const db = deps.db ?? c.db;
+  return createOpenAIModel({
+    baseUrl,
+    model: endpoint.model,
+    apiKey: () => c.apiKey(baseUrl),
+    auth: c.auth,
+    query: c.query,
+    ...(db ? { quirks: quirkMemory(db, { baseUrl, model: endpoint.model }) } : {}),
+  });
 }

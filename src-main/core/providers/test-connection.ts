@@ -3,7 +3,7 @@
  * listening, DNS, timeout, TLS, a rejected key, a web page instead of the API — or the models it lists and
  * whether the configured one is among them. Plain fetch rather than the SDK, to see the raw answer.
  */
-import { PRESETS, type ConnectionProblem, type ConnectionReport, type KeySource } from '../../../src-shared/providers';
+import { ConnectionReport, parseEndpointUrl, PRESETS, type ConnectionProblem, type KeySource } from '../../../src-shared/providers';
 import { ApiKeyError, redactSecret } from '../secrets/api-key';
 import { authHeaders, type Connection } from './connection';
 
@@ -15,9 +15,11 @@ export interface TestConnectionOptions {
 const MAX_BODY = 8 * 1024 * 1024;
 const MAX_MODELS = 200;
 
-/** The models URL. Azure deployment URLs list models one level up, at …/openai/models. */
+/** The models URL. Azure deployment URLs list models one level up, at …/openai/models. Throws for a URL that is not http(s). */
 export function modelsUrl(conn: Pick<Connection, 'baseUrl' | 'query'>): string {
-  const url = new URL(`${conn.baseUrl.replace(/\/openai\/deployments\/[^/]+$/, '/openai')}/models`);
+  const endpoint = parseEndpointUrl(conn.baseUrl);
+  if (!endpoint.ok) throw new TypeError(`base URL ${endpoint.error}`);
+  const url = new URL(`${endpoint.url.replace(/\/openai\/deployments\/[^/]+$/, '/openai')}/models`);
   for (const [k, v] of Object.entries(conn.query)) url.searchParams.set(k, v);
   return url.toString();
 }
@@ -80,8 +82,27 @@ export async function testConnection(conn: Connection, options: TestConnectionOp
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? 10_000;
   const preset = PRESETS[conn.profile.preset];
+  // Every decision below (hints about http/https, the host named) is made on the URL in normal form.
+  const endpoint = parseEndpointUrl(conn.baseUrl);
+  if (!endpoint.ok) {
+    return ConnectionReport.parse({
+      ok: false,
+      problem: 'bad_url',
+      message: `the base URL ${JSON.stringify(oneLine(conn.baseUrl, 120))} ${endpoint.error}`,
+      hint: `fix it: tidy config profile edit ${conn.profile.id} --base-url URL`,
+      url: oneLine(conn.baseUrl, 120),
+      status: null,
+      keySource: null,
+      models: [],
+      modelCount: 0,
+      model: conn.model,
+      modelListed: null,
+      warning: null,
+      elapsedMs: Math.round(performance.now() - started),
+    });
+  }
   const url = modelsUrl(conn);
-  const where = new URL(conn.baseUrl).host;
+  const where = endpoint.origin.replace(/^https?:\/\//, '');
   let key: string | undefined;
   let keySource: KeySource | null = null;
 
@@ -137,18 +158,18 @@ export async function testConnection(conn: Connection, options: TestConnectionOp
       return failed('refused', `nothing is listening at ${where} (connection refused)`, startHint[preset.id] ?? 'check that the server is running and the host and port in the base URL');
     }
     if (/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL|EAI_NODATA)$/.test(code)) {
-      return failed('dns', `cannot resolve the host ${new URL(conn.baseUrl).hostname} (DNS: ${code})`, 'check the host name in the base URL and your network connection');
+      return failed('dns', `cannot resolve the host ${endpoint.hostname} (DNS: ${code})`, 'check the host name in the base URL and your network connection');
     }
     if (/TIMEDOUT|TIMEOUT/.test(code)) return failed('timeout', `connecting to ${where} timed out (${code})`, 'check the host, the port and any firewall in between');
     if (/CERT|SSL|TLS|EPROTO|ERR_SSL/i.test(code)) {
-      return failed('tls', `TLS failed with ${where} (${code})`, conn.baseUrl.startsWith('https:') ? 'if the server speaks plain http (most local servers do), use http:// in the base URL' : 'check the certificate of the server');
+      return failed('tls', `TLS failed with ${where} (${code})`, endpoint.protocol === 'https:' ? 'if the server speaks plain http (most local servers do), use http:// in the base URL' : 'check the certificate of the server');
     }
     const msg = e instanceof Error ? e.message : String(e);
     if (e instanceof Error && e.cause instanceof Error && e.cause.message === 'bad port') {
       // The fetch standard blocks ports of old services (9, 25, 6000, …): no request ever leaves.
-      return failed('network', `port ${new URL(conn.baseUrl).port} is a blocked port for HTTP clients`, 'run the server on another port, e.g. 8000');
+      return failed('network', `port ${endpoint.port} is a blocked port for HTTP clients`, 'run the server on another port, e.g. 8000');
     }
-    return failed('network', `cannot reach ${where}: ${oneLine(code || msg)}`, conn.baseUrl.startsWith('http:') ? 'if the server speaks https, use https:// in the base URL' : 'check the base URL and your network connection');
+    return failed('network', `cannot reach ${where}: ${oneLine(code || msg)}`, endpoint.protocol === 'http:' ? 'if the server speaks https, use https:// in the base URL' : 'check the base URL and your network connection');
   }
 
   let body: string;

@@ -6,8 +6,9 @@
  * for: editing a profile's base URL — by hand, from the UI or in the SQLite file — cannot redirect the key
  * to another server until the user saves it again for the new address.
  */
-import { isInsecureUrl, keyRequired, PRESETS, type KeySource, type KeyStatus, type ProviderProfile } from '../../../src-shared/providers';
+import { endpointOrigin, isInsecureUrl, keyRequired, PRESETS, type KeySource, type KeyStatus, type ProviderProfile } from '../../../src-shared/providers';
 import type { Failure, Result } from '../../../src-shared/result';
+import { redactSecrets } from './redact';
 import { KeychainUnavailableError, type SecretStore } from './store';
 
 export const ENV_KEY = 'OPENAI_API_KEY';
@@ -38,9 +39,9 @@ export function parseApiKey(text: string): Result<string> {
   return { ok: true, value: key };
 }
 
-/** Replaces every occurrence of the secret, for text that came from elsewhere (a server's error body). */
+/** Replaces the secret and every long piece of it (redact.ts), for text that came from elsewhere (a server's error body). */
 export function redactSecret(text: string, secret: string | undefined): string {
-  return secret && secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
+  return redactSecrets(text, [secret], '[redacted]');
 }
 
 interface StoredKey {
@@ -49,10 +50,17 @@ interface StoredKey {
   origin?: string;
 }
 
-const originOf = (url: string): string => new URL(url).origin;
+/**
+ * The origin a key is bound to, in the normal form of src-shared/providers.ts (scheme and host lower
+ * case, default port dropped, no trailing dot), so the binding holds however the URL is spelt. A URL
+ * that is not an http(s) endpoint has no origin: no key is ever bound to or sent to it.
+ */
+const originOf = (url: string): string | undefined => endpointOrigin(url);
 
 export function encodeStoredKey(key: string, baseUrl: string): string {
-  return JSON.stringify({ v: 1, key, origin: originOf(baseUrl) });
+  const origin = originOf(baseUrl);
+  if (origin === undefined) throw new ApiKeyError(`cannot bind the key to ${JSON.stringify(baseUrl.slice(0, 120))}: not an http(s) URL`, 'fix the base URL of the profile first');
+  return JSON.stringify({ v: 1, key, origin });
 }
 
 function decodeStoredKey(secret: string): StoredKey {
@@ -105,12 +113,14 @@ async function inspect({ profile, baseUrl }: KeyTarget, deps: KeyDeps): Promise<
   const base = { stored: stored !== undefined, keychain, required };
 
   let mismatch: string | null = null;
+  const origin = originOf(baseUrl);
   if (stored) {
-    if (stored.origin !== undefined && stored.origin !== originOf(baseUrl)) {
+    // The stored origin is compared in normal form too: entries written by hand or by older versions.
+    if (stored.origin !== undefined && (origin === undefined || (originOf(stored.origin) ?? stored.origin) !== origin)) {
       mismatch = stored.origin;
     } else if (isInsecureUrl(baseUrl)) {
       const problem = new ApiKeyError(
-        `refusing to send the API key of profile ${profile.id} over plain http to ${new URL(baseUrl).host}`,
+        `refusing to send the API key of profile ${profile.id} over plain http to ${origin?.replace(/^[a-z]+:\/\//, '') ?? 'an address that is not an http(s) URL'}`,
         `use an https:// base URL, or if that server needs no key: tidy key clear --profile ${profile.id}`,
       );
       return { ...base, found: null, problem, notice: null };
@@ -134,7 +144,7 @@ async function inspect({ profile, baseUrl }: KeyTarget, deps: KeyDeps): Promise<
   let problem: ApiKeyError | null = null;
   if (mismatch !== null && required) {
     problem = new ApiKeyError(
-      `the key of profile ${profile.id} was saved for ${mismatch}, not ${originOf(baseUrl)}`,
+      `the key of profile ${profile.id} was saved for ${mismatch}, not ${origin ?? 'this address'}`,
       `to send it to the new address, save it again: ${keySet}`,
     );
   } else if (required && unavailable) {

@@ -1,3 +1,4 @@
 export * from './store';
 export * from './keychain';
 export * from './api-key';
+export * from './redact';

@@ -242,6 +242,22 @@ export const migrations: Migration[] = [
       db.exec(`ALTER TABLE runs ADD COLUMN stop_reason TEXT`);
     },
   },
+  {
+    version: 5,
+    description: 'what each endpoint and model refused (max_tokens, temperature, stream_options, streaming with tools), kept across runs',
+    up(db) {
+      // quirks: JSON, see src-main/core/llm/quirks.ts. base_url is in the normal form of src-shared/providers.ts.
+      db.exec(`
+        CREATE TABLE model_quirks (
+          base_url TEXT NOT NULL,
+          model TEXT NOT NULL,
+          quirks TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          PRIMARY KEY (base_url, model)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;

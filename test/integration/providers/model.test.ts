@@ -37,4 +37,25 @@ describe('connectionModel', () => {
     await connectionModel(conn, conn).complete({ messages: [{ role: 'user', content: 'hi' }], stream: true });
     expect(fake.chatRequests[0]!.bearer).toBe('sk-test-456');
   });
+
+  it('decides on the key for the URL the request really goes to, in normal form', async () => {
+    const fake = await startFakeOpenAI({ replies: [{ text: 'one' }, { text: 'two' }] });
+    onTestFinished(() => fake.close());
+    const { db } = tempDb();
+    const profile = okValue(addProfile(db, { id: 'cloud', preset: 'custom', baseUrl: 'https://llm.example/v1', model: 'm' }));
+    okValue(useProfile(db, 'cloud'));
+    const secrets = createMemorySecretStore();
+    await setApiKey(profile, 'sk-cloud-0123456789', secrets);
+    const conn = okValue(resolveConnection(db, { secrets, env: {} }));
+    // A run pointed elsewhere than the profile: the key, bound to llm.example, does not go along.
+    await connectionModel(conn, { baseUrl: fake.url, model: 'm' }).complete({ messages: [{ role: 'user', content: 'hi' }], stream: false });
+    expect(fake.chatRequests[0]!.authorization).toBeUndefined();
+    // The same server spelt differently is still the same server.
+    const local = okValue(addProfile(db, { id: 'local', preset: 'custom', baseUrl: fake.url, model: 'm' }));
+    await setApiKey(local, 'sk-local-0123456789', secrets);
+    okValue(useProfile(db, 'local'));
+    const conn2 = okValue(resolveConnection(db, { secrets, env: {} }));
+    await connectionModel(conn2, { baseUrl: `${fake.url.replace('http://', 'HTTP://')}/`, model: 'm' }).complete({ messages: [{ role: 'user', content: 'hi' }], stream: false });
+    expect(fake.chatRequests[1]!.bearer).toBe('sk-local-0123456789');
+  });
 });

@@ -211,3 +211,27 @@ describe('testConnection: blocked ports', () => {
     expect(r).toMatchObject({ ok: false, problem: 'network', message: 'port 6000 is a blocked port for HTTP clients' });
   });
 });
+
+describe('testConnection: the URL as stored by hand or by an older version', () => {
+  it('an upper-case scheme and host are the same server, and the key is not sent over plain http beyond this machine', async () => {
+    const fake = await startFakeOpenAI({ models: ['fake-model'] });
+    cleanups.push(() => fake.close());
+    const r = await testConnection(await conn(custom(`${fake.url.replace('http://', 'HTTP://')}/`), 'sk-test-live-1234'));
+    expect(r).toMatchObject({ ok: true, url: `${fake.url}/models`, keySource: 'keychain' });
+    expect(fake.requests[0]?.bearer).toBe('sk-test-live-1234');
+
+    const lan = custom('HTTP://192.0.2.10:8000/v1');
+    const secrets = createMemorySecretStore({ local: JSON.stringify({ v: 1, key: 'sk-lan-123456789', origin: 'http://192.0.2.10:8000' }) });
+    const refused = await testConnection(connectionFor(lan, { secrets, env: {} }), { timeoutMs: 500 });
+    expect(refused).toMatchObject({ ok: false, problem: 'no_key', message: 'refusing to send the API key of profile local over plain http to 192.0.2.10:8000' });
+  });
+
+  it('a URL that is not one gets a report that says so, not an exception', async () => {
+    for (const bad of ['http://exa mple.com/v1', 'localhost:1234', 'http://127.0.0.1\n.evil.example/v1']) {
+      const r = await testConnection(await conn(custom(bad)));
+      expect(r).toMatchObject({ ok: false, problem: 'bad_url', hint: 'fix it: tidy config profile edit local --base-url URL' });
+      expect(r.message).toMatch(/^the base URL ".*" must (not contain spaces|be an http\(s\) URL)/);
+      expect(r.message).not.toMatch(/\n/);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
-import type { RunInfo } from '../../../src-shared/events';
+import type { RunErrorKind, RunInfo } from '../../../src-shared/events';
 import { runAdvice, sendAdvice } from '../../../src-renderer/lib/advice';
 import { applyEvent, replay, waitingApprovals, type RunState } from '../../../src-renderer/lib/runs';
 import { connectStore, createAppStore } from '../../../src-renderer/store';
@@ -171,7 +171,7 @@ describe('runs fold', () => {
 
   it('advises what to do when a run ends without an answer', () => {
     const base = replay(events('r1', started('c1', 'x')))!;
-    const fatal = (kind: string, message: string) =>
+    const fatal = (kind: RunErrorKind, message: string) =>
       replay(events('r1', started('c1', 'x'), { type: 'error', kind, message, fatal: true }, finished('error', 0, message)))!;
     expect(runAdvice(base)).toBeNull();
     expect(runAdvice(fatal('auth', '401 Incorrect API key provided'))).toMatchObject({ title: 'The API key was refused', remedies: ['settings', 'retry'] });
