@@ -1,6 +1,6 @@
 /** The main window: sidebar, the current view, the trace panel; the global keyboard shortcuts. */
 import { useEffect } from 'react';
-import { activeRun } from '../store/chat';
+import { activeRun, waitingApproval } from '../store/chat';
 import { VIEW_LABELS } from '../store/nav';
 import { useApp, useAppStore } from '../store/react';
 import { ActionsView } from '../views/ActionsView';
@@ -49,6 +49,11 @@ export function App() {
         s.show('chat');
         void s.openConversation(null);
         focusComposer();
+      } else if (e.altKey && !mod && (e.code === 'KeyA' || e.code === 'KeyD')) {
+        // A chord, never a typed character: the one keyboard answer to an approval besides its focused buttons.
+        const waiting = waitingApproval(s);
+        if (!waiting) return;
+        void s.answerApproval(waiting.runId, waiting.approval.approvalId, e.code === 'KeyA' ? 'approve' : 'decline');
       } else if (e.altKey && !mod && e.code === 'KeyT') {
         s.toggleTrace();
       } else if (mod && !e.altKey && e.key.toLowerCase() === 'k') {

@@ -3,6 +3,7 @@ import { VIEWS, VIEW_LABELS, type View } from '../store/nav';
 
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const MOD = isMac ? '⌘' : 'Ctrl';
+export const ALT = isMac ? '⌥' : 'Alt';
 
 export interface Shortcut {
   keys: string[];
@@ -16,6 +17,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: [MOD, 'K'], what: 'Focus the message box' },
   { keys: ['Alt', 'N'], what: 'New conversation' },
   ...VIEWS.map((v, i) => ({ keys: ['Alt', String(i + 1)], what: `Go to ${VIEW_LABELS[v]}` })),
+  { keys: [ALT, 'A'], what: 'Approve the change Tidy asks about' },
+  { keys: [ALT, 'D'], what: 'Decline the change Tidy asks about' },
   { keys: ['Alt', 'T'], what: 'Show or hide the trace panel' },
   { keys: [MOD, 'Z'], what: 'Undo the last request (outside a text field)' },
   { keys: ['?'], what: 'Show these shortcuts' },

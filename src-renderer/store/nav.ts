@@ -18,7 +18,8 @@ export const isView = (v: unknown): v is View => typeof v === 'string' && (VIEWS
 export interface Notice {
   id: number;
   text: string;
-  tone: 'info' | 'error';
+  /** `announce`: for screen readers only (what the screen already shows, e.g. an approval card appearing). */
+  tone: 'info' | 'error' | 'announce';
 }
 
 export interface NavSlice {
@@ -31,11 +32,19 @@ export interface NavSlice {
   toggleTrace(open?: boolean): void;
   toggleHelp(open?: boolean): void;
   notify(text: string, tone?: Notice['tone']): void;
+  /** Says `text` in the polite status region without showing a notice. */
+  announce(text: string): void;
   dismissNotice(id: number): void;
 }
 
 const MAX_NOTICES = 3;
 let nextNotice = 1;
+
+/** The newest notices shown, and the newest announcements: one kind never pushes the other out. */
+function capped(list: Notice[]): Notice[] {
+  const keep = new Set([...list.filter((n) => n.tone !== 'announce').slice(-MAX_NOTICES), ...list.filter((n) => n.tone === 'announce').slice(-MAX_NOTICES)]);
+  return list.filter((n) => keep.has(n));
+}
 
 export const createNavSlice: SliceCreator<NavSlice> = (set) => ({
   view: 'chat',
@@ -45,6 +54,7 @@ export const createNavSlice: SliceCreator<NavSlice> = (set) => ({
   show: (view) => set({ view, helpOpen: false }),
   toggleTrace: (open) => set((s) => ({ traceOpen: open ?? !s.traceOpen })),
   toggleHelp: (open) => set((s) => ({ helpOpen: open ?? !s.helpOpen })),
-  notify: (text, tone = 'info') => set((s) => ({ notices: [...s.notices, { id: nextNotice++, text, tone }].slice(-MAX_NOTICES) })),
+  notify: (text, tone = 'info') => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone }]) })),
+  announce: (text) => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone: 'announce' }]) })),
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 });
