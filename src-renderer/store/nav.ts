@@ -1,19 +1,8 @@
 /** Which view is shown, the panels around it, and short-lived notices (toasts). */
 import type { SliceCreator } from './types';
+import type { View } from './views';
 
-export const VIEWS = ['chat', 'inbox', 'projects', 'lists', 'actions', 'settings'] as const;
-export type View = (typeof VIEWS)[number];
-
-export const VIEW_LABELS: Record<View, string> = {
-  chat: 'Chat',
-  inbox: 'Inbox',
-  projects: 'Projects',
-  lists: 'Lists',
-  actions: 'Actions',
-  settings: 'Settings',
-};
-
-export const isView = (v: unknown): v is View => typeof v === 'string' && (VIEWS as readonly string[]).includes(v);
+export type { View } from './views';
 
 export interface Notice {
   id: number;
@@ -26,6 +15,11 @@ export interface NavSlice {
   view: View;
   /** The trace panel on the right; remembered across launches. */
   traceOpen: boolean;
+  /** A narrow window (or a high zoom): the trace is an overlay, opened only when asked for. */
+  narrow: boolean;
+  /** The trace overlay of a narrow window; not remembered. */
+  traceOverlay: boolean;
+  setNarrow(narrow: boolean): void;
   helpOpen: boolean;
   notices: Notice[];
   show(view: View): void;
@@ -36,6 +30,9 @@ export interface NavSlice {
   announce(text: string): void;
   dismissNotice(id: number): void;
 }
+
+/** Whether the trace panel is on screen: docked in a wide window, as an overlay in a narrow one. */
+export const traceShown = (s: Pick<NavSlice, 'narrow' | 'traceOpen' | 'traceOverlay'>): boolean => (s.narrow ? s.traceOverlay : s.traceOpen);
 
 const MAX_NOTICES = 3;
 let nextNotice = 1;
@@ -49,10 +46,13 @@ function capped(list: Notice[]): Notice[] {
 export const createNavSlice: SliceCreator<NavSlice> = (set) => ({
   view: 'chat',
   traceOpen: true,
+  narrow: false,
+  traceOverlay: false,
   helpOpen: false,
   notices: [],
   show: (view) => set({ view, helpOpen: false }),
-  toggleTrace: (open) => set((s) => ({ traceOpen: open ?? !s.traceOpen })),
+  setNarrow: (narrow) => set({ narrow, traceOverlay: false }),
+  toggleTrace: (open) => set((s) => (s.narrow ? { traceOverlay: open ?? !s.traceOverlay } : { traceOpen: open ?? !s.traceOpen })),
   toggleHelp: (open) => set((s) => ({ helpOpen: open ?? !s.helpOpen })),
   notify: (text, tone = 'info') => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone }]) })),
   announce: (text) => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone: 'announce' }]) })),

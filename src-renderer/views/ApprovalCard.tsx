@@ -56,8 +56,8 @@ export function ApprovalCard({ runId, approval, live }: { runId: string; approva
             <button type="button" className="btn" disabled={sent !== null} aria-keyshortcuts="Alt+D" aria-describedby={keysId} onClick={() => decide('decline')}>
               Decline
             </button>
-            <button type="button" className="btn" disabled={sent !== null} onClick={() => decide('always')}>
-              Always allow<span className="visually-hidden"> {toolLabel(approval.tool)}</span>
+            <button type="button" className="btn" disabled={sent !== null} onClick={() => decide('always')} aria-label={`Always allow ${toolLabel(approval.tool)}`}>
+              Always allow
             </button>
           </div>
           <p id={keysId} className="keys-hint">

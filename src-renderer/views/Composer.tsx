@@ -40,6 +40,7 @@ export function Composer() {
         <textarea
           ref={ref}
           id="composer"
+          data-pane-focus=""
           className="input"
           rows={1}
           aria-label="Message"

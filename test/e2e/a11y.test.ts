@@ -121,7 +121,7 @@ describe('axe-core finds no serious or critical WCAG 2.1 A/AA violation', () => 
     await card.waitFor();
     const problems = await check('Chat', page, MAIN_WINDOW, () => card.waitFor());
     await card.getByRole('button', { name: /^Approve/ }).click();
-    await page.getByText('Done: the milk is bought.').waitFor();
+    await page.getByRole('log', { name: 'Messages' }).getByText('Done: the milk is bought.').waitFor();
     expect(problems).toEqual([]);
   }, 60_000);
 

@@ -160,7 +160,7 @@ describe('the UI in Chromium through tidy serve', () => {
     await visible(traceSteps().filter({ hasText: 'Finished: Done' }));
     expect(await traceSteps().filter({ hasText: 'Call move_task' }).count()).toBe(9);
     expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
-    expect(await trace().getByLabel('Token usage').innerText()).toMatch(/\d+ tokens/);
+    expect(await trace().getByLabel('Run summary').innerText()).toMatch(/\d+ tokens/);
     await shot('chat-done');
 
     await expect.poll(inboxTexts).toEqual([]);
@@ -194,7 +194,7 @@ describe('the UI in Chromium through tidy serve', () => {
     await shot('actions-conflict');
     await alert.getByRole('button', { name: 'Dismiss' }).click();
 
-    await log.getByRole('button', { name: `Undo the whole request: “${REQUEST}”` }).click();
+    await log.getByRole('button', { name: `Undo request: “${REQUEST}”` }).click();
     await expect.poll(async () => (await inboxTexts()).sort()).toEqual([...ALL_TASKS].sort());
     await nav('Projects').click();
     await visible(page.getByText('No projects yet'));
