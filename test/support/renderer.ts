@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CDPSession, Page } from 'playwright-core';
 import { REPO } from './cli';
 
 const SOURCES = ['src-renderer', 'src-shared', 'src-preload', 'src-main', 'electron.vite.config.ts', 'package.json'];
@@ -50,23 +49,3 @@ export async function buildRendererOnce(timeoutMs = 120_000): Promise<void> {
 
 /** Chromium flags for the end-to-end tests: headless, no network of its own, nothing in the background. */
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-/** A page as the browser would lay it out at `zoom` in a window of `width`×`height` device pixels. */
-export interface Zoom {
-  width: number;
-  height: number;
-  zoom: number;
-}
-
-/**
- * Browser zoom, emulated: at 200% a 1280×800 window is 640×400 CSS pixels drawn at twice the density,
- * which is what Chromium's DevTools protocol sets here (playwright's viewport cannot change the density
- * of an open page).
- */
-export async function setZoom(page: Page, { width, height, zoom }: Zoom): Promise<void> {
-  // The override lasts as long as its session: one session per page, kept.
-  let cdp = sessions.get(page);
-  if (!cdp) sessions.set(page, (cdp = await page.context().newCDPSession(page)));
-  await cdp.send('Emulation.setDeviceMetricsOverride', { width: Math.round(width / zoom), height: Math.round(height / zoom), deviceScaleFactor: zoom, mobile: false });
-}
-const sessions = new WeakMap<Page, CDPSession>();
