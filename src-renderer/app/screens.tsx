@@ -14,7 +14,7 @@ import { ChatView } from '../views/ChatView';
 import { InboxView } from '../views/InboxView';
 import { ListsView } from '../views/ListsView';
 import { ProjectsView } from '../views/ProjectsView';
-import { SettingsView } from '../views/SettingsView';
+import { SettingsView } from '../views/settings/SettingsView';
 
 export const SCREENS: Record<View, ComponentType> = {
   chat: ChatView,
