@@ -6,7 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { ActionGroup } from '../../src-shared/ipc';
-import { focusWhenReady } from '../lib/focus';
+import { focusIfIdle, focusWhenReady } from '../lib/focus';
 import { count, shortTime } from '../lib/format';
 import { actionKey, canRedo, canUndo, logRows, requestKey, type UndoProblem } from '../store/actions';
 import { useApp } from '../store/react';
@@ -153,9 +153,9 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
             data-focus-key={`undo:${entry.id}`}
             aria-label={`Undo: ${entry.summary}`}
             onClick={() => {
-              // Undo turns into Redo: the focus follows to it.
+              // Undo turns into Redo: the focus follows to it. Refused: it stays on Undo, the reason is read out.
               focusWhenReady(() => byFocusKey(`redo:${entry.id}`));
-              void undoAction(entry.id);
+              void undoAction(entry.id).then((ok) => ok || focusIfIdle(byFocusKey(`undo:${entry.id}`)));
             }}
           >
             Undo
@@ -170,7 +170,7 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
             aria-label={`Redo: ${entry.summary}`}
             onClick={() => {
               focusWhenReady(() => byFocusKey(`undo:${entry.id}`));
-              void redoAction(entry.id);
+              void redoAction(entry.id).then((ok) => ok || focusIfIdle(byFocusKey(`redo:${entry.id}`)));
             }}
           >
             Redo

@@ -112,6 +112,7 @@ describe('approvals are answered on purpose', () => {
     await visible(messages().getByText('Completed: Buy milk birthday cake.'));
     await expect.poll(() => taskStatus('Buy milk birthday cake')).toBe('done');
     await expect.poll(() => status().innerText()).toMatch(/Approved: Complete task/);
+    await expect.poll(() => status().innerText()).toContain('Tidy has finished.');
     expect(await composer().inputValue()).toBe(next);
     expect(await focused()).toBe('textarea:Message');
   }, 40_000);
