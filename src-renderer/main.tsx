@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { api } from './api';
 import { App } from './app/App';
 import { createAppStore, connectStore } from './store';
-import { isView } from './store/nav';
+import { isView } from './store/views';
 import { StoreProvider } from './store/react';
 import { CaptureView } from './views/CaptureView';
 

@@ -1,30 +1,46 @@
-/** The main window: sidebar, the current view, the trace panel; the global keyboard shortcuts. */
-import { useEffect } from 'react';
-import { activeRun } from '../store/chat';
-import { VIEW_LABELS } from '../store/nav';
+/** The main window: a skip link, the sidebar, the current view, the trace panel; the global keyboard shortcuts. */
+import { useEffect, useRef } from 'react';
+import { composer } from '../lib/focus';
+import { activeRun, waitingApproval } from '../store/chat';
+import { traceShown } from '../store/nav';
 import { useApp, useAppStore } from '../store/react';
-import { ActionsView } from '../views/ActionsView';
-import { ChatView } from '../views/ChatView';
-import { InboxView } from '../views/InboxView';
-import { ListsView } from '../views/ListsView';
-import { ProjectsView } from '../views/ProjectsView';
-import { SettingsView } from '../views/SettingsView';
+import { viewDef, viewForDigit, type View } from '../store/views';
 import { TracePanel } from '../views/TracePanel';
 import { HelpOverlay } from './HelpOverlay';
 import { Notices } from './Notices';
-import { isTyping, viewForDigit } from './shortcuts';
+import { cyclePanes } from './panes';
+import { SCREENS } from './screens';
+import { isTyping } from './shortcuts';
 import { Sidebar } from './Sidebar';
 
-/** Focuses the message box once the chat has rendered. */
-const focusComposer = () => setTimeout(() => document.getElementById('composer')?.focus(), 0);
+/**
+ * Below this width (a narrow window, or 200% zoom of a laptop screen) the trace is an overlay opened on
+ * demand, so the conversation keeps the room it needs.
+ */
+const NARROW = '(max-width: 860px)';
+
+/** The place a view's keyboard user starts from: the message box, or the view's heading. */
+function viewTarget(view: View): HTMLElement | null {
+  if (viewDef(view).focus === 'composer') return composer();
+  return document.querySelector<HTMLElement>('main [data-view-heading]') ?? document.querySelector<HTMLElement>('main');
+}
 
 export function App() {
   const view = useApp((s) => s.view);
-  const traceOpen = useApp((s) => s.traceOpen);
+  const trace = useApp(traceShown);
+  const narrow = useApp((s) => s.narrow);
+  const helpOpen = useApp((s) => s.helpOpen);
   const store = useAppStore();
+  const Screen = SCREENS[view];
+  /** A view opened from the keyboard: its start gets the focus once it is on screen. */
+  const focusOnShow = useRef(false);
 
   useEffect(() => {
-    document.title = `${VIEW_LABELS[view]} — Tidy`;
+    document.title = `${viewDef(view).label} — Tidy`;
+    if (focusOnShow.current) {
+      focusOnShow.current = false;
+      viewTarget(view)?.focus();
+    }
   }, [view]);
 
   useEffect(() => {
@@ -34,26 +50,50 @@ export function App() {
   }, [store]);
 
   useEffect(() => {
+    const query = window.matchMedia(NARROW);
+    const apply = () => store.getState().setNarrow(query.matches);
+    apply();
+    query.addEventListener('change', apply);
+    return () => query.removeEventListener('change', apply);
+  }, [store]);
+
+  useEffect(() => {
+    /** Shows a view and puts the focus on its start (never left on the page body after the field it was in is gone). */
+    const open = (target: View) => {
+      const s = store.getState();
+      if (s.view === target) viewTarget(target)?.focus();
+      else {
+        focusOnShow.current = true;
+        s.show(target);
+      }
+    };
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented) return;
       const s = store.getState();
       const mod = e.ctrlKey || e.metaKey;
+      const digitView = e.altKey && !mod ? viewForDigit(e.code) : null;
       if (e.key === 'Escape') {
+        const traceEl = document.querySelector('[data-pane="trace"]');
         if (s.helpOpen) s.toggleHelp(false);
+        else if (s.narrow && s.traceOverlay && traceEl?.contains(e.target as Node)) s.toggleTrace(false);
         else if (activeRun(s)) void s.stop();
         else return;
-      } else if (e.altKey && !mod && viewForDigit(e.code)) {
-        s.show(viewForDigit(e.code)!);
-        if (s.view === 'chat') focusComposer();
+      } else if (e.key === 'F6' && !mod && !e.altKey) {
+        cyclePanes(e.shiftKey);
+      } else if (digitView) {
+        open(digitView);
       } else if (e.altKey && !mod && e.code === 'KeyN') {
-        s.show('chat');
         void s.openConversation(null);
-        focusComposer();
+        open('chat');
+      } else if (e.altKey && !mod && (e.code === 'KeyA' || e.code === 'KeyD')) {
+        // A chord, never a typed character: the one keyboard answer to an approval besides its focused buttons.
+        const waiting = waitingApproval(s);
+        if (!waiting) return;
+        void s.answerApproval(waiting.runId, waiting.approval.approvalId, e.code === 'KeyA' ? 'approve' : 'decline');
       } else if (e.altKey && !mod && e.code === 'KeyT') {
         s.toggleTrace();
       } else if (mod && !e.altKey && e.key.toLowerCase() === 'k') {
-        s.show('chat');
-        focusComposer();
+        open('chat');
       } else if (mod && !e.shiftKey && e.key.toLowerCase() === 'z' && !isTyping(e.target)) {
         void s.undoLastRequest();
       } else if (e.key === '?' && !mod && !isTyping(e.target)) {
@@ -66,19 +106,26 @@ export function App() {
   }, [store]);
 
   return (
-    <div className={`shell${traceOpen ? ' with-trace' : ''}`}>
-      <Sidebar />
-      <main className="main" aria-label={VIEW_LABELS[view]}>
-        {view === 'chat' && <ChatView />}
-        {view === 'inbox' && <InboxView />}
-        {view === 'projects' && <ProjectsView />}
-        {view === 'lists' && <ListsView />}
-        {view === 'actions' && <ActionsView />}
-        {view === 'settings' && <SettingsView />}
-      </main>
-      {traceOpen && <TracePanel />}
+    <>
+      <div className={`shell${trace && !narrow ? ' with-trace' : ''}`} inert={helpOpen}>
+        <a
+          className="skip-link"
+          href="#main"
+          onClick={(e) => {
+            e.preventDefault();
+            viewTarget(view)?.focus();
+          }}
+        >
+          Skip to main content
+        </a>
+        <Sidebar />
+        <main id="main" className="main" aria-label={viewDef(view).label} tabIndex={-1}>
+          <Screen />
+        </main>
+        {trace && <TracePanel overlay={narrow} />}
+      </div>
       <HelpOverlay />
       <Notices />
-    </div>
+    </>
   );
 }

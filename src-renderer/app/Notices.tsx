@@ -3,24 +3,33 @@ import { useApp } from '../store/react';
 
 const SHOWN_MS = 6000;
 
-/** Short notices at the bottom (e.g. "Undid: …"); errors stay until dismissed. Announced politely. */
+/**
+ * Short notices at the bottom (e.g. "Undid: …"); errors stay until dismissed. The one polite status region
+ * of the window: notices and announcements (screen-reader only) are read out from here.
+ */
 export function Notices() {
   const notices = useApp((s) => s.notices);
   const dismiss = useApp((s) => s.dismissNotice);
   useEffect(() => {
-    const timers = notices.filter((n) => n.tone === 'info').map((n) => setTimeout(() => dismiss(n.id), SHOWN_MS));
+    const timers = notices.filter((n) => n.tone !== 'error').map((n) => setTimeout(() => dismiss(n.id), SHOWN_MS));
     return () => timers.forEach(clearTimeout);
   }, [notices, dismiss]);
   return (
     <div className="notices" role="status" aria-live="polite">
-      {notices.map((n) => (
+      {notices.map((n) =>
+        n.tone === 'announce' ? (
+          <p key={n.id} className="visually-hidden">
+            {n.text}
+          </p>
+        ) : (
         <div key={n.id} className={`notice ${n.tone}`}>
           <span className="grow">{n.text}</span>
           <button type="button" className="btn small" onClick={() => dismiss(n.id)}>
             Dismiss
           </button>
         </div>
-      ))}
+        ),
+      )}
     </div>
   );
 }

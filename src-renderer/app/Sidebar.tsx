@@ -1,9 +1,10 @@
 import { INBOX_ID } from '../../src-shared/domain';
 import { Icon } from './Icon';
-import { VIEWS, VIEW_LABELS } from '../store/nav';
+import { traceShown } from '../store/nav';
 import { useApp } from '../store/react';
+import { VIEW_DEFS } from '../store/views';
 
-/** The main navigation: the six views, the inbox count, and what the agent is doing. */
+/** The main navigation: the views (store/views.ts), the inbox count, and what the agent is doing. */
 export function Sidebar() {
   const view = useApp((s) => s.view);
   const show = useApp((s) => s.show);
@@ -11,25 +12,26 @@ export function Sidebar() {
   const running = useApp((s) => Object.values(s.runs).filter((r) => r.status === 'running').length);
   const toggleHelp = useApp((s) => s.toggleHelp);
   const toggleTrace = useApp((s) => s.toggleTrace);
-  const traceOpen = useApp((s) => s.traceOpen);
+  const traceOpen = useApp(traceShown);
 
   return (
-    <nav className="sidebar" aria-label="Main">
+    <nav className="sidebar" aria-label="Main" data-pane="sidebar">
       <div className="brand">
         <span className="brand-mark" aria-hidden="true" />
         <span className="nav-label">Tidy</span>
       </div>
       <ul>
-        {VIEWS.map((v) => (
-          <li key={v}>
-            <button type="button" className="nav-item" aria-current={view === v ? 'page' : undefined} onClick={() => show(v)} title={VIEW_LABELS[v]}>
+        {VIEW_DEFS.map((v) => (
+          <li key={v.id}>
+            <button type="button" className="nav-item" aria-current={view === v.id ? 'page' : undefined} onClick={() => show(v.id)} title={v.label}>
               <span className="nav-icon">
-                <Icon name={v} />
+                <Icon path={v.icon} />
               </span>
-              <span className="nav-label">{VIEW_LABELS[v]}</span>
-              {v === 'inbox' && inboxCount !== null && (
-                <span className="count" aria-label={`${inboxCount} open`}>
+              <span className="nav-label">{v.label}</span>
+              {v.id === 'inbox' && inboxCount !== null && (
+                <span className="count">
                   {inboxCount}
+                  <span className="visually-hidden"> open</span>
                 </span>
               )}
             </button>
@@ -43,13 +45,13 @@ export function Sidebar() {
             <span className="nav-label">Tidy is working…</span>
           </p>
         )}
-        <button type="button" className="nav-item" aria-pressed={traceOpen} onClick={() => toggleTrace()}>
+        <button type="button" className="nav-item" aria-pressed={traceOpen} onClick={() => toggleTrace()} title="Trace panel">
           <span className="nav-icon">
             <Icon name="trace" />
           </span>
           <span className="nav-label">Trace panel</span>
         </button>
-        <button type="button" className="nav-item" onClick={() => toggleHelp(true)}>
+        <button type="button" className="nav-item" onClick={() => toggleHelp(true)} title="Keyboard shortcuts">
           <span className="nav-icon">
             <Icon name="help" />
           </span>

@@ -1,8 +1,11 @@
 /** The keyboard shortcuts: one list, used by the handler and shown in the help overlay. */
-import { VIEWS, VIEW_LABELS, type View } from '../store/nav';
+import { VIEW_DEFS } from '../store/views';
+
+export { viewForDigit } from '../store/views';
 
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const MOD = isMac ? '⌘' : 'Ctrl';
+export const ALT = isMac ? '⌥' : 'Alt';
 
 export interface Shortcut {
   keys: string[];
@@ -14,18 +17,15 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['Shift', 'Enter'], what: 'New line in the message' },
   { keys: ['Esc'], what: 'Stop the running request; close a dialog' },
   { keys: [MOD, 'K'], what: 'Focus the message box' },
-  { keys: ['Alt', 'N'], what: 'New conversation' },
-  ...VIEWS.map((v, i) => ({ keys: ['Alt', String(i + 1)], what: `Go to ${VIEW_LABELS[v]}` })),
-  { keys: ['Alt', 'T'], what: 'Show or hide the trace panel' },
+  { keys: [ALT, 'N'], what: 'New conversation' },
+  ...VIEW_DEFS.map((v, i) => ({ keys: [ALT, String(i + 1)], what: `Go to ${v.label}` })),
+  { keys: [ALT, 'A'], what: 'Approve the change Tidy asks about' },
+  { keys: [ALT, 'D'], what: 'Decline the change Tidy asks about' },
+  { keys: [ALT, 'T'], what: 'Show or hide the trace panel' },
+  { keys: ['F6'], what: 'Next area: navigation, list, main, trace (Shift+F6 back)' },
   { keys: [MOD, 'Z'], what: 'Undo the last request (outside a text field)' },
   { keys: ['?'], what: 'Show these shortcuts' },
 ];
-
-/** Alt+1…6: the view for a key code, if any. */
-export function viewForDigit(code: string): View | null {
-  const m = /^Digit([1-9])$/.exec(code);
-  return m ? (VIEWS[Number(m[1]) - 1] ?? null) : null;
-}
 
 /** Whether the event comes from a place where keys type text. */
 export function isTyping(target: EventTarget | null): boolean {

@@ -132,6 +132,12 @@ export const createActionsSlice =
       }
     };
 
+    /** Says what an undo reversed, in the status region (as Ctrl+Z does). */
+    const said = (report: Output<'actions.undo'>, many: string) => {
+      const n = report.reversed.length;
+      get().notify(n === 1 ? `Undid: ${report.reversed[0]!.summary}` : `Undid ${n} ${many}`);
+    };
+
     return {
       log: { groups: [], count: 0, nextBefore: null, loaded: false, loading: false, problem: null },
       undoProblems: {},
@@ -157,10 +163,19 @@ export const createActionsSlice =
       },
 
       undoAction: (actionId, cascade) =>
-        undo(actionKey(actionId), () => api.invoke('actions.undo', { actionId, ...(cascade ? { cascade } : {}) }), !cascade),
+        undo(actionKey(actionId), async () => said(await api.invoke('actions.undo', { actionId, ...(cascade ? { cascade } : {}) }), 'changes'), !cascade),
       undoRequest: (requestId, cascade) =>
-        undo(requestKey(requestId), () => api.invoke('actions.undoRequest', { requestId, ...(cascade ? { cascade } : {}) }), !cascade),
-      redoAction: (actionId) => undo(actionKey(actionId), () => api.invoke('actions.redo', { actionId }), false),
+        undo(requestKey(requestId), async () => said(await api.invoke('actions.undoRequest', { requestId, ...(cascade ? { cascade } : {}) }), 'changes of the request'), !cascade),
+      redoAction: (actionId) =>
+        undo(
+          actionKey(actionId),
+          async () => {
+            const summary = get().log.groups.flatMap((g) => g.actions).find((a) => a.id === actionId)?.summary;
+            await api.invoke('actions.redo', { actionId });
+            get().notify(summary ? `Redid: ${summary}` : 'Redid the change');
+          },
+          false,
+        ),
       undoLastRequest: async () => {
         try {
           const report = await api.invoke('actions.undoLast', {});

@@ -2,11 +2,12 @@
  * The chat: conversations, the open conversation's runs (each a request and its answer), the runs going
  * on (folded from the agent's events as they arrive), approvals, cancel, and the run the trace shows.
  */
-import type { AgentEvent, ApprovalDecision, RunInfo } from '../../src-shared/events';
+import type { AgentEvent, ApprovalDecision, RunInfo, RunStatus } from '../../src-shared/events';
 import type { Conversation, Output } from '../../src-shared/ipc';
 import { createCoalescer } from '../lib/coalesce';
 import { toProblem, type Problem } from '../lib/problem';
-import { applyEvent, replay, runFromInfo, type RunState } from '../lib/runs';
+import { toolLabel } from '../lib/format';
+import { applyEvent, replay, runFromInfo, waitingApprovals, type Approval, type RunState } from '../lib/runs';
 import { idle, loaded, loadInto, type Loadable } from './loadable';
 import type { Deps, SliceCreator } from './types';
 
@@ -29,6 +30,8 @@ export interface ChatSlice {
   sendProblem: Problem | null;
   /** The composer's text, kept while the user looks at other views. */
   draft: string;
+  /** Answers sent for approvals still waiting for the run to confirm them, by approvalKey. */
+  approvalsSent: Record<string, ApprovalDecision>;
 
   loadConversations(): Promise<void>;
   openConversation(id: string | null): Promise<void>;
@@ -37,6 +40,11 @@ export interface ChatSlice {
   exportConversation(id: string, format: 'markdown' | 'json'): Promise<Output<'conversations.export'>>;
   setDraft(text: string): void;
   send(text: string): Promise<boolean>;
+  /**
+   * Sends the composer's text. The box empties at once, so what the user types while the request goes
+   * out is the start of the next message and is kept; a refused message comes back into the box.
+   */
+  sendDraft(): Promise<boolean>;
   /** Cancels a run (default: the one going on in the open conversation). */
   stop(runId?: string): Promise<void>;
   answerApproval(runId: string, approvalId: string, decision: ApprovalDecision): Promise<void>;
@@ -59,6 +67,16 @@ export function activeRun(s: Pick<ChatSlice, 'runs' | 'thread'>): RunState | nul
     if (r?.status === 'running') return r;
   }
   return null;
+}
+
+/** Approval ids count within a run. */
+export const approvalKey = (runId: string, approvalId: string): string => `${runId}/${approvalId}`;
+
+/** The approval the open conversation's run waits for (the oldest first), if any: what Alt+A / Alt+D answer. */
+export function waitingApproval(s: Pick<ChatSlice, 'runs' | 'thread' | 'approvalsSent'>): { runId: string; approval: Approval } | null {
+  const run = activeRun(s);
+  const approval = run && waitingApprovals(run).find((a) => !(approvalKey(run.id, a.approvalId) in s.approvalsSent));
+  return run && approval ? { runId: run.id, approval } : null;
 }
 
 /** A run known only from the reply to `send`, until its events arrive. */
@@ -91,6 +109,19 @@ function mergeInfo(known: RunState | undefined, info: RunInfo): RunState {
   return known;
 }
 
+const FINISHED: Record<RunStatus, string> = {
+  done: 'Tidy has finished.',
+  error: 'Tidy stopped with an error.',
+  cancelled: 'Tidy stopped.',
+  limit: 'Tidy stopped at a limit.',
+};
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const copy = { ...record };
+  delete copy[key];
+  return copy;
+}
+
 export const createChatSlice =
   ({ api, now }: Deps): SliceCreator<ChatSlice> =>
   (set, get) => {
@@ -120,6 +151,20 @@ export const createChatSlice =
         }
       });
 
+    /** What a screen reader hears as a run goes on: what it asks, what was answered, how it ended. */
+    const announceEvent = (event: AgentEvent, run: RunState) => {
+      const here = run.conversationId === get().conversationId;
+      if (event.type === 'approval_requested') {
+        get().announce(here ? `Approval needed: ${event.message} Alt+A approves, Alt+D declines.` : `Tidy needs your approval in another conversation: ${event.message}`);
+      } else if (event.type === 'approval_resolved') {
+        const approval = run.approvals.find((a) => a.approvalId === event.approvalId);
+        const what = approval ? toolLabel(approval.tool) : 'the change';
+        get().announce(event.decision === 'decline' ? `Declined: ${what}.` : `Approved: ${what}.`);
+      } else if (event.type === 'run_finished') {
+        get().announce(`${FINISHED[event.status]}${event.message && event.status !== 'done' ? ` ${event.message}` : ''}`);
+      }
+    };
+
     const addToThread = (run: RunState) =>
       set((s) => {
         if (run.conversationId !== s.conversationId) return {};
@@ -138,6 +183,7 @@ export const createChatSlice =
       sending: null,
       sendProblem: null,
       draft: '',
+      approvalsSent: {},
 
       loadConversations: () =>
         coalesce('conversations', () => loadInto(set, 'conversations', () => api.invoke('conversations.list'))),
@@ -178,7 +224,8 @@ export const createChatSlice =
             const ids = st.conversationId === conversationId && conversationId !== null ? (st.thread.value ?? []) : [];
             return {
               sending: null,
-              draft: '',
+              // The sent text leaves the box; anything typed since stays.
+              draft: st.draft.trim() === message ? '' : st.draft,
               conversationId: started.conversationId,
               runs: { ...st.runs, [run.id]: run },
               thread: loaded(ids.includes(run.id) ? ids : [...ids, run.id]),
@@ -193,6 +240,17 @@ export const createChatSlice =
         }
       },
 
+      sendDraft: async () => {
+        const text = get().draft;
+        const s = get();
+        if (!text.trim() || s.sending || activeRun(s)) return false;
+        set({ draft: '' });
+        const ok = await get().send(text);
+        // Refused: the message comes back, before whatever was typed meanwhile.
+        if (!ok) set((st) => ({ draft: st.draft ? `${text}\n${st.draft}` : text }));
+        return ok;
+      },
+
       stop: async (runId) => {
         const id = runId ?? activeRun(get())?.id;
         if (!id) return;
@@ -205,10 +263,14 @@ export const createChatSlice =
       },
 
       answerApproval: async (runId, approvalId, decision) => {
+        const key = approvalKey(runId, approvalId);
+        if (key in get().approvalsSent) return;
+        set((s) => ({ approvalsSent: { ...s.approvalsSent, [key]: decision } }));
         try {
           await api.invoke('agent.approve', { runId, approvalId, decision });
         } catch (e) {
           const p = toProblem(e);
+          set((s) => ({ approvalsSent: without(s.approvalsSent, key) }));
           get().notify(`${p.message} — ${p.hint}`, 'error');
         }
       },
@@ -235,6 +297,7 @@ export const createChatSlice =
         const run = applyEvent(before, event);
         set((s) => ({ runs: { ...s.runs, [run.id]: run } }));
         if (event.type === 'run_started') addToThread(run);
+        announceEvent(event, run);
         if (event.type === 'run_finished' && run.conversationId !== get().conversationId) void get().loadConversations();
       },
 

@@ -35,6 +35,10 @@ export interface DataSlice {
   openList(id: string | null): Promise<void>;
   /** Refetches what is shown and depends on these topics. */
   refreshData(topics: readonly Topic[]): Promise<void>;
+  /** Refetch what was loaded: the inbox; the projects and the open project; the lists and the open list. */
+  refreshInbox(): Promise<void>;
+  refreshProjects(): Promise<void>;
+  refreshLists(): Promise<void>;
   addTask(form: DataForm, content: string, project?: string): Promise<boolean>;
   setTaskDone(taskId: string, done: boolean): Promise<void>;
   createProject(name: string): Promise<boolean>;
@@ -111,17 +115,21 @@ export const createDataSlice =
         const s = get();
         const has = (...t: Topic[]) => t.some((x) => topics.includes(x));
         const jobs: Promise<void>[] = [];
-        if (has('tasks', 'projects')) {
-          if (shown(s.inbox)) jobs.push(s.loadInbox());
-          // The project list carries the open-task counts (the sidebar's inbox count too).
-          if (shown(s.projects)) jobs.push(s.loadProjects());
-          if (s.project.id !== null) jobs.push(load('project', fetchProject));
-        }
-        if (has('lists')) {
-          if (shown(s.lists)) jobs.push(s.loadLists());
-          if (s.list.id !== null) jobs.push(load('list', fetchList));
-        }
+        if (has('tasks', 'projects')) jobs.push(s.refreshInbox(), s.refreshProjects());
+        if (has('lists')) jobs.push(s.refreshLists());
         await Promise.all(jobs);
+      },
+      refreshInbox: async () => {
+        if (shown(get().inbox)) await get().loadInbox();
+      },
+      refreshProjects: async () => {
+        const s = get();
+        // The project list carries the open-task counts (the sidebar's inbox count too).
+        await Promise.all([shown(s.projects) ? s.loadProjects() : null, s.project.id !== null ? load('project', fetchProject) : null]);
+      },
+      refreshLists: async () => {
+        const s = get();
+        await Promise.all([shown(s.lists) ? s.loadLists() : null, s.list.id !== null ? load('list', fetchList) : null]);
       },
 
       addTask: (form, content, project) => edit(form, () => api.invoke('tasks.add', { content, ...(project ? { project } : {}) })),
@@ -130,16 +138,20 @@ export const createDataSlice =
         const status = done ? ('done' as const) : ('open' as const);
         const tick = (page: TaskPage | null) => page && { ...page, tasks: page.tasks.map((t) => (t.id === task ? { ...t, status } : t)) };
         set((s) => ({ inbox: { ...s.inbox, value: tick(s.inbox.value) }, project: { ...s.project, value: tick(s.project.value) } }));
+        const content = [...(get().inbox.value?.tasks ?? []), ...(get().project.value?.tasks ?? [])].find((t) => t.id === task)?.content;
         const ok = await edit(null, () => (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task })));
         if (!ok) await get().refreshData(['tasks']);
+        else if (content !== undefined) get().notify(`${done ? 'Completed' : 'Reopened'}: ${content}`);
       },
       createProject: (name) => edit('projects.create', () => api.invoke('projects.create', { name })),
       createList: (name) => edit('lists.create', () => api.invoke('lists.create', { name })),
       addListItem: (list, text) => edit('list.add', () => api.invoke('lists.addItem', { list, text })),
       checkListItem: async (list, item, checked) => {
         set((s) => ({ list: { ...s.list, value: s.list.value && { ...s.list.value, items: s.list.value.items.map((i) => (i.id === item ? { ...i, checked } : i)) } } }));
+        const text = get().list.value?.items.find((i) => i.id === item)?.text;
         const ok = await edit(null, () => api.invoke('lists.checkItem', { list, item, checked }));
         if (!ok) await get().refreshData(['lists']);
+        else if (text !== undefined) get().announce(`${checked ? 'Checked' : 'Unchecked'}: ${text}`);
       },
       capture: async (text, to) => {
         try {

@@ -11,6 +11,7 @@ import { createDataSlice } from './data';
 import { createNavSlice } from './nav';
 import { createSettingsSlice } from './settings';
 import type { AppState, Deps, Mutators } from './types';
+import { refreshViews } from './views';
 
 export type { AppState, Deps } from './types';
 export type AppStore = Mutate<StoreApi<AppState>, Mutators>;
@@ -51,18 +52,12 @@ export function createAppStore(options: StoreOptions): AppStore {
 }
 
 /**
- * Wires the store to the bridge's events: data changes refetch what is shown, agent events fold into
+ * Wires the store to the bridge's events: data changes refetch what the views show (store/views.ts), agent events fold into
  * their runs. Returns the unsubscribe.
  */
 export function connectStore(store: AppStore, api: Deps['api']): () => void {
   const offs = [
-    api.on('data.changed', ({ topics }) => {
-      const s = store.getState();
-      void s.refreshData(topics);
-      if (topics.includes('actions') && s.log.loaded) void s.loadActions();
-      void s.refreshSettings(topics);
-      void s.refreshChat(topics);
-    }),
+    api.on('data.changed', ({ topics }) => void refreshViews(store.getState(), topics)),
     api.on('agent.event', (event) => store.getState().receive(event)),
   ];
   return () => {

@@ -1,50 +1,60 @@
 /** Which view is shown, the panels around it, and short-lived notices (toasts). */
 import type { SliceCreator } from './types';
+import type { View } from './views';
 
-export const VIEWS = ['chat', 'inbox', 'projects', 'lists', 'actions', 'settings'] as const;
-export type View = (typeof VIEWS)[number];
-
-export const VIEW_LABELS: Record<View, string> = {
-  chat: 'Chat',
-  inbox: 'Inbox',
-  projects: 'Projects',
-  lists: 'Lists',
-  actions: 'Actions',
-  settings: 'Settings',
-};
-
-export const isView = (v: unknown): v is View => typeof v === 'string' && (VIEWS as readonly string[]).includes(v);
+export type { View } from './views';
 
 export interface Notice {
   id: number;
   text: string;
-  tone: 'info' | 'error';
+  /** `announce`: for screen readers only (what the screen already shows, e.g. an approval card appearing). */
+  tone: 'info' | 'error' | 'announce';
 }
 
 export interface NavSlice {
   view: View;
   /** The trace panel on the right; remembered across launches. */
   traceOpen: boolean;
+  /** A narrow window (or a high zoom): the trace is an overlay, opened only when asked for. */
+  narrow: boolean;
+  /** The trace overlay of a narrow window; not remembered. */
+  traceOverlay: boolean;
+  setNarrow(narrow: boolean): void;
   helpOpen: boolean;
   notices: Notice[];
   show(view: View): void;
   toggleTrace(open?: boolean): void;
   toggleHelp(open?: boolean): void;
   notify(text: string, tone?: Notice['tone']): void;
+  /** Says `text` in the polite status region without showing a notice. */
+  announce(text: string): void;
   dismissNotice(id: number): void;
 }
+
+/** Whether the trace panel is on screen: docked in a wide window, as an overlay in a narrow one. */
+export const traceShown = (s: Pick<NavSlice, 'narrow' | 'traceOpen' | 'traceOverlay'>): boolean => (s.narrow ? s.traceOverlay : s.traceOpen);
 
 const MAX_NOTICES = 3;
 let nextNotice = 1;
 
+/** The newest notices shown, and the newest announcements: one kind never pushes the other out. */
+function capped(list: Notice[]): Notice[] {
+  const keep = new Set([...list.filter((n) => n.tone !== 'announce').slice(-MAX_NOTICES), ...list.filter((n) => n.tone === 'announce').slice(-MAX_NOTICES)]);
+  return list.filter((n) => keep.has(n));
+}
+
 export const createNavSlice: SliceCreator<NavSlice> = (set) => ({
   view: 'chat',
   traceOpen: true,
+  narrow: false,
+  traceOverlay: false,
   helpOpen: false,
   notices: [],
   show: (view) => set({ view, helpOpen: false }),
-  toggleTrace: (open) => set((s) => ({ traceOpen: open ?? !s.traceOpen })),
+  setNarrow: (narrow) => set({ narrow, traceOverlay: false }),
+  toggleTrace: (open) => set((s) => (s.narrow ? { traceOverlay: open ?? !s.traceOverlay } : { traceOpen: open ?? !s.traceOpen })),
   toggleHelp: (open) => set((s) => ({ helpOpen: open ?? !s.helpOpen })),
-  notify: (text, tone = 'info') => set((s) => ({ notices: [...s.notices, { id: nextNotice++, text, tone }].slice(-MAX_NOTICES) })),
+  notify: (text, tone = 'info') => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone }]) })),
+  announce: (text) => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone: 'announce' }]) })),
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 });

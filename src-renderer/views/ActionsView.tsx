@@ -6,6 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { ActionGroup } from '../../src-shared/ipc';
+import { focusIfIdle, focusWhenReady } from '../lib/focus';
 import { count, shortTime } from '../lib/format';
 import { actionKey, canRedo, canUndo, logRows, requestKey, type UndoProblem } from '../store/actions';
 import { useApp } from '../store/react';
@@ -44,9 +45,10 @@ export function ActionsView() {
     <>
       <ViewHead title="Actions">
         {log.loaded && (
-          <span className="badge" aria-label={`${log.count} entries loaded`}>
+          <span className="badge">
             {log.count.toLocaleString()}
             {log.nextBefore !== null ? '+' : ''}
+            <span className="visually-hidden"> entries loaded</span>
           </span>
         )}
         <button type="button" className="btn small" onClick={() => void undoLast()} disabled={!log.groups.some((g) => g.actions.some(canUndo))}>
@@ -80,6 +82,8 @@ export function ActionsView() {
   );
 }
 
+const byFocusKey = (key: string) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`);
+
 function requestTitle(g: ActionGroup): string {
   if (g.actions.every((a) => a.undoes !== null)) return g.actions.every((a) => a.summary.startsWith('Redid')) ? 'Redo' : 'Undo';
   if (g.source === 'user') return 'Your change';
@@ -104,7 +108,17 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
         <span className="muted">{count(group.actions.length, 'change')}</span>
         {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
         {(group.source === 'agent' || group.actions.length > 1) && live > 0 && (
-          <button type="button" className="btn small" disabled={live === 0 || pending} aria-label={`Undo the whole request: ${title}`} onClick={() => void undoRequest(group.requestId)}>
+          <button
+            type="button"
+            className="btn small"
+            disabled={live === 0 || pending}
+            aria-label={`Undo request: ${title}`}
+            onClick={() => {
+              const first = group.actions.find(canUndo);
+              if (first) focusWhenReady(() => byFocusKey(`redo:${first.id}`));
+              void undoRequest(group.requestId);
+            }}
+          >
             Undo request
           </button>
         )}
@@ -132,12 +146,33 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
         {undone && reversal && <span className="badge">Reverted</span>}
         <time dateTime={entry.createdAt}>{shortTime(entry.createdAt)}</time>
         {canUndo(entry) && (
-          <button type="button" className="btn small" disabled={pending} aria-label={`Undo: ${entry.summary}`} onClick={() => void undoAction(entry.id)}>
+          <button
+            type="button"
+            className="btn small"
+            disabled={pending}
+            data-focus-key={`undo:${entry.id}`}
+            aria-label={`Undo: ${entry.summary}`}
+            onClick={() => {
+              // Undo turns into Redo: the focus follows to it. Refused: it stays on Undo, the reason is read out.
+              focusWhenReady(() => byFocusKey(`redo:${entry.id}`));
+              void undoAction(entry.id).then((ok) => ok || focusIfIdle(byFocusKey(`undo:${entry.id}`)));
+            }}
+          >
             Undo
           </button>
         )}
         {canRedo(entry) && (
-          <button type="button" className="btn small" disabled={pending} aria-label={`Redo: ${entry.summary}`} onClick={() => void redoAction(entry.id)}>
+          <button
+            type="button"
+            className="btn small"
+            disabled={pending}
+            data-focus-key={`redo:${entry.id}`}
+            aria-label={`Redo: ${entry.summary}`}
+            onClick={() => {
+              focusWhenReady(() => byFocusKey(`undo:${entry.id}`));
+              void redoAction(entry.id).then((ok) => ok || focusIfIdle(byFocusKey(`redo:${entry.id}`)));
+            }}
+          >
             Redo
           </button>
         )}

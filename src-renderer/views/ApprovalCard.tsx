@@ -1,49 +1,69 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { ApprovalDecision } from '../../src-shared/events';
+import { ALT } from '../app/shortcuts';
+import { composer, focusIfIdle, focusIsLost } from '../lib/focus';
 import { toolLabel } from '../lib/format';
 import type { Approval } from '../lib/runs';
+import { approvalKey } from '../store/chat';
 import { useApp } from '../store/react';
 import { ArgList } from './common';
 
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
 
 /**
- * A run waits for the user: the question, the tool and its arguments in words, and three answers. The
- * Approve button takes the focus when the card appears, so Enter approves and Tab reaches the others.
+ * A run waits for the user: the question, the tool and its arguments in words, and three answers.
+ * Answered only on purpose: the card never takes the focus from where the user is typing (src-renderer/lib/focus.ts);
+ * it is announced instead, and answered by a click, by Tab to a button, or by Alt+A / Alt+D.
  */
 export function ApprovalCard({ runId, approval, live }: { runId: string; approval: Approval; live: boolean }) {
   const answer = useApp((s) => s.answerApproval);
-  const [sent, setSent] = useState<ApprovalDecision | null>(null);
-  const approveRef = useRef<HTMLButtonElement>(null);
+  const sent = useApp((s) => s.approvalsSent[approvalKey(runId, approval.approvalId)] ?? null);
+  const cardRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
+  const keysId = useId();
   const waiting = live && approval.decision === null;
 
   useEffect(() => {
-    if (waiting) approveRef.current?.focus({ preventScroll: false });
+    // Only when the focus is on nothing, and then on the card itself: no key can answer it by accident.
+    if (waiting) focusIfIdle(cardRef.current);
   }, [waiting]);
 
-  const decide = (d: ApprovalDecision) => {
-    setSent(d);
-    void answer(runId, approval.approvalId, d);
-  };
+  const wasWaiting = useRef(waiting);
+  useEffect(() => {
+    if (wasWaiting.current && !waiting) {
+      const card = cardRef.current;
+      // Answered (here, by shortcut, or elsewhere): from the card, the focus goes on to the message box.
+      if (focusIsLost() || (card && card.contains(document.activeElement))) composer()?.focus();
+    }
+    wasWaiting.current = waiting;
+  }, [waiting]);
+
+  const decide = (d: ApprovalDecision) => void answer(runId, approval.approvalId, d);
 
   return (
-    <div className={`approval${waiting ? '' : ' resolved'}`} role="group" aria-labelledby={titleId}>
-      <h3 id={titleId}>{waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}</h3>
+    <div ref={cardRef} className={`approval${waiting ? '' : ' resolved'}`} role="group" aria-labelledby={titleId} tabIndex={-1}>
+      <h3 id={titleId}>
+        {waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}
+      </h3>
       <p>{approval.message}</p>
       <ArgList args={approval.args} />
       {waiting ? (
-        <div className="row">
-          <button ref={approveRef} type="button" className="btn primary" disabled={sent !== null} onClick={() => decide('approve')}>
-            Approve
-          </button>
-          <button type="button" className="btn" disabled={sent !== null} onClick={() => decide('decline')}>
-            Decline
-          </button>
-          <button type="button" className="btn" disabled={sent !== null} onClick={() => decide('always')} aria-label={`Always allow ${toolLabel(approval.tool)}`}>
-            Always allow
-          </button>
-        </div>
+        <>
+          <div className="row wrap">
+            <button type="button" className="btn primary" disabled={sent !== null} aria-keyshortcuts="Alt+A" aria-describedby={keysId} onClick={() => decide('approve')}>
+              Approve
+            </button>
+            <button type="button" className="btn" disabled={sent !== null} aria-keyshortcuts="Alt+D" aria-describedby={keysId} onClick={() => decide('decline')}>
+              Decline
+            </button>
+            <button type="button" className="btn" disabled={sent !== null} onClick={() => decide('always')} aria-label={`Always allow ${toolLabel(approval.tool)}`}>
+              Always allow
+            </button>
+          </div>
+          <p id={keysId} className="keys-hint">
+            <kbd>{ALT}+A</kbd> approves · <kbd>{ALT}+D</kbd> declines
+          </p>
+        </>
       ) : (
         <p className="muted" role="status">
           {approval.decision ? DECIDED[approval.decision] : 'Not answered: the request ended first'}

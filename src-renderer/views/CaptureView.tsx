@@ -2,7 +2,7 @@
  * The quick-capture window (route #/capture): one line. Enter adds it to the inbox at once — no model,
  * works offline; Ctrl/Cmd+Enter sends it to the agent instead; Esc closes the window.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Problem } from '../lib/problem';
 import { MOD } from '../app/shortcuts';
 import { useApp } from '../store/react';
@@ -14,6 +14,7 @@ export function CaptureView({ close }: { close: () => void }) {
   const [problem, setProblem] = useState<Problem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  const hintId = useId();
 
   // The desktop app keeps this window and shows it again on the shortcut: be ready to type each time.
   useEffect(() => {
@@ -29,6 +30,8 @@ export function CaptureView({ close }: { close: () => void }) {
     const p = await capture(value, to);
     setBusy(false);
     setProblem(p);
+    // The box keeps the focus (the desktop app hides the window; in a browser tab it stays), ready for the next.
+    inputRef.current?.focus();
     if (p) return;
     setText('');
     setDone(to === 'inbox' ? `Added to the inbox: ${value}` : `Sent to Tidy: ${value}`);
@@ -44,8 +47,10 @@ export function CaptureView({ close }: { close: () => void }) {
         placeholder="Add to the inbox…"
         autoFocus
         value={text}
-        disabled={busy}
+        readOnly={busy}
+        aria-busy={busy}
         aria-invalid={problem ? true : undefined}
+        aria-describedby={hintId}
         onChange={(e) => {
           setText(e.target.value);
           setDone(null);
@@ -61,11 +66,11 @@ export function CaptureView({ close }: { close: () => void }) {
         }}
       />
       {problem ? (
-        <p className="field-error" role="alert">
+        <p id={hintId} className="field-error" role="alert">
           {problem.message} — {problem.hint}
         </p>
       ) : (
-        <p className="muted" role="status">
+        <p id={hintId} className="muted" role="status">
           {done ?? `Enter adds to the inbox · ${MOD}+Enter asks Tidy · Esc closes`}
         </p>
       )}

@@ -19,7 +19,7 @@ export function ChatView() {
   return (
     <div className="chat">
       <ConversationList />
-      <section className="thread" aria-label="Conversation">
+      <section className="thread" aria-label="Conversation" data-pane="main">
         <ConversationHeader />
         <Thread />
         <SendProblem />
@@ -168,7 +168,7 @@ const AssistantMessage = memo(function AssistantMessage({ run }: { run: RunState
             toggleTrace(true);
             void showTrace(run.id);
           }}
-          aria-label={`Show the trace of “${run.request.slice(0, 60)}”`}
+          aria-label={`Trace of “${run.request.slice(0, 60)}”`}
         >
           Trace
         </button>

@@ -4,11 +4,14 @@ import { activeRun } from '../store/chat';
 import { useApp } from '../store/react';
 import { StopButton } from './ChatView';
 
-/** The message box: Enter sends, Shift+Enter is a new line, Esc stops the running request. */
+/**
+ * The message box: Enter sends, Shift+Enter is a new line, Esc stops the running request. It keeps the
+ * focus while a request goes out and runs: typing on is never lost (the store empties the box at once).
+ */
 export function Composer() {
   const draft = useApp((s) => s.draft);
   const setDraft = useApp((s) => s.setDraft);
-  const send = useApp((s) => s.send);
+  const sendDraft = useApp((s) => s.sendDraft);
   const stop = useApp((s) => s.stop);
   const running = useApp((s) => activeRun(s) !== null);
   const sending = useApp((s) => s.sending !== null);
@@ -28,13 +31,16 @@ export function Composer() {
       className="composer"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!busy) void send(draft);
+        // Sent with the button: the focus goes back to the box, ready for the next message.
+        ref.current?.focus();
+        if (!busy) void sendDraft();
       }}
     >
       <div className="composer-box">
         <textarea
           ref={ref}
           id="composer"
+          data-pane-focus=""
           className="input"
           rows={1}
           aria-label="Message"
@@ -45,7 +51,7 @@ export function Composer() {
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
-              if (!busy) void send(draft);
+              if (!busy) void sendDraft();
             } else if (e.key === 'Escape' && running) {
               e.preventDefault();
               void stop();

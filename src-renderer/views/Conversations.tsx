@@ -11,7 +11,7 @@ export function ConversationList() {
   const current = useApp((s) => s.conversationId);
   const open = useApp((s) => s.openConversation);
   return (
-    <nav className="conversations" aria-label="Conversations">
+    <nav className="conversations" aria-label="Conversations" data-pane="list">
       <div className="conversations-head">
         <h2 className="grow">Conversations</h2>
         <button type="button" className="btn small" onClick={() => void open(null)} aria-label="New conversation" title="New conversation (Alt+N)">
@@ -44,9 +44,19 @@ export function ConversationHeader() {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
+  const renameRef = useRef<HTMLButtonElement>(null);
+  /** Where the focus goes when the title field closes: the renamed conversation, or back to Rename. */
+  const after = useRef<'renamed' | 'rename' | null>(null);
   useEffect(() => {
     if (editing) inputRef.current?.select();
+    else if (after.current === 'rename') renameRef.current?.focus();
+    else if (after.current === 'renamed') document.querySelector<HTMLElement>('.conversations [aria-current="true"]')?.focus();
+    after.current = null;
   }, [editing]);
+  const close = (then: 'renamed' | 'rename') => {
+    after.current = then;
+    setEditing(false);
+  };
 
   const exportAs = async (format: 'markdown' | 'json') => {
     if (!id) return;
@@ -66,7 +76,7 @@ export function ConversationHeader() {
           className="row grow"
           onSubmit={(e) => {
             e.preventDefault();
-            void rename(id, text.trim() || 'Untitled').then((ok) => ok && setEditing(false));
+            void rename(id, text.trim() || 'Untitled').then((ok) => ok && close('renamed'));
           }}
         >
           <input
@@ -78,23 +88,26 @@ export function ConversationHeader() {
             onKeyDown={(e) => {
               if (e.key === 'Escape') {
                 e.stopPropagation();
-                setEditing(false);
+                close('rename');
               }
             }}
           />
           <button type="submit" className="btn small primary">
             Save
           </button>
-          <button type="button" className="btn small" onClick={() => setEditing(false)}>
+          <button type="button" className="btn small" onClick={() => close('rename')}>
             Cancel
           </button>
         </form>
       ) : (
         <>
-          <h1>{id ? (title ?? 'Conversation') : 'New conversation'}</h1>
+          <h1 tabIndex={-1} data-view-heading="">
+            {id ? (title ?? 'Conversation') : 'New conversation'}
+          </h1>
           {id && (
             <>
               <button
+                ref={renameRef}
                 type="button"
                 className="btn small"
                 onClick={() => {

@@ -6,13 +6,18 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { argPairs, count, duration, prettyJson, resultGist, shortTime, toolLabel } from '../lib/format';
 import { elapsedMs, type RunState, type TraceEvent } from '../lib/runs';
+import { focusIsLost } from '../lib/focus';
 import { useApp } from '../store/react';
 import { ArgList } from './common';
 
 const STATUS_TONE: Record<RunState['status'], string> = { running: 'accent', done: 'ok', error: 'error', cancelled: '', limit: 'warn' };
 const STATUS_LABEL: Record<RunState['status'], string> = { running: 'Running', done: 'Done', error: 'Failed', cancelled: 'Stopped', limit: 'Limit reached' };
 
-export function TracePanel() {
+/**
+ * Docked on the right in a wide window; in a narrow one (or at high zoom) an overlay opened on demand:
+ * it takes the focus when opened and gives it back when closed (Esc, or Hide).
+ */
+export function TracePanel({ overlay = false }: { overlay?: boolean }) {
   const runId = useApp((s) => s.traceRunId);
   const run = useApp((s) => (s.traceRunId ? s.runs[s.traceRunId] : undefined));
   const threadIds = useApp((s) => s.thread.value);
@@ -21,7 +26,20 @@ export function TracePanel() {
   const toggleTrace = useApp((s) => s.toggleTrace);
   const problem = useApp((s) => s.traceProblem);
   const bodyRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
   const stick = useRef(true);
+
+  useEffect(() => {
+    if (!overlay) return;
+    const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    headingRef.current?.focus();
+    const panel = panelRef.current;
+    return () => {
+      if (!opener?.isConnected) return;
+      if (focusIsLost() || panel?.contains(document.activeElement)) opener.focus();
+    };
+  }, [overlay]);
 
   // A past run's trace is loaded when it is shown.
   useEffect(() => {
@@ -36,10 +54,12 @@ export function TracePanel() {
   const choices = [...(threadIds ?? [])].reverse().map((id) => runs[id]).filter((r): r is RunState => r !== undefined);
 
   return (
-    <aside className="trace" aria-label="Trace">
+    <aside ref={panelRef} className={`trace${overlay ? ' overlay-panel' : ''}`} aria-label="Trace" data-pane="trace">
       <div className="trace-head">
         <div className="row">
-          <h2 className="grow">Trace</h2>
+          <h2 ref={headingRef} className="grow" tabIndex={-1} data-pane-focus="">
+            Trace
+          </h2>
           <button type="button" className="btn small ghost" onClick={() => toggleTrace(false)} aria-label="Hide trace">
             Hide
           </button>
@@ -58,6 +78,10 @@ export function TracePanel() {
       <div
         ref={bodyRef}
         className="trace-body"
+        // Scrolls on its own: reachable by keyboard (arrow keys scroll it once it has the focus).
+        tabIndex={0}
+        role="region"
+        aria-label="Steps"
         onScroll={(e) => {
           const el = e.currentTarget;
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
@@ -98,11 +122,18 @@ function RunStats({ run }: { run: RunState }) {
     return () => clearInterval(t);
   }, [running]);
   return (
-    <div className="trace-stats" aria-label="Run summary">
+    <div className="trace-stats" role="group" aria-label="Run summary">
       <span className={`badge ${STATUS_TONE[run.status]}`}>{STATUS_LABEL[run.status]}</span>
-      <span aria-label="Elapsed time">{duration(elapsedMs(run, now))}</span>
-      <span aria-label="Tool calls">{count(run.actions || (run.steps?.filter((s) => s.type === 'tool_call').length ?? 0), 'call')}</span>
-      <span aria-label="Token usage" title={`${run.usage.promptTokens.toLocaleString()} prompt + ${run.usage.completionTokens.toLocaleString()} completion`}>
+      <span>
+        <span className="visually-hidden">Elapsed time: </span>
+        {duration(elapsedMs(run, now))}
+      </span>
+      <span>
+        <span className="visually-hidden">Tool calls: </span>
+        {count(run.actions || (run.steps?.filter((s) => s.type === 'tool_call').length ?? 0), 'call')}
+      </span>
+      <span title={`${run.usage.promptTokens.toLocaleString()} prompt + ${run.usage.completionTokens.toLocaleString()} completion`}>
+        <span className="visually-hidden">Token usage: </span>
         {run.usage.totalTokens.toLocaleString()} tokens ({run.usage.promptTokens.toLocaleString()} in · {run.usage.completionTokens.toLocaleString()} out)
       </span>
       {run.model && (

@@ -46,3 +46,6 @@ export async function buildRendererOnce(timeoutMs = 120_000): Promise<void> {
     rmSync(LOCK, { recursive: true, force: true });
   }
 }
+
+/** Chromium flags for the end-to-end tests: headless, no network of its own, nothing in the background. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

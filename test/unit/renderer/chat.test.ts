@@ -4,7 +4,7 @@ import type { RunErrorKind, RunInfo } from '../../../src-shared/events';
 import { runAdvice, sendAdvice } from '../../../src-renderer/lib/advice';
 import { applyEvent, replay, waitingApprovals, type RunState } from '../../../src-renderer/lib/runs';
 import { connectStore, createAppStore } from '../../../src-renderer/store';
-import { activeRun } from '../../../src-renderer/store/chat';
+import { activeRun, waitingApproval } from '../../../src-renderer/store/chat';
 import { deferred, fakeApi } from './fake-api';
 import { at, events, finished, started } from './fixtures';
 
@@ -183,5 +183,91 @@ describe('runs fold', () => {
     expect(runAdvice(looped)?.title).toBe('Stopped a loop');
     expect(runAdvice(slow)?.title).toBe('Time limit reached');
     expect(runAdvice(replay(events('r1', started('c1', 'x'), finished('cancelled', 0, 'cancelled')))!)?.title).toBe('Stopped');
+  });
+});
+
+describe('chat slice: keys meant for the message box', () => {
+  it('empties the box at once on send, so what is typed while the request goes out is kept', async () => {
+    const reply = deferred<{ runId: string; conversationId: string }>();
+    const fake = fakeApi({ 'agent.send': () => reply.promise, 'conversations.list': () => [] });
+    const store = createAppStore({ api: fake.api });
+    store.getState().setDraft('complete Buy milk');
+    const sent = store.getState().sendDraft();
+    expect(store.getState().draft).toBe('');
+    store.getState().setDraft('a');
+    reply.resolve({ runId: 'r1', conversationId: 'c1' });
+    expect(await sent).toBe(true);
+    expect(fake.callsTo('agent.send')).toEqual([{ message: 'complete Buy milk' }]);
+    expect(store.getState().draft).toBe('a');
+  });
+
+  it('puts a refused message back in the box, before what was typed meanwhile', async () => {
+    const reply = deferred<{ runId: string; conversationId: string }>();
+    const fake = fakeApi({ 'agent.send': () => reply.promise });
+    const store = createAppStore({ api: fake.api });
+    store.getState().setDraft('Sort my inbox');
+    const sent = store.getState().sendDraft();
+    store.getState().setDraft('and');
+    reply.reject(new BridgeError('failed', 'no API key is set for profile openai', 'set one in Settings'));
+    expect(await sent).toBe(false);
+    expect(store.getState().draft).toBe('Sort my inbox\nand');
+  });
+
+  it('sends nothing and keeps the box while a run goes on', async () => {
+    const fake = fakeApi({ 'agent.send': () => ({ runId: 'r1', conversationId: 'c1' }), 'conversations.list': () => [] });
+    const store = createAppStore({ api: fake.api });
+    connectStore(store, fake.api);
+    store.getState().setDraft('first');
+    await store.getState().sendDraft();
+    fake.emit('agent.event', events('r1', started('c1', 'first'))[0]!);
+    store.getState().setDraft('second');
+    expect(await store.getState().sendDraft()).toBe(false);
+    expect(store.getState().draft).toBe('second');
+    expect(fake.callsTo('agent.send')).toHaveLength(1);
+  });
+
+  it('answers the waiting approval of the open conversation once (Alt+A / Alt+D), and announces the card, the answer and the end', async () => {
+    const fake = fakeApi({ 'agent.approve': () => ({ answered: true }), 'runs.list': () => [] });
+    const store = createAppStore({ api: fake.api });
+    connectStore(store, fake.api);
+    await store.getState().openConversation('c1');
+    const [s0, ask, resolved, end] = events(
+      'r2',
+      started('c1', 'complete the cake task'),
+      { type: 'approval_requested', approvalId: 'ap1', callId: 'call_1', tool: 'complete_task', args: { task_id: 't3' }, message: "Complete task 'Bake the birthday cake'?" },
+      { type: 'approval_resolved', approvalId: 'ap1', decision: 'approve' },
+      finished('done', 1),
+    );
+    fake.emit('agent.event', s0!);
+    expect(waitingApproval(store.getState())).toBeNull();
+    fake.emit('agent.event', ask!);
+    const said = () => store.getState().notices.filter((n) => n.tone === 'announce').map((n) => n.text);
+    expect(said()).toEqual(["Approval needed: Complete task 'Bake the birthday cake'? Alt+A approves, Alt+D declines."]);
+    expect(waitingApproval(store.getState())).toMatchObject({ runId: 'r2', approval: { approvalId: 'ap1' } });
+    await store.getState().answerApproval('r2', 'ap1', 'approve');
+    // Sent once: a second answer (a repeated key) goes nowhere, and no other approval waits.
+    await store.getState().answerApproval('r2', 'ap1', 'decline');
+    expect(fake.callsTo('agent.approve')).toEqual([{ runId: 'r2', approvalId: 'ap1', decision: 'approve' }]);
+    expect(waitingApproval(store.getState())).toBeNull();
+    fake.emit('agent.event', resolved!);
+    fake.emit('agent.event', end!);
+    expect(said().slice(1)).toEqual(['Approved: Complete task.', 'Tidy has finished.']);
+    // No notice shows for these: the screen shows the card and the answer already.
+    expect(store.getState().notices.filter((n) => n.tone !== 'announce')).toEqual([]);
+  });
+
+  it('does not offer Alt+A for an approval in a conversation that is not open', () => {
+    const fake = fakeApi({ 'runs.list': () => [] });
+    const store = createAppStore({ api: fake.api });
+    connectStore(store, fake.api);
+    const [s0, ask] = events(
+      'r3',
+      started('c9', 'from quick capture'),
+      { type: 'approval_requested', approvalId: 'ap1', callId: 'call_1', tool: 'complete_task', args: {}, message: 'Complete it?' },
+    );
+    fake.emit('agent.event', s0!);
+    fake.emit('agent.event', ask!);
+    expect(waitingApproval(store.getState())).toBeNull();
+    expect(store.getState().notices.at(-1)?.text).toBe('Tidy needs your approval in another conversation: Complete it?');
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * The screen of each view of store/views.ts. Typed by the view ids: a view added to that list without a
+ * screen here does not compile.
+ *
+ * Adding a view: (1) its screen in src-renderer/views/ (headed by <ViewHead>, which the focus and the skip
+ * link go to; a list + detail layout uses <MasterDetail>), (2) its entry in store/views.ts (label, icon,
+ * focus, data topics and refresh; the sidebar, the address, Alt+<n> and the help follow), (3) one line
+ * here. Its data, if new, is a slice in store/.
+ */
+import type { ComponentType } from 'react';
+import type { View } from '../store/views';
+import { ActionsView } from '../views/ActionsView';
+import { ChatView } from '../views/ChatView';
+import { InboxView } from '../views/InboxView';
+import { ListsView } from '../views/ListsView';
+import { ProjectsView } from '../views/ProjectsView';
+import { SettingsView } from '../views/settings/SettingsView';
+
+export const SCREENS: Record<View, ComponentType> = {
+  chat: ChatView,
+  inbox: InboxView,
+  projects: ProjectsView,
+  lists: ListsView,
+  actions: ActionsView,
+  settings: SettingsView,
+};

@@ -1,0 +1,51 @@
+/** Which tools wait for the user's OK before they run. */
+import { useEffect } from 'react';
+import { toolLabel } from '../../lib/format';
+import { useApp } from '../../store/react';
+
+export function ApprovalsSection() {
+  const approvals = useApp((s) => s.settings.value?.approvals);
+  const agentTools = useApp((s) => s.tools);
+  const loadTools = useApp((s) => s.loadTools);
+  const saveSetting = useApp((s) => s.saveSetting);
+  const errors = useApp((s) => s.settingErrors);
+  useEffect(() => {
+    void loadTools();
+  }, [loadTools]);
+  if (!approvals) return null;
+  // The tools that change data, and any other the stored setting names.
+  const described = new Map((agentTools.value ?? []).map((t) => [t.name, t.description]));
+  const toolDefault = (name: string) => agentTools.value?.find((t) => t.name === name)?.approval ?? 'auto';
+  const tools = [...new Set([...(agentTools.value ?? []).filter((t) => t.changes).map((t) => t.name), ...Object.keys(approvals)])];
+  return (
+    <section aria-labelledby="set-approvals">
+      <h2 id="set-approvals">Approvals</h2>
+      <p className="muted">Which changes wait for your OK. Read-only tools never ask. "Always allow" on an approval card sets a tool to run without asking.</p>
+      {agentTools.problem && <p className="field-error">Could not list the tools: {agentTools.problem.message}</p>}
+      <table className="approvals-table">
+        <thead>
+          <tr>
+            <th scope="col">Tool</th>
+            <th scope="col">Before it runs</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tools.map((tool) => (
+            <tr key={tool}>
+              <th scope="row" style={{ fontWeight: 400 }} title={described.get(tool)}>
+                {toolLabel(tool)}
+              </th>
+              <td>
+                <select className="input" aria-label={`Approval for ${toolLabel(tool)}`} value={approvals[tool] ?? toolDefault(tool)} onChange={(e) => void saveSetting(`approvals.${tool}`, e.target.value)}>
+                  <option value="ask">Ask me first</option>
+                  <option value="auto">Run without asking</option>
+                </select>
+                {errors[`approvals.${tool}`] && <span className="field-error"> {errors[`approvals.${tool}`]}</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
