@@ -8,6 +8,7 @@ import { argPairs, count, duration, prettyJson, resultGist, shortTime, toolLabel
 import { elapsedMs, type RunState, type TraceEvent } from '../lib/runs';
 import { useApp } from '../store/react';
 import { ArgList } from './common';
+import { Markdown } from './Markdown';
 
 const STATUS_TONE: Record<RunState['status'], string> = { running: 'accent', done: 'ok', error: 'error', cancelled: '', limit: 'warn' };
 const STATUS_LABEL: Record<RunState['status'], string> = { running: 'Running', done: 'Done', error: 'Failed', cancelled: 'Stopped', limit: 'Limit reached' };
@@ -195,7 +196,7 @@ const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
       return (
         <li className="step result-ok">
           <div className="step-title">Answer {at}</div>
-          <div className="step-text">{e.text}</div>
+          <Markdown source={e.text} className="step-text" />
         </li>
       );
     case 'error':
