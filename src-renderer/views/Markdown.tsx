@@ -9,11 +9,12 @@
  *   and show their real address on hover and on keyboard focus; any other link is shown as text;
  * - an answer too long or nested too deep to format is shown as plain text instead (a very long one
  *   cut after PLAIN_SHOWN_CHARS until the user asks for all of it; Copy always takes all of it).
- * Each top-level block is a memoised component keyed by its own source, so while an answer streams a new
- * token re-renders only the last block, and elements already on screen stay the same nodes.
+ * While an answer streams, what is shown advances once per animation frame, and each top-level block
+ * is a memoised component keyed by its own source: new text re-renders only the last block, and the
+ * elements already on screen stay the same nodes.
  */
 import MarkdownIt, { type Env, type Token } from 'markdown-it';
-import { Fragment, memo, useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { Fragment, memo, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { liveLinkUrl } from '../../src-shared/links';
 
 /** How deep blocks and inline markup may nest; a deeper answer is shown as plain text. */
@@ -43,12 +44,35 @@ export type Parsed = { kind: 'markdown'; blocks: Block[] } | { kind: 'plain'; re
 const PLAIN_TOO_LONG = 'Shown as plain text: this answer is too long to format.';
 const PLAIN_TOO_BIG = 'Shown as plain text: this answer has too many parts to format.';
 const PLAIN_TOO_DEEP = 'Shown as plain text: this answer is nested too deeply to format.';
+const PLAIN_FAILED = 'Shown as plain text: this answer could not be formatted.';
+
+/**
+ * The last few parses, by source: the chat and the trace show the same answer (while it streams, every
+ * frame), and a conversation opened again shows the same ones. Parsed tokens are never changed after.
+ */
+const recent = new Map<string, Parsed>();
+const RECENT_MAX = 32;
 
 /** Parses an answer into top-level blocks, or says why it is to be shown as plain text. */
 export function parseMarkdown(source: string): Parsed {
+  const known = recent.get(source);
+  if (known) return known;
+  const parsed = parse(source);
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
+  recent.set(source, parsed);
+  return parsed;
+}
+
+function parse(source: string): Parsed {
   if (source.length > MAX_MARKDOWN_CHARS) return { kind: 'plain', reason: PLAIN_TOO_LONG };
   const env: Env = {};
-  const tokens = md.parse(source, env);
+  let tokens: Token[];
+  try {
+    tokens = md.parse(source, env);
+  } catch {
+    // The parser has no known way to fail on text; if it ever does, the answer is still shown.
+    return { kind: 'plain', reason: PLAIN_FAILED };
+  }
   let count = tokens.length;
   for (const t of tokens) {
     // At the limit markdown-it stops and drops the rest of the block; plain text keeps all of it.
@@ -104,18 +128,19 @@ export interface MarkdownProps {
 }
 
 export const Markdown = memo(function Markdown({ source, streaming = false, className }: MarkdownProps) {
-  const parsed = useMemo(() => parseMarkdown(streaming ? streamingView(source) : source), [source, streaming]);
+  const text = useOncePerFrame(source, streaming);
+  const parsed = useMemo(() => parseMarkdown(streaming ? streamingView(text) : text), [text, streaming]);
   const [showAll, setShowAll] = useState(false);
   const classes = `md${className ? ` ${className}` : ''}`;
   if (parsed.kind === 'plain') {
-    const cut = !showAll && source.length > PLAIN_SHOWN_CHARS;
+    const cut = !showAll && text.length > PLAIN_SHOWN_CHARS;
     return (
       <div className={`${classes} md-plain`}>
         <p className="md-note">{parsed.reason}</p>
-        <div className="md-plain-text">{cut ? `${source.slice(0, PLAIN_SHOWN_CHARS)}…` : source}</div>
+        <div className="md-plain-text">{cut ? `${text.slice(0, PLAIN_SHOWN_CHARS)}…` : text}</div>
         {cut && (
           <button type="button" className="btn small" onClick={() => setShowAll(true)}>
-            Show all {source.length.toLocaleString()} characters
+            Show all {text.length.toLocaleString()} characters
           </button>
         )}
       </div>
@@ -129,6 +154,26 @@ export const Markdown = memo(function Markdown({ source, streaming = false, clas
     </div>
   );
 });
+
+/**
+ * While an answer streams, the text shown advances at most once per animation frame: pieces arriving
+ * faster than the screen refreshes are parsed, rendered and laid out together, once. Done, it is all shown at once.
+ */
+function useOncePerFrame(source: string, streaming: boolean): string {
+  const [shown, setShown] = useState(source);
+  const latest = useRef(source);
+  const pending = useRef(0);
+  useEffect(() => {
+    latest.current = source;
+    if (!streaming || pending.current || shown === source) return;
+    pending.current = requestAnimationFrame(() => {
+      pending.current = 0;
+      setShown(latest.current);
+    });
+  }, [source, streaming, shown]);
+  useEffect(() => () => cancelAnimationFrame(pending.current), []);
+  return streaming ? shown : source;
+}
 
 const MarkdownBlock = memo(
   function MarkdownBlock({ block }: { block: Block }) {
@@ -260,7 +305,7 @@ function shortened(url: string): string {
   return url.length > 160 ? `${url.slice(0, 120)}…${url.slice(-30)}` : url;
 }
 
-const NOT_OPENED = 'Not a link Tidy opens: only http, https and mailto addresses are';
+const NOT_OPENED = 'Not opened: Tidy opens only http, https and mailto links';
 
 /**
  * A live link for an http(s)/mailto address, text for anything else. The title is the address itself,

@@ -80,7 +80,7 @@ export function TracePanel() {
               <li className="step thought">
                 <div className="step-title">Writing…</div>
                 {run.reasoning && <div className="step-text">{run.reasoning}</div>}
-                {run.streamed && <div className="step-text">{run.streamed}</div>}
+                {run.streamed && <Markdown source={run.streamed} streaming className="step-text" />}
               </li>
             )}
           </ol>
