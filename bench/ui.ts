@@ -1,13 +1,18 @@
 // UI benchmark, in Chromium through the web host (`tidy serve`), on data seeded through the core API:
-// opening the Actions panel with 100k log entries (and scrolling/paging through them), and rendering a
-// 1,000-message conversation. Timings are taken inside the page (performance.now, to the next frame).
+// opening the Actions panel with 100k log entries (and scrolling/paging through them), rendering a
+// 1,000-message conversation with plain-text answers and one with Markdown answers (and their ratio),
+// and streaming a 2,000-token Markdown answer from the fake model server (the longest frame).
+// Timings are taken inside the page (performance.now, to the next frame).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { countTokens } from 'gpt-tokenizer';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { addTask, openDatabase } from '../src-main/core';
 import { createConversation, createTraceWriter } from '../src-main/core/agent';
 import { AgentEvent, type AgentEventBody } from '../src-shared/events';
+import { startFakeOpenAI } from '../test/fakes/openai-server';
+import { tidy } from '../test/support/cli';
 import { buildRendererOnce } from '../test/support/renderer';
 import { startServe } from '../test/support/serve';
 import { report, time } from './util';
@@ -17,6 +22,38 @@ const ENTRIES = 100_000;
 const PER_RUN = 10;
 const TURNS = 500; // a request and its answer each: 1,000 messages
 const RUNS = 5;
+const PLAIN = 'A very long conversation';
+const MARKDOWN = 'A very long Markdown conversation';
+const STREAM_TOKENS = 2000;
+
+/** An answer of 1 to 5 lines of plain text, as models without Markdown write. */
+const plainAnswer = (t: number): string =>
+  Array.from({ length: 1 + (t % 5) }, (_, k) => `Line ${k + 1} of answer ${t}: Buy milk, bake the cake and call the florist.`).join('\n');
+
+/** An answer of 1 to 5 Markdown blocks of about the same length: emphasis, code, a list, a link, a table, a code block. */
+const MD_BLOCKS = [
+  'I moved **Bake the cake** to *Birthday* with `move_task` and `create_project`.',
+  '- Buy **milk** for the cake\n- Call the [florist](https://example.org/florist)',
+  '| Task | Project |\n|------|---------|\n| Buy milk | Birthday |',
+  '```ts\nconst done = tasks.filter((t) => t.done);\n```',
+  '> Undo any change from the **Actions** panel.',
+];
+const markdownAnswer = (t: number): string => [`This is answer ${t}: done.`, ...MD_BLOCKS.slice(0, 1 + (t % 5))].join('\n\n');
+
+/** A Markdown answer of at least `tokens` tokens: headings, paragraphs, lists, tables and code, like a long real one. */
+function longMarkdownAnswer(tokens: number): string {
+  const parts: string[] = [];
+  for (let i = 1; countTokens(parts.join('\n\n')) < tokens; i++) {
+    parts.push(
+      `## Step ${i}`,
+      `For step ${i} I read your **inbox**, grouped the *related* tasks and called \`move_task\` for each; see [the guide](https://example.org/guide/${i}).`,
+      `- Buy milk for the cake (${i})\n- Call the florist about the flowers\n  - ask for tulips\n- Book the room`,
+      `| Task | Project | Due |\n|------|---------|-----|\n| Bake the cake | Birthday | Friday |\n| Slides | PyData | Monday |`,
+      `\`\`\`ts\nconst moved${i} = tasks.filter((t) => t.project === 'Inbox').map((t) => move(t.id, 'Birthday'));\n\`\`\``,
+    );
+  }
+  return parts.join('\n\n');
+}
 
 /** Page code (a string: bench/ is type-checked without DOM types). Resolves after the frame that shows `selector`. */
 const untilShown = (selector: string) => `new Promise((resolve) => {
@@ -44,14 +81,22 @@ function seed(path: string): void {
     }
   })();
 
-  // A conversation of 500 runs, written the way a live run writes its trace.
+  // Two conversations of 500 runs each, written the way a live run writes its trace: plain answers and Markdown ones.
   const trace = createTraceWriter(db);
-  const conversationId = createConversation(db, 'A very long conversation');
-  const start = Date.parse('2026-03-01T09:00:00.000Z');
+  for (const [title, answerOf, prefix, start] of [
+    [PLAIN, plainAnswer, 'rc', Date.parse('2026-03-01T09:00:00.000Z')],
+    [MARKDOWN, markdownAnswer, 'rm', Date.parse('2026-03-02T09:00:00.000Z')],
+  ] as const) {
+    seedConversation(trace, createConversation(db, title), answerOf, prefix, start);
+  }
+  db.close();
+}
+
+function seedConversation(trace: ReturnType<typeof createTraceWriter>, conversationId: string, answerOf: (t: number) => string, prefix: string, start: number): void {
   for (let t = 0; t < TURNS; t++) {
-    const runId = `rc${t}`;
+    const runId = `${prefix}${t}`;
     const request = `Request number ${t}: what is left in the birthday project?`;
-    const answer = Array.from({ length: 1 + (t % 5) }, (_, k) => `Line ${k + 1} of answer ${t}: Buy milk, bake the cake and call the florist.`).join('\n');
+    const answer = answerOf(t);
     const at = (s: number) => new Date(start + t * 60_000 + s * 1000).toISOString();
     const bodies: AgentEventBody[] = [
       { type: 'run_started', conversationId, request, model: 'bench-model', baseUrl: 'http://127.0.0.1:9/v1', protocol: 'native' },
@@ -65,15 +110,22 @@ function seed(path: string): void {
     // run_finished writes the batch (and the messages with it).
     bodies.forEach((b, seq) => trace.event(AgentEvent.parse({ ...b, runId, seq, at: at(seq) })));
   }
-  db.close();
 }
 
 export async function benchUi(): Promise<void> {
   console.log('UI (Chromium through tidy serve)');
   const dir = mkdtempSync(join(tmpdir(), 'tidy-bench-ui-'));
   const dbPath = join(dir, 'ui.db');
+  const fake = await startFakeOpenAI();
   const served = await Promise.all([buildRendererOnce(), time(() => seed(dbPath))]).then(async ([, seeded]) => {
-    report(`seed ${ENTRIES.toLocaleString('en')} log entries and a ${TURNS * 2}-message conversation`, seeded, 'ms');
+    report(`seed ${ENTRIES.toLocaleString('en')} log entries and two ${TURNS * 2}-message conversations`, seeded, 'ms');
+    for (const [key, value] of [
+      ['baseUrl', fake.url],
+      ['model', 'fake-model'],
+    ] as const) {
+      const r = tidy(dbPath, ['config', 'set', key, value]);
+      if (r.code !== 0) throw new Error(r.stderr);
+    }
     return startServe(dbPath);
   });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -121,16 +173,101 @@ export async function benchUi(): Promise<void> {
     report('  longest frame (includes a page arriving)', scroll.max, 'ms');
     console.log(`  ${'rows in the DOM at most (virtualised)'.padEnd(58)} ${scroll.maxRows}`);
 
-    // --- a 1,000-message conversation ---------------------------------------------------------------
-    const renders: number[] = [];
+    // --- a 1,000-message conversation, plain and Markdown ------------------------------------------
+    // Both in the same run, taking turns, so the machine's load weighs on both alike.
+    const renders: Record<string, number[]> = { [PLAIN]: [], [MARKDOWN]: [] };
     for (let i = 0; i < RUNS; i++) {
-      await page.evaluate(openView('Chat', 'nav[aria-label="Conversations"] li button'));
-      // Start from the empty "new conversation" screen each time, then open the long one.
-      await page.getByRole('button', { name: 'New conversation' }).click();
-      await page.getByRole('heading', { name: 'New conversation' }).waitFor();
-      renders.push(
-        (await page.evaluate(`(async () => {
-          const item = [...document.querySelectorAll('nav[aria-label="Conversations"] li button')].find((b) => b.textContent.includes('A very long conversation'));
+      for (const title of [PLAIN, MARKDOWN]) renders[title]!.push(await openConversation(page, title));
+    }
+    const rows = (await page.evaluate(`document.querySelectorAll('[aria-label="Messages"] article').length`)) as number;
+    const plain = renders[PLAIN]!;
+    const markdown = renders[MARKDOWN]!;
+    report(`render a ${TURNS * 2}-message conversation (open, scrolled to the end), first`, plain[0]!, 'ms', { max: 500, label: '500 ms' });
+    report(`render a ${TURNS * 2}-message conversation, median of ${RUNS}`, median(plain), 'ms', { max: 250, label: '250 ms' });
+    report(`  the same with Markdown answers, first`, markdown[0]!, 'ms');
+    report(`  the same with Markdown answers, median of ${RUNS}`, median(markdown), 'ms');
+    report('  Markdown / plain text, first', markdown[0]! / plain[0]!, '×');
+    report('  Markdown / plain text, medians', median(markdown) / median(plain), '×', { max: 1.5, label: '1.5×' });
+    console.log(`  ${'messages in the DOM (virtualised)'.padEnd(58)} ${rows} of ${TURNS * 2}`);
+
+    // --- streaming a long Markdown answer ------------------------------------------------------------
+    const answer = longMarkdownAnswer(STREAM_TOKENS);
+    fake.enqueue({ text: answer, chunkDelayMs: 5 });
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByRole('heading', { name: 'New conversation' }).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Plan the birthday, step by step');
+    // Every frame from the message sent to the answer finished: the time between two animation frames.
+    await page.evaluate(`(() => {
+      const frames = (window.__frames = []);
+      let last = performance.now();
+      const tick = () => {
+        const now = performance.now();
+        frames.push(now - last);
+        last = now;
+        if (!window.__stopFrames) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    })()`);
+    const t0 = Date.now();
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    // Done when the answer is no longer busy; polled from here (the page's CSP forbids waitForFunction's eval).
+    const finished = `(() => {
+      const answer = [...document.querySelectorAll('[aria-label="Messages"] article[aria-label="Tidy"]')].at(-1);
+      return answer?.getAttribute('aria-busy') === 'false' && answer.textContent.includes('Step 1');
+    })()`;
+    while (!(await page.evaluate(finished))) {
+      if (Date.now() - t0 > 120_000) throw new Error('the streamed answer did not finish in 2 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const last = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Tidy' }).last();
+    const streamMs = Date.now() - t0;
+    const frames = (await page.evaluate(`(() => { window.__stopFrames = true; return window.__frames.slice(1); })()`)) as number[];
+    const tables = await last.locator('table').count();
+    frames.sort((a, b) => a - b);
+    console.log(`  ${`stream a ${countTokens(answer).toLocaleString('en')}-token Markdown answer (${answer.length.toLocaleString('en')} chars)`.padEnd(58)} ${(streamMs / 1000).toFixed(1)} s, ${frames.length} frames, ${tables} tables`);
+    report('  frame time while streaming, 95th percentile', frames[Math.floor(frames.length * 0.95)]!, 'ms');
+    report('  longest frame while streaming', frames[frames.length - 1]!, 'ms', { max: 50, label: '50 ms' });
+    // What this machine does to frames anyway: the same count of frames of a page doing nothing.
+    const idle = await idleFrames(browser, frames.length);
+    report(`  longest frame of an idle page, over ${idle.length} frames (the floor here)`, idle[idle.length - 1]!, 'ms');
+  } finally {
+    await browser.close();
+    await served.stop();
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `count` frame times of an empty page, sorted. */
+async function idleFrames(browser: Browser, count: number): Promise<number[]> {
+  const page = await browser.newPage();
+  try {
+    await page.setContent('<p>idle</p>');
+    const frames = (await page.evaluate(`new Promise((done) => {
+      const frames = [];
+      let last = performance.now();
+      const tick = () => {
+        const now = performance.now();
+        frames.push(now - last);
+        last = now;
+        if (frames.length < ${count}) requestAnimationFrame(tick);
+        else done(frames);
+      };
+      requestAnimationFrame(tick);
+    })`)) as number[];
+    return frames.sort((a, b) => a - b);
+  } finally {
+    await page.close();
+  }
+}
+
+/** Opens the conversation `title` from the empty "new conversation" screen; ms until its end is painted. */
+async function openConversation(page: Page, title: string): Promise<number> {
+  await page.evaluate(openView('Chat', 'nav[aria-label="Conversations"] li button'));
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByRole('heading', { name: 'New conversation' }).waitFor();
+  return (await page.evaluate(`(async () => {
+          const item = [...document.querySelectorAll('nav[aria-label="Conversations"] li button')].find((b) => b.textContent.includes(${JSON.stringify(title)}));
           const t0 = performance.now();
           item.click();
           await new Promise((resolve) => {
@@ -143,16 +280,5 @@ export async function benchUi(): Promise<void> {
             check();
           });
           return performance.now() - t0;
-        })()`)) as number,
-      );
-    }
-    const rows = (await page.evaluate(`document.querySelectorAll('[aria-label="Messages"] article').length`)) as number;
-    report(`render a ${TURNS * 2}-message conversation (open, scrolled to the end), first`, renders[0]!, 'ms', { max: 500, label: '500 ms' });
-    report(`render a ${TURNS * 2}-message conversation, median of ${RUNS}`, median(renders), 'ms', { max: 250, label: '250 ms' });
-    console.log(`  ${'messages in the DOM (virtualised)'.padEnd(58)} ${rows} of ${TURNS * 2}`);
-  } finally {
-    await browser.close();
-    await served.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+        })()`)) as number;
 }

@@ -57,6 +57,20 @@ function serveRenderer(): void {
   });
 }
 
+/**
+ * The one permission granted: the Copy buttons write text with navigator.clipboard, which Chromium asks
+ * for as `clipboard-sanitized-write` (and still allows only during a click). Only our page gets it;
+ * reading the clipboard and every other permission stay denied.
+ */
+export function mayWriteClipboard(permission: string, requestingUrl: string): boolean {
+  if (permission !== 'clipboard-sanitized-write') return false;
+  try {
+    return isOurRenderer(new URL(requestingUrl));
+  } catch {
+    return false;
+  }
+}
+
 /** Call once the app is ready, before the first window. */
 export function hardenSession(): void {
   serveRenderer();
@@ -65,8 +79,8 @@ export function hardenSession(): void {
   ses.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
   });
-  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  ses.setPermissionCheckHandler(() => false);
+  ses.setPermissionRequestHandler((_wc, permission, callback, details) => callback(mayWriteClipboard(permission, details.requestingUrl)));
+  ses.setPermissionCheckHandler((_wc, permission, origin) => mayWriteClipboard(permission, origin));
   ses.setDevicePermissionHandler(() => false);
 
   app.on('web-contents-created', (_event, contents) => {

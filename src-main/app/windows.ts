@@ -1,5 +1,6 @@
 /** The main window and the quick-capture window. Both load the same renderer (by route) with the same hardened preferences. */
 import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron';
+import { routeLinksOutside } from './links';
 import { PRELOAD, rendererUrl } from './security';
 
 /**
@@ -7,7 +8,7 @@ import { PRELOAD, rendererUrl } from './security';
  * Electronegativity's static checks) can see them, for every window alike.
  */
 function secureWindow(options: BrowserWindowConstructorOptions): BrowserWindow {
-  return new BrowserWindow({
+  const win = new BrowserWindow({
     ...options,
     webPreferences: {
       preload: PRELOAD,
@@ -26,6 +27,9 @@ function secureWindow(options: BrowserWindowConstructorOptions): BrowserWindow {
       disableBlinkFeatures: 'Auxclick',
     },
   });
+  // Links in answers open in the system browser after the scheme check; the window itself never navigates.
+  routeLinksOutside(win.webContents);
+  return win;
 }
 
 /**

@@ -10,6 +10,7 @@ import { Icon } from '../app/Icon';
 import { ApprovalCard } from './ApprovalCard';
 import { Composer } from './Composer';
 import { ConversationHeader, ConversationList } from './Conversations';
+import { CopyButton, Markdown } from './Markdown';
 
 export function ChatView() {
   const loadConversations = useApp((s) => s.loadConversations);
@@ -172,9 +173,10 @@ const AssistantMessage = memo(function AssistantMessage({ run }: { run: RunState
         >
           Trace
         </button>
+        {!running && run.answer && <CopyButton text={run.answer} label="Copy the answer as Markdown" />}
       </div>
       {thought && <p className="thinking">{thought}</p>}
-      {(text || running) && <div className={`text${running && !waiting.length ? ' cursor' : ''}`}>{text}</div>}
+      {(text || running) && <Markdown source={text} streaming={running} className={running && !waiting.length ? 'md-cursor' : undefined} />}
       {run.approvals.map((a) => (
         <ApprovalCard key={a.approvalId} runId={run.id} approval={a} live={running} />
       ))}

@@ -9,6 +9,7 @@ import { elapsedMs, type RunState, type TraceEvent } from '../lib/runs';
 import { focusIsLost } from '../lib/focus';
 import { useApp } from '../store/react';
 import { ArgList } from './common';
+import { Markdown } from './Markdown';
 
 const STATUS_TONE: Record<RunState['status'], string> = { running: 'accent', done: 'ok', error: 'error', cancelled: '', limit: 'warn' };
 const STATUS_LABEL: Record<RunState['status'], string> = { running: 'Running', done: 'Done', error: 'Failed', cancelled: 'Stopped', limit: 'Limit reached' };
@@ -103,7 +104,7 @@ export function TracePanel({ overlay = false }: { overlay?: boolean }) {
               <li className="step thought">
                 <div className="step-title">Writing…</div>
                 {run.reasoning && <div className="step-text">{run.reasoning}</div>}
-                {run.streamed && <div className="step-text">{run.streamed}</div>}
+                {run.streamed && <Markdown source={run.streamed} streaming className="step-text" />}
               </li>
             )}
           </ol>
@@ -226,7 +227,7 @@ const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
       return (
         <li className="step result-ok">
           <div className="step-title">Answer {at}</div>
-          <div className="step-text">{e.text}</div>
+          <Markdown source={e.text} className="step-text" />
         </li>
       );
     case 'error':
