@@ -426,19 +426,23 @@ export function createTextSizes(math: MathJsInstance, limit: () => number): Text
     ownToString(value: Record<string, unknown>): void {
       const write = value.toString;
       if (typeof write !== 'function') return this.add(Infinity);
-      const fields = new Count(Infinity, 'upper');
-      try {
-        fields.add(8);
-        for (const [key, field] of Object.entries(value)) {
-          if (typeof field === 'function') continue;
-          fields.add(key.length + 4);
-          fields.plain(field, 'string');
+      const fields = (pass: 'upper' | 'lower'): number => {
+        const count = new Count(Infinity, pass);
+        try {
+          // The labels ('L: ', '\nU: ') count in the upper bound only.
+          if (pass === 'upper') count.add(8);
+          for (const [key, field] of Object.entries(value)) {
+            if (typeof field === 'function') continue;
+            if (pass === 'upper') count.add(key.length + 4);
+            count.plain(field, 'string');
+          }
+        } catch (err) {
+          if (err !== NEEDS_EXACT) throw err;
+          return Infinity;
         }
-      } catch (err) {
-        if (err !== NEEDS_EXACT) throw err;
-        fields.total = Infinity;
-      }
-      this.leaf(fields.total, () => (write as () => unknown).call(value), 0);
+        return count.total;
+      };
+      this.leaf(fields('upper'), () => (write as () => unknown).call(value), this.pass === 'lower' ? fields('lower') : 0);
     }
   }
 
