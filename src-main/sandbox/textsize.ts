@@ -82,7 +82,9 @@ function numberBound(r: FormatRequest): number {
 
 /**
  * At least as many characters as format(x) writes without a precision: its significant digits (and
- * sign) appear whatever the notation; with a precision they may be rounded away.
+ * sign) appear whatever the notation, and a fraction adds a point or an exponent ("0.5", "5e-1"),
+ * below 1 both a leading zero and a point, or "e-" and a digit. With a precision, digits may be
+ * rounded away.
  */
 function numberLower(x: number, r: FormatRequest): number {
   if (!Number.isFinite(x)) return 3;
@@ -104,7 +106,7 @@ function numberLower(x: number, r: FormatRequest): number {
       last = digits;
     }
   }
-  return Math.max(1, first < 0 ? 1 : last - first + 1) + sign;
+  return Math.max(1, first < 0 ? 1 : last - first + 1) + sign + (Math.abs(x) < 1 ? 2 : 1);
 }
 
 /** Decimal digits of a big integer, from its bit length (never fewer than the real count). */

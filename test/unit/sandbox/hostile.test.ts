@@ -96,12 +96,12 @@ const HOSTILE: Case[] = [
   blowUp('format(bignumber("1e9000000000000000"), {notation: "fixed"})'),
   blowUp('format(pi, {precision: bignumber(1e9)})'),
   blowUp('format(bignumber(2), bignumber(1e9))'),
-  blowUp('format(lup(ones(200, 200) + identity(200)))'),
+  blowUp('x = lup(ones(60, 60) + identity(60)); format([x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x])'),
   blowUp('bin(bignumber("1e9000000000000000"))'),
   blowUp('oct(bignumber("1e100000000"))'),
   blowUp('hex(bignumber("1e100000000"))'),
   blowUp('concat(s, s)'),
-  blowUp('string(ones(1000, 1000) * 1.5)'),
+  blowUp('string(range(0.5, 400000))'),
   // Large text that may exist, handed back whole: summarised, never written out whole.
   attack(`${GROW}; {a: s, b: s}`),
   attack(`${GROW}; [s, s, s]`),
@@ -161,6 +161,9 @@ describe('calculator: hostile expressions', () => {
     for (const { expression, mustFail, refusedInPlace } of HOSTILE) {
       const shown = expression.startsWith(GROW) ? `(grow s, t)${expression.slice(GROW.length)}` : expression;
       const label = shown.length > 80 ? `${shown.slice(0, 80)}… (${expression.length} chars)` : shown;
+      // The call before has left a calculator that answers (a replacement, if it was stopped): each
+      // expression is timed on its own, not with the start of a process an earlier one cost.
+      expect(await calc.calculate('2 + 3'), `the call before ${label}`).toEqual({ result: '5' });
       const processes = started.length;
       const t0 = performance.now();
       const outcome = await calc.calculate(expression);
@@ -201,5 +204,5 @@ describe('calculator: hostile expressions', () => {
 
     expect(await calc.calculate('15 * 25')).toEqual({ result: '375' });
     expect(await calc.calculate('o = {}; o.polluted')).toMatchObject({ error: 'the expression has no value' });
-  });
+  }, 120_000);
 });

@@ -128,6 +128,8 @@ describe('text accounting: blow-ups are refused before anything is built', () =>
     ['hex(bignumber("1e100000000"))', 'hex'],
     ['concat(s, s)', 'concat'],
     ['string(millionAndAHalf)', 'string'],
+    ['string(range(0.5, 400000))', 'string'],
+    ['x = lup(ones(60, 60) + identity(60)); format([x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x])', 'format'],
   ])('%s', (call, fn) => {
     const code = locked.parse(call).compile();
     const t0 = performance.now();
