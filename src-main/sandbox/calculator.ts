@@ -3,8 +3,9 @@
 // replaced when a call runs too long, runs out of memory, dies or is cancelled.
 //
 // Why a process and not a worker thread: V8 ends the whole process, not just the worker, when one
-// allocation in a worker cannot fit under its resourceLimits (https://github.com/nodejs/node/issues/47224).
-// A separate process with its own --max-old-space-size takes only itself down.
+// allocation in a worker cannot fit under its resourceLimits (Node.js issue 47224; the print attack of
+// calculator.test.ts did exactly that). A separate process with its own --max-old-space-size takes
+// only itself down.
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -25,11 +25,9 @@ const textSizes = new WeakMap<MathJsInstance, TextSizes>();
 /** Characters of format(value, options), counted up to `limit` (anything over it is some number above). */
 function formattedLength(math: MathJsInstance, value: unknown, limit: number, options?: object): number {
   let sizes = textSizes.get(math);
-  if (!sizes) textSizes.set(math, (sizes = createTextSizes(math, () => currentLimit)));
-  currentLimit = limit;
-  return sizes.format(value, sizes.request(options));
+  if (!sizes) textSizes.set(math, (sizes = createTextSizes(math, () => MAX_WRITTEN_CHARS)));
+  return sizes.format(value, sizes.request(options), limit);
 }
-let currentLimit = MAX_WRITTEN_CHARS;
 
 export function describeValue(math: MathJsInstance, value: unknown, maxChars: number, divisionByZero: () => boolean): Answer {
   if (math.isResultSet(value)) {
@@ -53,7 +51,7 @@ export function describeValue(math: MathJsInstance, value: unknown, maxChars: nu
   if (typeof value === 'string') return { result: clip(value, maxChars) };
   if (math.isMatrix(value) || Array.isArray(value)) return { result: describeMatrix(math, value, maxChars) };
   if (typeof value === 'object' && !math.isFraction(value) && formattedLength(math, value, MAX_WRITTEN_CHARS, formatOptions(math, value)) > MAX_WRITTEN_CHARS) {
-    return { result: clip(`${math.typeOf(value)} whose text is longer than ${MAX_WRITTEN_CHARS.toLocaleString('en')} characters`, maxChars) };
+    return { result: clip(`${math.typeOf(value)} too large to show: its text would be more than ${MAX_WRITTEN_CHARS.toLocaleString('en')} characters`, maxChars) };
   }
   const text = formatValue(math, value);
   if (text.length > maxChars && typeof value === 'bigint') return { result: clip(describeInteger(text), maxChars) };
@@ -86,7 +84,7 @@ function formatValue(math: MathJsInstance, value: unknown): string {
 /** One value of a matrix preview: written out when short, else what it is. */
 function previewValue(math: MathJsInstance, value: unknown, maxChars: number): string {
   if (formattedLength(math, value, 4 * maxChars, formatOptions(math, value)) <= 4 * maxChars) return clip(formatValue(math, value), maxChars);
-  if (typeof value === 'string') return clip(`"${clip(value, maxChars)}`, maxChars);
+  if (typeof value === 'string') return clip(`"${value.slice(0, 12)}…" (${value.length.toLocaleString('en')} characters)`, maxChars);
   return clip(`${math.typeOf(value)} …`, maxChars);
 }
 

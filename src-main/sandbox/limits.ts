@@ -2,8 +2,8 @@
 //
 // Why: the calculator runs in a child process with a bounded heap (calculator.ts), so an expression
 // that runs out of memory ends only that process. But it should not get that far: a worker thread's
-// resourceLimits did not contain one allocation larger than the heap (https://github.com/nodejs/node/issues/47224),
-// and a process that dies takes the calculator's warm start with it. So nothing an expression calls may
+// resourceLimits did not contain one allocation larger than the heap (Node.js issue 47224), and a
+// process that dies takes the calculator's warm start with it. So nothing an expression calls may
 // create one large object: no matrix of more than a million values (counting the empty rows of
 // `zeros(1e8, 0)`), no text of more than a million characters (measured by textsize.ts, as mathjs
 // would write it), no integer of more than a million bits.

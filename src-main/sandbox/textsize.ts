@@ -1,8 +1,8 @@
 // How many characters mathjs's text functions would build, worked out before they build it.
 //
 // Why: one large string is one large allocation, and V8 ends the whole process (not just the
-// sandbox's heap) when a single allocation cannot fit. Counting `print(t, {a: s})` as 24 characters
-// per value let a 10 KB expression build a 500-million-character string (limits.ts). Each measure
+// sandbox's heap) when a single allocation cannot fit. A guard that counted each value given to print
+// as 24 characters let a 10 KB expression build a 500-million-character string. Each measure
 // here follows the mathjs code it stands for (node_modules/mathjs/lib/esm/utils/string.js `format`,
 // function/string/print.js, type/string.js and the format/toString methods of each type), so what it
 // counts is what mathjs would build.
@@ -35,10 +35,10 @@ export function largestDigitOption(request: FormatRequest): number {
 }
 
 export interface TextSizes {
-  /** The options of format(value, options), normalised as mathjs does; throws on options mathjs refuses too. */
+  /** The options of format(value, options), normalised as mathjs does (a BigNumber precision is a number). */
   request(options: unknown): FormatRequest;
-  /** Characters of format(value, options). */
-  format(value: unknown, request: FormatRequest): number;
+  /** Characters of format(value, options); `max` replaces the limit for this measure. */
+  format(value: unknown, request: FormatRequest, max?: number): number;
   /** Characters of print(template, values, options). */
   print(template: string, values: unknown, request: FormatRequest): number;
   /** Characters of all the strings string(value) creates (one per element of a matrix). */
@@ -116,7 +116,7 @@ function bigintDigits(n: bigint): number {
   return Math.ceil(abs.toString(16).length * 4 * Math.LOG10E * Math.LN2) + 1;
 }
 
-/** The characters of `"…"` that mathjs's stringify escapes with a backslash. */
+/** The length of mathjs's stringify(text): two quotes, and a backslash added before each quote, backslash, \b, \f, \n, \r and \t. */
 function escapedLength(text: string): number {
   let n = text.length + 2;
   for (let i = 0; i < text.length; i++) {
@@ -126,6 +126,12 @@ function escapedLength(text: string): number {
   return n;
 }
 
+/** mathjs's own test for a fraction (utils/string.js looksLikeFraction): three bigints s, n and d. */
+const looksLikeFraction = (x: unknown): boolean => {
+  const f = x as { s?: unknown; n?: unknown; d?: unknown } | null;
+  return typeof f === 'object' && f !== null && typeof f.s === 'bigint' && typeof f.n === 'bigint' && typeof f.d === 'bigint';
+};
+
 const isPlainObject = (x: unknown): x is Record<string, unknown> =>
   typeof x === 'object' && x !== null && (x as { constructor?: unknown }).constructor === Object;
 
@@ -134,6 +140,7 @@ interface BigNumberLike {
   e: number;
   isFinite(): boolean;
   toString(): string;
+  valueOf(): string;
 }
 interface UnitPart {
   unit: { name: string };
@@ -243,7 +250,7 @@ export function createTextSizes(math: MathJsInstance, limit: () => number): Text
         if (r.callback) return this.callback(value, r);
         return this.leaf(this.bigNumberBound(value as unknown as BigNumberLike, r), () => write(value, r));
       }
-      if (math.isFraction(value)) return this.fraction(value, r.decimalFractions && !r.callback, r);
+      if (looksLikeFraction(value)) return this.fraction(value as Fraction, r.decimalFractions && !r.callback, r);
       if (Array.isArray(value)) {
         this.add(2);
         value.forEach((item, i) => {
@@ -312,8 +319,8 @@ export function createTextSizes(math: MathJsInstance, limit: () => number): Text
       }
       if (math.isBigNumber(value)) {
         const big = value as unknown as BigNumberLike;
-        // decimal.js switches to exponential notation from e+21 and below e-7.
-        return this.leaf((big.d?.length ?? 1) * 7 + 30, () => big.toString());
+        // decimal.js switches to exponential notation from e+21 and below e-7; valueOf also signs -0.
+        return this.leaf((big.d?.length ?? 1) * 7 + 30, () => (hint === 'default' ? big.valueOf() : big.toString()));
       }
       if (math.isFraction(value)) {
         if (hint === 'default') return this.leaf(24, () => String(value.valueOf()));
@@ -400,10 +407,10 @@ export function createTextSizes(math: MathJsInstance, limit: () => number): Text
     /** SparseMatrix.prototype.toString formats the dense array: every cell, zeros included. */
     sparseAsArray(s: SparseInternals): void {
       const [rows = 0, columns = 0] = s._size;
-      // Brackets and separators, then at most three characters for a zero ('0/1' for fractions).
+      // Brackets and separators, then one character for each cell without a stored value (its
+      // toArray writes the number 0, or 1 in a pattern matrix).
       this.add(2 + 2 * Math.max(0, rows - 1) + rows * (2 + 2 * Math.max(0, columns - 1)));
-      const stored = s._values?.length ?? 0;
-      this.add(3 * Math.max(0, rows * columns - stored));
+      this.add(Math.max(0, rows * columns - (s._values?.length ?? 0)));
       for (const v of s._values ?? []) this.formatted(v, request(undefined));
     }
 
@@ -448,8 +455,7 @@ export function createTextSizes(math: MathJsInstance, limit: () => number): Text
     }
   }
 
-  function measure(walk: (count: Count) => void): number {
-    const max = limit();
+  function measure(walk: (count: Count) => void, max = limit()): number {
     const run = (pass: Pass): number => {
       const count = new Count(max, pass);
       try {
@@ -468,7 +474,7 @@ export function createTextSizes(math: MathJsInstance, limit: () => number): Text
 
   return {
     request,
-    format: (value, r) => measure((c) => c.formatted(value, r)),
+    format: (value, r, max) => measure((c) => c.formatted(value, r), max),
     print: (template, values, r) =>
       measure((c) => {
         // print.js: each `$key.path` is replaced by the value it names, formatted unless it is text.

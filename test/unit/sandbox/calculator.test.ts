@@ -95,6 +95,12 @@ describe('calculator: answers', () => {
     const text = resultOf(await calc.calculate(`"${'a'.repeat(600)}"`));
     expect(text).toMatch(/^a+… \(600 characters in total\)$/);
     expect(text.length).toBe(500);
+    // Values holding large text are described, not written out and cut.
+    expect(resultOf(await calc.calculate(`${PRINT_ATTACK_SETUP}; [s, s]`))).toBe(
+      'list of 2 values (first values: "aaaaaaaaaaaa…" (655,360 characters), "aaaaaaaaaaaa…" (655,360 characters))',
+    );
+    expect(resultOf(await calc.calculate(`${PRINT_ATTACK_SETUP}; {a: s, b: 1}`))).toBe('Object too large to show: its text would be more than 100,000 characters');
+    expect(await calc.calculate(`${PRINT_ATTACK_SETUP}; s == 1`)).toMatchObject({ error: 'the expression could not be evaluated (its error message is 655,389 characters long)' });
   });
 
   it('keeps nothing from one call to the next', async () => {
