@@ -98,6 +98,11 @@ const OUT_OF_MEMORY = fail(
   'use smaller matrices, ranges or numbers',
 );
 const CRASHED = fail('the calculator stopped unexpectedly', 'try again: a fresh calculator is started for the next call');
+/** The line of a Node error report that names the error ("SyntaxError: …"), else its first line. */
+const firstError = (report: string): string => {
+  const lines = report.split('\n').map((l) => l.trim());
+  return lines.find((l) => /^[A-Z]\w*Error\b/.test(l)) ?? lines.find(Boolean) ?? report;
+};
 /** What V8 prints when an allocation fails (Node's OOM handler, or a fatal "invalid size" error). */
 const OOM_TEXT = /heap out of memory|Allocation failed|Reached heap limit|invalid (table|array) (size|length)/i;
 
@@ -120,7 +125,10 @@ class Slot {
   readonly ready: Promise<Failure | null>;
   private markReady!: (f: Failure | null) => void;
   private current: { id: number; settle: (o: CalcOutcome) => void } | null = null;
-  private deathReason: Failure | null = null;
+  /** Why this side killed the process (time limit, cancel, close), which is then the answer. */
+  private killedFor: Failure | null = null;
+  /** What Node reported ('error' event), unless the process's own stderr says more. */
+  private failure: Failure | null = null;
   private stderr = '';
   exited = false;
   private started = false;
@@ -165,7 +173,7 @@ class Slot {
       }
     });
     this.child.on('error', (err: Error) => {
-      this.deathReason ??= this.started
+      this.failure ??= this.started
         ? fail(`the calculator failed: ${clip(err.message, 300)}`, 'try again: a fresh calculator is started for the next call')
         : this.cannotStart(err.message);
       // A process that never started emits no 'close'.
@@ -187,8 +195,10 @@ class Slot {
     this.exited = true;
     const said = this.stderr.trim();
     const reason =
-      this.deathReason ??
-      (OOM_TEXT.test(said) ? OUT_OF_MEMORY : !this.started && said ? this.cannotStart(said.split('\n').find((l) => l.trim()) ?? said) : CRASHED);
+      this.killedFor ??
+      (OOM_TEXT.test(said)
+        ? OUT_OF_MEMORY
+        : (this.failure ?? (!this.started && said ? this.cannotStart(firstError(said)) : CRASHED)));
     this.markReady(reason);
     this.finish(reason);
     this.markExited();
@@ -214,20 +224,29 @@ class Slot {
   send(request: CalcRequest, settle: (o: CalcOutcome) => void): void {
     this.current = { id: request.id, settle };
     this.hold();
+    // A channel that fails is a process on its way out: the call gets the reason it died.
+    const broken = () => {
+      this.failure ??= CRASHED;
+      this.stop();
+    };
     try {
       this.child.send(request, (err) => {
-        if (err) this.kill(CRASHED);
+        if (err) broken();
       });
     } catch {
-      this.kill(CRASHED);
+      broken();
     }
   }
 
   /** Settles the running call with `outcome` and kills the process (waited for, so close() can await it). */
   kill(reason: Failure): void {
-    this.deathReason ??= reason;
+    this.killedFor ??= reason;
     this.finish(reason);
     this.markReady(reason);
+    this.stop();
+  }
+
+  private stop(): void {
     if (this.exited) return;
     this.child.ref();
     this.child.kill('SIGKILL');

@@ -329,6 +329,22 @@ setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300);
     await calc.close();
   });
 
+  it('reports a worker that fails to load with the error it printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tidy-calc-'));
+    try {
+      const broken = join(dir, 'calc-worker.mjs');
+      writeFileSync(broken, "throw new TypeError('mathjs is missing');\n");
+      const calc = createCalculator({ workerPath: broken });
+      expect(await calc.calculate('1 + 1')).toEqual({
+        error: 'the calculator could not start: TypeError: mathjs is missing',
+        hint: expect.stringMatching(/build:cli/),
+      });
+      await calc.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('finds the built worker from the sources and from the CLI bundle', () => {
     const built = join(REPO, 'out', 'cli', 'calc-worker.mjs');
     expect(defaultWorkerPath()).toBe(built);
