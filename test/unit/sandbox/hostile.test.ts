@@ -109,6 +109,8 @@ const HOSTILE: Case[] = [
   attack(`${GROW}; s == 1`),
   attack(`${GROW}; sum([{a: s, b: s}])`),
   attack(`${GROW}; string([s, s])`),
+  // Many texts of allowed size at once: the heap limit ends the calculator's process, not this one.
+  attack(`${GROW}; f(x) = concat(s, "x"); size(map(ones(1000), f))`),
   // Arrays whose empty axes hide their size.
   escape('size(zeros(1e8, 0))'),
   escape('size(zeros(0, 1e8, "sparse"))'),
