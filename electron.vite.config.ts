@@ -7,7 +7,7 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // The calculator's worker thread is its own file, next to index.js (see src-main/sandbox/calculator.ts).
+      // The calculator's child process runs its own file, next to index.js (see src-main/sandbox/calculator.ts).
       rolldownOptions: { input: { index: resolve('src-main/app/main.ts'), 'calc-worker': resolve('src-main/sandbox/worker.ts') } },
     },
   },

@@ -1,11 +1,17 @@
-// The main-side client of the calculator worker. Expressions never run on this thread: they go to one
-// warm worker thread (started lazily, reused between calls, one call at a time), which is terminated
-// and replaced when a call runs too long, runs out of memory, dies or is cancelled.
+// The app-side client of the calculator. Expressions never run in the app's process: they go to one
+// warm child process (started lazily, reused between calls, one call at a time), which is killed and
+// replaced when a call runs too long, runs out of memory, dies or is cancelled.
+//
+// Why a process and not a worker thread: V8 ends the whole process, not just the worker, when one
+// allocation in a worker cannot fit under its resourceLimits (Node.js issue 47224; the print attack of
+// calculator.test.ts did exactly that). A separate process with its own --max-old-space-size takes
+// only itself down.
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { Failure } from '../../src-shared/result';
+import type { SizeLimits } from './limits';
 import { WorkerMessage, type CalcRequest } from './protocol';
 import { clip } from './text';
 
@@ -15,25 +21,27 @@ export type CalcOutcome = { result: string } | Failure;
 export interface Calculator {
   /** Evaluates `expression`; never rejects. An aborted signal cancels the call, queued or running. */
   calculate(expression: string, signal?: AbortSignal): Promise<CalcOutcome>;
-  /** Stops the worker; pending calls get an error. */
+  /** Stops the calculator's process; pending calls get an error. */
   close(): Promise<void>;
 }
 
 export interface CalculatorOptions {
-  /** The bundled worker (out/cli/calc-worker.mjs); found next to this file or under the repo when omitted. */
+  /** The bundled worker script (out/cli/calc-worker.mjs); found next to this file or under the repo when omitted. */
   workerPath?: string | URL;
-  /** Per-call time limit, in ms, after which the worker is terminated. Default 1000. */
+  /** Per-call time limit, in ms, after which the process is killed. Default 1000. */
   timeoutMs?: number;
   /** Longest expression accepted, in characters. Default 10,000. */
   maxLength?: number;
   /** Longest result text; larger values are summarised. Default 500. */
   maxResultChars?: number;
-  /** How long a new worker may take to load mathjs (not counted in timeoutMs). Default 15 s. */
+  /** How long a new process may take to start and load mathjs (not counted in timeoutMs). Default 15 s. */
   startupTimeoutMs?: number;
-  /** V8 limits of the worker; a call that exceeds them gets an error and the worker is replaced. */
-  resourceLimits?: ResourceLimits;
-  /** Called with each worker started, for diagnostics and tests (e.g. to kill it mid-call). */
-  onWorkerStart?: (worker: Worker) => void;
+  /** The process's old-generation heap, in MB (--max-old-space-size); a call that exhausts it gets an error. Default 128. */
+  heapMb?: number;
+  /** The size guards inside the sandbox (limits.ts). Tests and benchmarks raise them to force a real out-of-memory. */
+  sizeLimits?: Partial<SizeLimits>;
+  /** Called with each process started, for diagnostics and tests (e.g. to kill it mid-call). */
+  onWorkerStart?: (child: ChildProcess) => void;
 }
 
 export const WORKER_FILE = 'calc-worker.mjs';
@@ -44,8 +52,26 @@ const DEFAULTS = {
   maxResultChars: 500,
   startupTimeoutMs: 15_000,
   // mathjs itself needs about 20 MB; the rest is room for honest matrices.
-  resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 } satisfies ResourceLimits,
+  heapMb: 128,
 };
+
+/**
+ * The stack of the calculator's main thread, in KB: deep but honest expressions (a sum of 5,000 terms)
+ * need more than V8's default of about 1 MB. Linux and macOS give a process's main thread 8 MB; on
+ * Windows it is 1 MB, so V8's default stays.
+ */
+const STACK_KB = process.platform === 'win32' ? undefined : 3_900;
+
+/** Keeps the stderr of a dying process: V8 says there why it stopped ("heap out of memory"). */
+const MAX_STDERR_CHARS = 4_096;
+
+/**
+ * The environment of the calculator's process: nothing of the app's (API keys live there). In
+ * Electron, process.execPath is the app itself, which runs as plain Node only with ELECTRON_RUN_AS_NODE.
+ */
+export function workerEnvironment(versions: NodeJS.ProcessVersions = process.versions): NodeJS.ProcessEnv {
+  return versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
+}
 
 /**
  * Where the bundled worker is: next to the running file (the CLI bundle out/cli/tidy.mjs, or an
@@ -72,6 +98,13 @@ const OUT_OF_MEMORY = fail(
   'use smaller matrices, ranges or numbers',
 );
 const CRASHED = fail('the calculator stopped unexpectedly', 'try again: a fresh calculator is started for the next call');
+/** The line of a Node error report that names the error ("SyntaxError: …"), else its first line. */
+const firstError = (report: string): string => {
+  const lines = report.split('\n').map((l) => l.trim());
+  return lines.find((l) => /^[A-Z]\w*Error\b/.test(l)) ?? lines.find(Boolean) ?? report;
+};
+/** What V8 prints when an allocation fails (Node's OOM handler, or a fatal "invalid size" error). */
+const OOM_TEXT = /heap out of memory|Allocation failed|Reached heap limit|invalid (table|array) (size|length)/i;
 
 interface Job {
   expression: string;
@@ -79,32 +112,55 @@ interface Job {
   settle: (outcome: CalcOutcome) => void;
 }
 
-/** One worker thread and the call it is running. */
+interface SpawnSettings {
+  path: string;
+  heapMb: number;
+  sizeLimits: Partial<SizeLimits>;
+  startupTimeoutMs: number;
+}
+
+/** One calculator process and the call it is running. */
 class Slot {
-  readonly worker: Worker;
+  readonly child: ChildProcess;
   readonly ready: Promise<Failure | null>;
   private markReady!: (f: Failure | null) => void;
   private current: { id: number; settle: (o: CalcOutcome) => void } | null = null;
-  private deathReason: Failure | null = null;
+  /** Why this side killed the process (time limit, cancel, close), which is then the answer. */
+  private killedFor: Failure | null = null;
+  /** What Node reported ('error' event), unless the process's own stderr says more. */
+  private failure: Failure | null = null;
+  private stderr = '';
   exited = false;
   private started = false;
   readonly exitedPromise: Promise<void>;
+  private markExited!: () => void;
 
   constructor(
-    path: string | URL,
-    resourceLimits: ResourceLimits,
-    startupTimeoutMs: number,
+    private readonly settings: SpawnSettings,
     private readonly onDeath: (slot: Slot) => void,
   ) {
     this.ready = new Promise((resolve) => (this.markReady = resolve));
-    // No environment (API keys live there), no inherited loader flags: the worker needs only mathjs.
-    this.worker = new Worker(path, { name: 'tidy-calculator', resourceLimits, env: {}, execArgv: [], argv: [] });
-    this.worker.unref();
+    this.exitedPromise = new Promise((resolve) => (this.markExited = resolve));
+    const { path, heapMb, sizeLimits, startupTimeoutMs } = settings;
+    if (!existsSync(path)) throw new Error(`${path} does not exist`);
+    const execArgv = [`--max-old-space-size=${heapMb}`, '--disallow-code-generation-from-strings'];
+    if (STACK_KB) execArgv.push(`--stack-size=${STACK_KB}`);
+    this.child = fork(path, [JSON.stringify(sizeLimits)], {
+      cwd: dirname(path),
+      env: workerEnvironment(),
+      execArgv,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
     const startup = setTimeout(() => this.kill(fail(`the calculator did not start within ${seconds(startupTimeoutMs)}`, 'try again in a moment')), startupTimeoutMs);
     startup.unref();
-    this.exitedPromise = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    this.release();
 
-    this.worker.on('message', (raw: unknown) => {
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (chunk: string) => {
+      if (this.stderr.length < MAX_STDERR_CHARS) this.stderr += chunk.slice(0, MAX_STDERR_CHARS - this.stderr.length);
+    });
+    this.child.on('message', (raw: unknown) => {
       const parsed = WorkerMessage.safeParse(raw);
       if (!parsed.success) return;
       const msg = parsed.data;
@@ -116,47 +172,84 @@ class Slot {
         this.finish(msg.type === 'result' ? { result: msg.result } : { error: msg.error, hint: msg.hint });
       }
     });
-    this.worker.on('error', (err: Error & { code?: string }) => {
-      const message = clip(err.message, 300);
-      this.deathReason ??=
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? OUT_OF_MEMORY
-          : this.started
-            ? fail(`the calculator failed: ${message}`, 'try again: a fresh calculator is started for the next call')
-            : fail(`the calculator could not start: ${message}`, `check that ${String(path)} exists (npm run build:cli builds it)`);
+    this.child.on('error', (err: Error) => {
+      this.failure ??= this.started
+        ? fail(`the calculator failed: ${clip(err.message, 300)}`, 'try again: a fresh calculator is started for the next call')
+        : this.cannotStart(err.message);
+      // A process that never started emits no 'close'.
+      if (this.child.pid === undefined) this.died();
     });
-    this.worker.once('exit', () => {
+    // 'close' comes after the stderr pipe has been read to its end, so the reason is known.
+    this.child.once('close', () => {
       clearTimeout(startup);
-      this.exited = true;
-      const reason = this.deathReason ?? CRASHED;
-      this.markReady(reason);
-      this.finish(reason);
-      this.onDeath(this);
+      this.died();
     });
   }
 
-  /** Keeps the process alive while a call waits for this worker; idle workers never do. */
+  private cannotStart(message: string): Failure {
+    return fail(clip(`the calculator could not start: ${message}`, 300), `check that ${this.settings.path} exists (npm run build:cli builds it)`);
+  }
+
+  private died(): void {
+    if (this.exited) return;
+    this.exited = true;
+    const said = this.stderr.trim();
+    const reason =
+      this.killedFor ??
+      (OOM_TEXT.test(said)
+        ? OUT_OF_MEMORY
+        : (this.failure ?? (!this.started && said ? this.cannotStart(firstError(said)) : CRASHED)));
+    this.markReady(reason);
+    this.finish(reason);
+    this.markExited();
+    this.onDeath(this);
+  }
+
+  /** Keeps the app alive while a call waits for this process; an idle calculator never does. */
   hold(): void {
-    if (!this.exited) this.worker.ref();
+    if (this.exited) return;
+    this.child.ref();
+    this.child.channel?.ref();
+    (this.child.stderr as { ref?: () => void } | null)?.ref?.();
   }
 
   release(): void {
-    if (!this.exited) this.worker.unref();
+    if (this.exited) return;
+    this.child.unref();
+    this.child.channel?.unref();
+    (this.child.stderr as { unref?: () => void } | null)?.unref?.();
   }
 
-  /** Sends one request; `settle` gets the answer, or the reason the worker died first. */
+  /** Sends one request; `settle` gets the answer, or the reason the process died first. */
   send(request: CalcRequest, settle: (o: CalcOutcome) => void): void {
     this.current = { id: request.id, settle };
     this.hold();
-    this.worker.postMessage(request);
+    // A channel that fails is a process on its way out: the call gets the reason it died.
+    const broken = () => {
+      this.failure ??= CRASHED;
+      this.stop();
+    };
+    try {
+      this.child.send(request, (err) => {
+        if (err) broken();
+      });
+    } catch {
+      broken();
+    }
   }
 
-  /** Settles the running call with `outcome` and terminates the thread. */
+  /** Settles the running call with `outcome` and kills the process (waited for, so close() can await it). */
   kill(reason: Failure): void {
-    this.deathReason ??= reason;
+    this.killedFor ??= reason;
     this.finish(reason);
     this.markReady(reason);
-    void this.worker.terminate();
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.exited) return;
+    this.child.ref();
+    this.child.kill('SIGKILL');
   }
 
   private finish(outcome: CalcOutcome): void {
@@ -183,8 +276,13 @@ export function createCalculator(options: CalculatorOptions = {}): Calculator {
   const maxLength = options.maxLength ?? DEFAULTS.maxLength;
   const maxResultChars = options.maxResultChars ?? DEFAULTS.maxResultChars;
   const startupTimeoutMs = options.startupTimeoutMs ?? DEFAULTS.startupTimeoutMs;
-  const resourceLimits = { ...DEFAULTS.resourceLimits, ...options.resourceLimits };
   const workerPath = options.workerPath ?? defaultWorkerPath();
+  const settings: SpawnSettings = {
+    path: workerPath instanceof URL ? fileURLToPath(workerPath) : workerPath,
+    heapMb: options.heapMb ?? DEFAULTS.heapMb,
+    sizeLimits: options.sizeLimits ?? {},
+    startupTimeoutMs,
+  };
   const TIMED_OUT = fail(
     `expression took longer than ${seconds(timeoutMs)} and was stopped`,
     'simplify it, or use smaller numbers, matrices or ranges',
@@ -197,14 +295,14 @@ export function createCalculator(options: CalculatorOptions = {}): Calculator {
   let nextId = 1;
 
   function spawn(): Slot {
-    const s = new Slot(workerPath, resourceLimits, startupTimeoutMs, (dead) => {
+    const s = new Slot(settings, (dead) => {
       if (slot === dead) slot = null;
     });
-    options.onWorkerStart?.(s.worker);
+    options.onWorkerStart?.(s.child);
     return s;
   }
 
-  /** Terminates the worker running a call; a replacement starts warming up at once. */
+  /** Kills the process running a call; a replacement starts warming up at once. */
   function replace(dead: Slot, reason: Failure): void {
     if (slot === dead) slot = null;
     dead.kill(reason);
@@ -221,7 +319,10 @@ export function createCalculator(options: CalculatorOptions = {}): Calculator {
     try {
       s = slot ??= spawn();
     } catch (err) {
-      return fail(clip(`the calculator could not start: ${err instanceof Error ? err.message : String(err)}`, 300), 'try again later');
+      return fail(
+        clip(`the calculator could not start: ${err instanceof Error ? err.message : String(err)}`, 300),
+        `check that ${settings.path} exists (npm run build:cli builds it)`,
+      );
     }
     // A cold start is not counted in the call's time limit, but it can be cancelled.
     s.hold();
@@ -245,7 +346,7 @@ export function createCalculator(options: CalculatorOptions = {}): Calculator {
       const onAbort = () => replace(s, CANCELLED);
       const timer = setTimeout(() => replace(s, TIMED_OUT), timeoutMs);
       job.signal?.addEventListener('abort', onAbort, { once: true });
-      s.send({ id: nextId++, expression: job.expression, maxResultChars }, settle);
+      s.send({ id: nextId++, expression: job.expression, maxResultChars, timeoutMs }, settle);
     });
   }
 

@@ -1,10 +1,13 @@
 // Turns what mathjs returns (or throws) into the calculator's answer: a short result text, or an error
-// with a hint in plain words. Runs inside the worker, next to the locked-down mathjs instance.
+// with a hint in plain words. Runs inside the calculator's process, next to the locked-down mathjs
+// instance. Nothing is written out whole before its size is known: a result may hold text or values
+// far larger than the answer (textsize.ts measures them first).
 import type { MathJsInstance, MathNode, Matrix } from 'mathjs';
 import type { Failure } from '../../src-shared/result';
-import { SizeLimitError } from './limits';
+import { SizeLimitError, TimeLimitError } from './limits';
 import { DisabledFunctionError } from './lockdown';
 import { clip } from './text';
+import { createTextSizes, type TextSizes } from './textsize';
 
 export type Answer = { result: string } | Failure;
 
@@ -13,6 +16,18 @@ const MAX_ERROR_CHARS = 300;
 /** A matrix with more values than this is summarised without formatting all of it. */
 const MAX_LISTED_VALUES = 100;
 const PREVIEW_VALUES = 8;
+/** A value whose text would be longer than this is described rather than written out and cut. */
+const MAX_WRITTEN_CHARS = 100_000;
+/** An error message longer than this is not read at all (reading a long rope of text flattens it). */
+const MAX_READ_MESSAGE_CHARS = 100_000;
+
+const textSizes = new WeakMap<MathJsInstance, TextSizes>();
+/** Characters of format(value, options), counted up to `limit` (anything over it is some number above). */
+function formattedLength(math: MathJsInstance, value: unknown, limit: number, options?: object): number {
+  let sizes = textSizes.get(math);
+  if (!sizes) textSizes.set(math, (sizes = createTextSizes(math, () => MAX_WRITTEN_CHARS)));
+  return sizes.format(value, sizes.request(options), limit);
+}
 
 export function describeValue(math: MathJsInstance, value: unknown, maxChars: number, divisionByZero: () => boolean): Answer {
   if (math.isResultSet(value)) {
@@ -35,6 +50,9 @@ export function describeValue(math: MathJsInstance, value: unknown, maxChars: nu
   }
   if (typeof value === 'string') return { result: clip(value, maxChars) };
   if (math.isMatrix(value) || Array.isArray(value)) return { result: describeMatrix(math, value, maxChars) };
+  if (typeof value === 'object' && !math.isFraction(value) && formattedLength(math, value, MAX_WRITTEN_CHARS, formatOptions(math, value)) > MAX_WRITTEN_CHARS) {
+    return { result: clip(`${math.typeOf(value)} too large to show: its text would be more than ${MAX_WRITTEN_CHARS.toLocaleString('en')} characters`, maxChars) };
+  }
   const text = formatValue(math, value);
   if (text.length > maxChars && typeof value === 'bigint') return { result: clip(describeInteger(text), maxChars) };
   if (text.length > maxChars && math.isFraction(value)) {
@@ -55,15 +73,25 @@ function describeInteger(text: string): string {
   return `integer with ${body.length} digits: ${sign}${body.slice(0, 20)}…${body.slice(-10)} (about ${sign}${body[0]}.${body.slice(1, 6)}e+${body.length - 1})`;
 }
 
+// BigNumbers carry the precision the user asked for; plain numbers are rounded to hide float noise (0.1 + 0.2).
+const formatOptions = (math: MathJsInstance, value: unknown): object | undefined => (math.isBigNumber(value) ? undefined : { precision: 14 });
+
 function formatValue(math: MathJsInstance, value: unknown): string {
-  // BigNumbers carry the precision the user asked for; plain numbers are rounded to hide float noise (0.1 + 0.2).
-  return math.isBigNumber(value) ? math.format(value) : math.format(value, { precision: 14 });
+  const options = formatOptions(math, value);
+  return options ? math.format(value, options) : math.format(value);
+}
+
+/** One value of a matrix preview: written out when short, else what it is. */
+function previewValue(math: MathJsInstance, value: unknown, maxChars: number): string {
+  if (formattedLength(math, value, 4 * maxChars, formatOptions(math, value)) <= 4 * maxChars) return clip(formatValue(math, value), maxChars);
+  if (typeof value === 'string') return clip(`"${value.slice(0, 12)}…" (${value.length.toLocaleString('en')} characters)`, maxChars);
+  return clip(`${math.typeOf(value)} …`, maxChars);
 }
 
 function describeMatrix(math: MathJsInstance, value: unknown[] | Matrix, maxChars: number): string {
   const dims = math.isMatrix(value) ? value.size() : arraySize(value);
   const count = dims.reduce((a, b) => a * b, 1);
-  if (count <= MAX_LISTED_VALUES) {
+  if (count <= MAX_LISTED_VALUES && formattedLength(math, value, maxChars, { precision: 14 }) <= maxChars) {
     const text = formatValue(math, value);
     if (text.length <= maxChars) return text;
   }
@@ -73,7 +101,7 @@ function describeMatrix(math: MathJsInstance, value: unknown[] | Matrix, maxChar
     return clip(`sparse ${shape} (${Math.round(value.density() * count)} non-zero values)`, maxChars);
   }
   const first = firstValues(math.isMatrix(value) ? (value.valueOf() as unknown[]) : value, PREVIEW_VALUES);
-  const preview = first.map((v) => clip(formatValue(math, v), 40)).join(', ');
+  const preview = first.map((v) => previewValue(math, v, 40)).join(', ');
   return clip(`${shape} (first values: ${preview}${count > first.length ? ', …' : ''})`, maxChars);
 }
 
@@ -162,6 +190,9 @@ export function refuseMethodCalls(math: MathJsInstance, tree: MathNode): Failure
 
 /** Explains a failure thrown while parsing or evaluating, in plain words. */
 export function describeError(err: unknown): Failure {
+  if (err instanceof TimeLimitError) {
+    return { error: 'expression took longer than the calculator allows and was stopped', hint: 'simplify it, or use smaller numbers, matrices or ranges' };
+  }
   if (err instanceof SizeLimitError) {
     return { error: clip(`the result would be too large: ${err.what} (in ${err.functionName})`, MAX_ERROR_CHARS), hint: 'use smaller sizes, ranges, exponents or precision' };
   }
@@ -171,15 +202,20 @@ export function describeError(err: unknown): Failure {
       hint: `write the arithmetic out instead; ${USAGE}`,
     };
   }
+  const raw: unknown = err instanceof Error ? err.message : err;
+  if (typeof raw === 'string' && raw.length > MAX_READ_MESSAGE_CHARS) {
+    // Some mathjs messages quote the value that failed; a huge one is not worth reading.
+    return { error: `the expression could not be evaluated (its error message is ${raw.length.toLocaleString('en')} characters long)`, hint: 'use smaller values' };
+  }
+  const message = typeof raw === 'string' ? raw : String(raw);
   if (err instanceof RangeError) {
-    if (/call stack/i.test(err.message)) {
+    if (/call stack/i.test(message)) {
       return { error: 'the expression is nested too deeply', hint: 'use fewer nested parentheses or function calls' };
     }
-    if (/array length|allocation|string length/i.test(err.message)) {
+    if (/array length|allocation|string length/i.test(message)) {
       return { error: 'the result would be too large to hold in memory', hint: 'use smaller matrices, ranges or values' };
     }
   }
-  const message = err instanceof Error ? err.message : String(err);
   const cut = (s: string) => clip(s, MAX_ERROR_CHARS);
   if (err instanceof SyntaxError) return { error: cut(`the expression cannot be read: ${message}`), hint: `check the parentheses and operators; ${USAGE}` };
   let match = /^Undefined (symbol|function) (.+)$/.exec(message);

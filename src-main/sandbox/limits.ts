@@ -1,11 +1,14 @@
 // Size guards, checked before a function called from an expression runs.
 //
-// Why: a worker's resourceLimits do not always contain an out-of-memory. V8 ends the whole process,
-// not just the worker, when one allocation cannot fit under the heap limit (a 1e8-element array from
-// `zeros(1e8)`, a huge BigInt or string): https://github.com/nodejs/node/issues/47224. So nothing an
-// expression calls may create one large object; growth made of many small objects still meets the
-// heap limit and ends only the worker (ERR_WORKER_OUT_OF_MEMORY).
+// Why: the calculator runs in a child process with a bounded heap (calculator.ts), so an expression
+// that runs out of memory ends only that process. But it should not get that far: a worker thread's
+// resourceLimits did not contain one allocation larger than the heap (Node.js issue 47224), and a
+// process that dies takes the calculator's warm start with it. So nothing an expression calls may
+// create one large object: no matrix of more than a million values (counting the empty rows of
+// `zeros(1e8, 0)`), no text of more than a million characters (measured by textsize.ts, as mathjs
+// would write it), no integer of more than a million bits.
 import type { MathJsInstance, Matrix } from 'mathjs';
+import { createTextSizes, largestDigitOption, type FormatRequest } from './textsize';
 
 export const LIMITS = {
   /** Values in one matrix (8 MB of numbers). */
@@ -16,7 +19,8 @@ export const LIMITS = {
   bits: 1_000_000,
   /** Digits or word size asked of a formatting function. */
   precision: 1_000,
-} as const;
+};
+export type SizeLimits = typeof LIMITS;
 
 export class SizeLimitError extends Error {
   override name = 'SizeLimitError';
@@ -28,14 +32,37 @@ export class SizeLimitError extends Error {
   }
 }
 
+/**
+ * The template print works on: expressions call mathjs's print transform, which first turns one-based
+ * positions into zero-based ones (`$1` into `$0`), as node_modules/mathjs/lib/esm/expression/transform/print.transform.js.
+ */
+function zeroBased(template: string): string {
+  return template.replace(/\$([\w.]+)/g, (placeholder) =>
+    '$' + placeholder.slice(1).split('.').map((part) => (part.length > 0 && !Number.isNaN(Number(part)) ? parseInt(part) - 1 : part)).join('.'),
+  );
+}
+
+/** Thrown by the guard once a call runs past its deadline (the parent process normally stops it first). */
+export class TimeLimitError extends Error {
+  override name = 'TimeLimitError';
+}
+
 type Rule = (args: unknown[]) => number;
 
 export interface CallGuard {
   /** Throws SizeLimitError when calling `name` with `args` would create something too large. */
   check(name: string, args: unknown[]): void;
+  /**
+   * From now on, every call after `at` (performance.now() time) throws TimeLimitError; undefined for
+   * none. A backstop: if the app dies mid-call, a runaway stops here rather than running on unowned.
+   */
+  setDeadline(at: number | undefined): void;
 }
 
-export function createCallGuard(math: MathJsInstance): CallGuard {
+const say = (n: number) => Math.round(n).toLocaleString('en');
+const about = (n: number) => (Number.isFinite(n) ? `about ${say(n)}` : 'countless');
+
+export function createCallGuard(math: MathJsInstance, limits: SizeLimits = LIMITS): CallGuard {
   const isCollection = (x: unknown): x is unknown[] | Matrix => Array.isArray(x) || math.isMatrix(x);
 
   const dims = (x: unknown): number[] => {
@@ -44,7 +71,21 @@ export function createCallGuard(math: MathJsInstance): CallGuard {
     for (let level: unknown = x; Array.isArray(level); level = level[0]) out.push(level.length);
     return out;
   };
-  const count = (x: unknown): number => (isCollection(x) ? dims(x).reduce((a, b) => a * b, 1) : 1);
+  /**
+   * The slots a shape allocates: its values, or more when an axis is empty (`zeros(1e8, 0)` is 1e8
+   * empty rows; a sparse 0×1e8 matrix has a column pointer per column).
+   */
+  const cells = (shape: number[]): number => {
+    let prefix = 1;
+    let most = shape.length === 0 ? 1 : 0;
+    for (const n of shape) {
+      const size = Math.max(0, Math.ceil(Math.abs(n)));
+      prefix *= size;
+      most = Math.max(most, prefix, size);
+    }
+    return Number.isNaN(most) ? Infinity : most;
+  };
+  const count = (x: unknown): number => (isCollection(x) ? cells(dims(x)) : 1);
   const eachValue = (x: unknown[] | Matrix, fn: (v: unknown) => void): void => {
     const walk = (level: unknown): void => {
       if (Array.isArray(level)) for (const item of level) walk(item);
@@ -70,7 +111,7 @@ export function createCallGuard(math: MathJsInstance): CallGuard {
     const flat: unknown[] = math.isMatrix(x) ? math.flatten(x).toArray() : x.flat(Infinity);
     return flat.map(toNumber).filter((n) => !Number.isNaN(n));
   };
-  const product = (ns: number[]): number => ns.reduce((a, b) => a * Math.max(0, Math.ceil(Math.abs(b))), 1);
+  const product = cells;
 
   /** Elementwise functions broadcast their inputs: each axis is the longest among the inputs. */
   const broadcast: Rule = (args) => {
@@ -82,7 +123,7 @@ export function createCallGuard(math: MathJsInstance): CallGuard {
       const offset = shape.length - d.length;
       d.forEach((n, i) => (shape[offset + i] = Math.max(shape[offset + i]!, n)));
     }
-    return shape.reduce((a, b) => a * b, 1);
+    return cells(shape);
   };
   const sumOfCounts: Rule = (args) => args.reduce<number>((n, a) => n + count(a), 0);
   const productOfCounts: Rule = (args) => args.reduce<number>((n, a) => n * count(a), 1);
@@ -109,6 +150,7 @@ export function createCallGuard(math: MathJsInstance): CallGuard {
     randomInt: (args) => (isCollection(args[0]) ? product(numbersIn(args[0])) : 1),
     pickRandom: (args) => (typeof args[1] === 'number' ? args[1] : 1),
     resize: (args) => product(numbersIn(args[1])),
+    reshape: (args) => Math.max(count(args[0]), product(numbersIn(args[1]))),
     matrixFromFunction: (args) => product(numbersIn(args[0])),
     range: rangeLength,
     diag: (args) => {
@@ -134,25 +176,24 @@ export function createCallGuard(math: MathJsInstance): CallGuard {
       }, 1),
   };
 
-  const textOf = (x: unknown): number => (typeof x === 'string' ? x.length : isCollection(x) ? count(x) * 24 : 24);
-  const tooPrecise = (args: unknown[]): boolean =>
-    args.slice(1).some((a) => {
-      if (typeof a === 'number') return a > LIMITS.precision;
-      if (typeof a !== 'object' || a === null || isCollection(a)) return false;
-      const o = a as Record<string, unknown>;
-      const wantsFixed = o.notation === 'fixed' && math.isBigNumber(args[0]) && Math.abs(args[0].e) > LIMITS.precision;
-      return wantsFixed || [o.precision, o.wordSize, o.lowerExp, o.upperExp].some((v) => typeof v === 'number' && Math.abs(v) > LIMITS.precision);
-    });
-  /** Upper bounds of the characters of text each function creates. */
+  const sizes = createTextSizes(math, () => limits.textChars);
+  /** The options of a formatting call, refused when they ask for more digits than the limit. */
+  const formatRequest = (name: string, options: unknown): FormatRequest => {
+    const request = sizes.request(options);
+    if (largestDigitOption(request) > limits.precision) throw new SizeLimitError(name, `the precision asked for is above ${say(limits.precision)} digits`);
+    return request;
+  };
+  const inBase = (notation: string): Rule => (args) =>
+    sizes.format(args[0], formatRequest(notation, args.length > 1 ? { notation, wordSize: args[1] } : { notation }));
+  /** The characters of text each function creates. */
   const textRules: Record<string, Rule> = {
-    concat: (args) => args.reduce<number>((n, a) => n + (typeof a === 'string' ? a.length : 0), 0),
-    format: (args) => (tooPrecise(args) ? Infinity : textOf(args[0])),
-    string: (args) => textOf(args[0]),
-    print: (args) => {
-      const template = typeof args[0] === 'string' ? args[0] : '';
-      const placeholders = (template.match(/\$/g) ?? []).length;
-      return tooPrecise(args.slice(1)) ? Infinity : template.length + placeholders * textOf(args[1]);
-    },
+    concat: (args) => (args.every((a) => typeof a === 'string') ? args.reduce<number>((n, a) => n + (a as string).length, 0) : 0),
+    format: (args) => sizes.format(args[0], formatRequest('format', args[1])),
+    print: (args) => (typeof args[0] === 'string' ? sizes.print(zeroBased(args[0]), args[1], formatRequest('print', args[2])) : 0),
+    string: (args) => sizes.string(args[0]),
+    bin: inBase('bin'),
+    oct: inBase('oct'),
+    hex: inBase('hex'),
   };
 
   const bitsOf = (x: unknown): number => {
@@ -190,23 +231,26 @@ export function createCallGuard(math: MathJsInstance): CallGuard {
     lcm: sumOfBits,
   };
 
-  const say = (n: number) => Math.round(n).toLocaleString('en');
-  const about = (n: number) => (Number.isFinite(n) ? `about ${say(n)}` : 'countless');
+  let deadline: number | undefined;
 
   return {
     check(name, args) {
+      if (deadline !== undefined && performance.now() > deadline) throw new TimeLimitError(`${name}: past the time limit`);
       const elements = (elementRules[name] ?? broadcast)(args);
-      if (elements > LIMITS.elements) {
-        throw new SizeLimitError(name, `it would create ${about(elements)} values; the calculator allows ${say(LIMITS.elements)}`);
+      if (elements > limits.elements) {
+        throw new SizeLimitError(name, `it would create ${about(elements)} values; the calculator allows ${say(limits.elements)}`);
       }
       const text = textRules[name]?.(args) ?? 0;
-      if (text > LIMITS.textChars) {
-        throw new SizeLimitError(name, text === Infinity ? `the precision asked for is above ${LIMITS.precision} digits` : `it would create text of ${about(text)} characters; the calculator allows ${say(LIMITS.textChars)}`);
+      if (text > limits.textChars) {
+        throw new SizeLimitError(name, `it would create text of more than ${say(limits.textChars)} characters, the most the calculator allows`);
       }
       const bits = bitRules[name]?.(args) ?? 0;
-      if (bits > LIMITS.bits) {
-        throw new SizeLimitError(name, `it would create a number of ${about(bits * Math.LOG10E * Math.LN2)} digits; the calculator allows ${say(LIMITS.bits * Math.LOG10E * Math.LN2)}`);
+      if (bits > limits.bits) {
+        throw new SizeLimitError(name, `it would create a number of ${about(bits * Math.LOG10E * Math.LN2)} digits; the calculator allows ${say(limits.bits * Math.LOG10E * Math.LN2)}`);
       }
+    },
+    setDeadline(at) {
+      deadline = at;
     },
   };
 }

@@ -1,8 +1,8 @@
 // A mathjs instance with every function that reaches beyond arithmetic disabled, following the mathjs
 // security guide: https://mathjs.org/docs/expressions/security.html
-// Runs only inside the calculator worker (worker.ts); nothing on the main thread evaluates expressions.
+// Runs only inside the calculator's child process (worker.ts); nothing in the app's process evaluates expressions.
 import { all, create, type MathJsInstance } from 'mathjs';
-import { createCallGuard, SizeLimitError, type CallGuard } from './limits';
+import { createCallGuard, LIMITS, SizeLimitError, type CallGuard, type SizeLimits } from './limits';
 
 /**
  * Disabled for expressions. The guide's list (import, createUnit, reviver, evaluate, parse, simplify,
@@ -51,9 +51,11 @@ export interface LockedMath {
   /** The evaluate and parse functions captured before the lockdown, for the worker's own use. */
   evaluate: MathJsInstance['evaluate'];
   parse: MathJsInstance['parse'];
+  /** The size and time guard in front of every function expressions can call. */
+  guard: CallGuard;
 }
 
-export function createLockedMath(): LockedMath {
+export function createLockedMath(limits: SizeLimits = LIMITS): LockedMath {
   const math = create(all);
   const evaluate = math.evaluate;
   const parse = math.parse;
@@ -70,8 +72,9 @@ export function createLockedMath(): LockedMath {
   for (const name of EXPRESSION_ONLY) {
     Object.defineProperty(visible, name, { value: disabled(name), writable: false, configurable: false, enumerable: true });
   }
-  guardNamespace(math, visible, createCallGuard(math));
-  return { math, evaluate, parse };
+  const guard = createCallGuard(math, limits);
+  guardNamespace(math, visible, guard);
+  return { math, evaluate, parse, guard };
 }
 
 type TypedFn = ((...args: unknown[]) => unknown) & { signatures: Record<string, (...args: unknown[]) => unknown> };

@@ -1,25 +1,47 @@
-// The calculator worker: evaluates one expression at a time with a locked-down mathjs instance and
-// posts back a result text or an error. Bundled to out/cli/calc-worker.mjs; started only by calculator.ts,
-// which enforces the timeout and the memory limits from outside (a runaway expression is terminated).
-import { readlinkSync } from 'node:fs';
+// The calculator's process: evaluates one expression at a time with a locked-down mathjs instance and
+// sends back a result text or an error. Bundled to out/cli/calc-worker.mjs (and out/main/calc-worker.js
+// for the desktop app); started only by calculator.ts with child_process.fork, an empty environment and
+// a bounded heap. The parent enforces the time limit and kills this process when a call runs too long;
+// an expression that exhausts the heap ends this process only.
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
 import type { CalcRequest, WorkerMessage } from './protocol';
 import { describeError, describeValue, hasDivisionByZero, refuseMethodCalls, type Answer } from './describe';
+import { LIMITS, type SizeLimits } from './limits';
 import { createLockedMath } from './lockdown';
 
-const port = parentPort;
-if (!port) throw new Error('calc-worker must run in a worker thread');
+/** How long past its time limit a call may run before it stops itself (the parent normally kills it first). */
+const DEADLINE_GRACE_MS = 1_000;
 
-const { math, parse } = createLockedMath();
+const channel = process.send?.bind(process);
+if (!channel) {
+  process.stderr.write('calc-worker is started by the calculator (child_process.fork), not on its own\n');
+  process.exit(2);
+}
 
-// On Linux nice values are per thread: a long calculation then yields the CPU to the app's main thread
-// instead of competing with it on a busy machine. Elsewhere there is no thread id to lower; skip.
+/** The size limits from the first argument (JSON), each a positive number, else the defaults. */
+function limitsFrom(arg: string | undefined): SizeLimits {
+  const limits = { ...LIMITS };
+  if (!arg) return limits;
+  try {
+    const given: unknown = JSON.parse(arg);
+    if (typeof given !== 'object' || given === null) return limits;
+    for (const key of Object.keys(LIMITS) as (keyof SizeLimits)[]) {
+      const value = (given as Record<string, unknown>)[key];
+      if (typeof value === 'number' && value > 0) limits[key] = value;
+    }
+  } catch {
+    // Not JSON: the defaults.
+  }
+  return limits;
+}
+
+const { math, parse, guard } = createLockedMath(limitsFrom(process.argv[2]));
+
+// A long calculation yields the CPU to the app rather than competing with it on a busy machine.
 try {
-  const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (threadId > 0) setPriority(threadId, 10);
+  setPriority(10);
 } catch {
-  // not Linux
+  // Not permitted here: run at normal priority.
 }
 
 function calculate(expression: string, maxResultChars: number): Answer {
@@ -45,16 +67,26 @@ function calculate(expression: string, maxResultChars: number): Answer {
 function isRequest(msg: unknown): msg is CalcRequest {
   if (typeof msg !== 'object' || msg === null) return false;
   const m = msg as Record<string, unknown>;
-  return typeof m.id === 'number' && typeof m.expression === 'string' && typeof m.maxResultChars === 'number';
+  return typeof m.id === 'number' && typeof m.expression === 'string' && typeof m.maxResultChars === 'number' && typeof m.timeoutMs === 'number';
 }
 
-port.on('message', (msg: unknown) => {
-  if (!isRequest(msg)) return;
-  const answer = calculate(msg.expression, msg.maxResultChars);
-  const reply: WorkerMessage = 'result' in answer
-    ? { type: 'result', id: msg.id, result: answer.result }
-    : { type: 'failure', id: msg.id, error: answer.error, hint: answer.hint };
-  port.postMessage(reply);
-});
+function send(message: WorkerMessage): void {
+  try {
+    channel!(message);
+  } catch {
+    // The app is gone: nothing is waiting for this answer.
+    process.exit(0);
+  }
+}
 
-port.postMessage({ type: 'ready' } satisfies WorkerMessage);
+process.on('message', (msg: unknown) => {
+  if (!isRequest(msg)) return;
+  guard.setDeadline(performance.now() + msg.timeoutMs + DEADLINE_GRACE_MS);
+  const answer = calculate(msg.expression, msg.maxResultChars);
+  guard.setDeadline(undefined);
+  send('result' in answer ? { type: 'result', id: msg.id, result: answer.result } : { type: 'failure', id: msg.id, error: answer.error, hint: answer.hint });
+});
+// The app closed the channel (it exited, or closed the calculator): nothing more will be asked.
+process.on('disconnect', () => process.exit(0));
+
+send({ type: 'ready' });

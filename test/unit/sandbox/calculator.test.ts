@@ -1,24 +1,25 @@
-// The calculator client and its worker: arithmetic, plain-word failures, summaries, and the life of the
-// worker (lazy start, reuse, timeout, death, cancellation, queue, close). Runs the built worker
-// (out/cli/calc-worker.mjs, built by the global setup).
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// The calculator client and its process: arithmetic, plain-word failures, summaries, and the life of
+// the process (lazy start, reuse, timeout, death, out of memory, cancellation, queue, close). Runs the
+// built worker script (out/cli/calc-worker.mjs, built by the global setup).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCalculator, defaultWorkerPath, type Calculator, type CalcOutcome } from '../../../src-main/sandbox/calculator';
+import { createCalculator, defaultWorkerPath, workerEnvironment, type Calculator, type CalcOutcome } from '../../../src-main/sandbox/calculator';
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
 const RUNAWAY = 'f(n) = n < 1 ? 0 : f(n - 1) + f(n - 1); f(40)';
+/** From issue 12: s is 655,360 characters, t holds 512 placeholders; print(t, {a: s}) is 335 million characters. */
+const PRINT_ATTACK_SETUP = 'grow(s, n) = n == 0 ? s : grow(concat(s, s), n - 1); s = grow("aaaaaaaaaa", 16); t = grow("$a", 9)';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const resultOf = (o: CalcOutcome) => ('result' in o ? o.result : `error: ${o.error}`);
 
-/** A calculator that records the workers it starts. */
-function tracked(options: Parameters<typeof createCalculator>[0] = {}): { calc: Calculator; workers: Worker[] } {
-  const workers: Worker[] = [];
+/** A calculator that records the processes it starts. */
+function tracked(options: Parameters<typeof createCalculator>[0] = {}): { calc: Calculator; workers: ChildProcess[] } {
+  const workers: ChildProcess[] = [];
   return { calc: createCalculator({ ...options, onWorkerStart: (w) => workers.push(w) }), workers };
 }
 
@@ -94,6 +95,12 @@ describe('calculator: answers', () => {
     const text = resultOf(await calc.calculate(`"${'a'.repeat(600)}"`));
     expect(text).toMatch(/^a+… \(600 characters in total\)$/);
     expect(text.length).toBe(500);
+    // Values holding large text are described, not written out and cut.
+    expect(resultOf(await calc.calculate(`${PRINT_ATTACK_SETUP}; [s, s]`))).toBe(
+      'list of 2 values (first values: "aaaaaaaaaaaa…" (655,360 characters), "aaaaaaaaaaaa…" (655,360 characters))',
+    );
+    expect(resultOf(await calc.calculate(`${PRINT_ATTACK_SETUP}; {a: s, b: 1}`))).toBe('Object too large to show: its text would be more than 100,000 characters');
+    expect(await calc.calculate(`${PRINT_ATTACK_SETUP}; s == 1`)).toMatchObject({ error: 'the expression could not be evaluated (its error message is 655,389 characters long)' });
   });
 
   it('keeps nothing from one call to the next', async () => {
@@ -159,7 +166,7 @@ describe('calculator: limits and lifecycle', () => {
     await calc.calculate('1 + 1');
     const pending = calc.calculate(RUNAWAY);
     await sleep(100);
-    await workers[0]!.terminate();
+    workers[0]!.kill('SIGKILL');
     expect(await pending).toEqual({ error: 'the calculator stopped unexpectedly', hint: expect.stringMatching(/try again/) });
     expect(await calc.calculate('2 + 2')).toEqual({ result: '4' });
     expect(workers).toHaveLength(2);
@@ -167,13 +174,101 @@ describe('calculator: limits and lifecycle', () => {
     await calc.close();
   });
 
-  it('turns a worker out of memory into an error and carries on', async () => {
-    const { calc, workers } = tracked({ resourceLimits: { maxOldGenerationSizeMb: 32 } });
+  it('turns a heap that fills up gradually into an error and carries on', async () => {
+    const { calc, workers } = tracked({ heapMb: 32 });
     const hog = 'a = ones(1e6); b = ones(1e6); c = ones(1e6); d = ones(1e6); e1 = ones(1e6); f = ones(1e6); size(f)';
     expect(await calc.calculate(hog)).toMatchObject({ error: 'expression needed more memory than the calculator allows and was stopped' });
     expect(await calc.calculate('15 * 25')).toEqual({ result: '375' });
     expect(workers).toHaveLength(2);
     await calc.close();
+  });
+
+  it('keeps a real out-of-memory inside the calculator: the print attack with the size guards raised', async () => {
+    // With the guards out of the way, print builds a 335-million-character text and concat flattens
+    // it: one allocation larger than the whole heap, which V8 answers by ending the process. In a
+    // worker thread that was the app's process (exit 134); here it is only the calculator's.
+    const { calc, workers } = tracked({ timeoutMs: 30_000, sizeLimits: { textChars: 1e12 } });
+    expect(await calc.calculate('15 * 25')).toEqual({ result: '375' });
+    expect(await calc.calculate(`${PRINT_ATTACK_SETUP}; size(concat(print(t, {a: s}), "b"))`)).toEqual({
+      error: 'expression needed more memory than the calculator allows and was stopped',
+      hint: 'use smaller matrices, ranges or numbers',
+    });
+    expect(workers[0]!.signalCode ?? workers[0]!.exitCode).not.toBe(0);
+    expect(await calc.calculate('15 * 25')).toEqual({ result: '375' });
+    expect(workers).toHaveLength(2);
+    await calc.close();
+  });
+
+  it('refuses the print attack from the issue before it writes anything, and carries on', async () => {
+    const { calc, workers } = tracked();
+    for (const attack of [`${PRINT_ATTACK_SETUP}; print(t, {a: s}) == "x"`, `${PRINT_ATTACK_SETUP}; size(concat(print(t, {a: s}), "b"))`]) {
+      expect(await calc.calculate(attack)).toEqual({
+        error: 'the result would be too large: it would create text of more than 1,000,000 characters, the most the calculator allows (in print)',
+        hint: expect.any(String),
+      });
+    }
+    expect(await calc.calculate('15 * 25')).toEqual({ result: '375' });
+    expect(workers).toHaveLength(1); // refused, not crashed
+    await calc.close();
+  });
+
+  it('starts the calculator with an empty environment, a bounded heap and no code generation', async () => {
+    const { calc, workers } = tracked();
+    expect(await calc.calculate('1 + 1')).toEqual({ result: '2' });
+    const child = workers[0]!;
+    expect(child.spawnargs).toEqual(expect.arrayContaining(['--max-old-space-size=128', '--disallow-code-generation-from-strings']));
+    if (process.platform === 'linux') {
+      // Only the variables fork adds for the IPC channel itself.
+      const names = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0').filter(Boolean).map((v) => v.split('=')[0]);
+      expect(names.filter((name) => !name!.startsWith('NODE_CHANNEL_'))).toEqual([]);
+    }
+    await calc.close();
+  });
+
+  it('runs the Electron binary as Node in the desktop app, and passes nothing else', () => {
+    expect(workerEnvironment({ ...process.versions, electron: '45.4.1' })).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
+    const { electron: _none, ...node } = process.versions as NodeJS.ProcessVersions & { electron?: string };
+    expect(workerEnvironment(node as NodeJS.ProcessVersions)).toEqual({});
+  });
+
+  it('stops a runaway by itself, and exits, when the app dies mid-call', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tidy-calc-'));
+    try {
+      // The app starts a runaway with a 1 s limit and is killed at once: nobody is left to stop the
+      // calculator, which must notice by itself (its own deadline, then the closed channel).
+      const script = join(dir, 'orphan.mts');
+      const source = pathToFileURL(join(REPO, 'src-main', 'sandbox', 'calculator.ts')).href;
+      writeFileSync(
+        script,
+        `import { createCalculator } from '${source}';
+const calc = createCalculator({ timeoutMs: 1000, onWorkerStart: (c) => console.log('pid', c.pid) });
+await calc.calculate('1 + 1');
+void calc.calculate(${JSON.stringify(RUNAWAY)});
+setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300);
+`,
+      );
+      const app = spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      app.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      await new Promise((resolve) => app.once('exit', resolve));
+      const pid = Number(/pid (\d+)/.exec(out)?.[1]);
+      expect(pid).toBeGreaterThan(0);
+      const alive = () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const t0 = performance.now();
+      while (alive() && performance.now() - t0 < 10_000) await sleep(50);
+      const orphaned = alive();
+      if (orphaned) process.kill(pid, 'SIGKILL');
+      expect(orphaned, 'calculator process still running after the app died').toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('cancels a running call by terminating its worker', async () => {
@@ -224,7 +319,7 @@ describe('calculator: limits and lifecycle', () => {
     expect(await running).toMatchObject({ error: 'the calculator is closed' });
     expect(await queued).toMatchObject({ error: 'the calculator is closed' });
     expect(await calc.calculate('3 + 3')).toMatchObject({ error: 'the calculator is closed' });
-    expect(workers[0]!.threadId).toBe(-1); // exited
+    expect(workers[0]!.exitCode !== null || workers[0]!.signalCode !== null).toBe(true); // exited
     await calc.close();
   });
 
@@ -232,6 +327,22 @@ describe('calculator: limits and lifecycle', () => {
     const calc = createCalculator({ workerPath: join(tmpdir(), 'no-such-dir', 'calc-worker.mjs') });
     expect(await calc.calculate('1 + 1')).toMatchObject({ error: expect.stringMatching(/^the calculator could not start/), hint: expect.stringMatching(/build:cli/) });
     await calc.close();
+  });
+
+  it('reports a worker that fails to load with the error it printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tidy-calc-'));
+    try {
+      const broken = join(dir, 'calc-worker.mjs');
+      writeFileSync(broken, "throw new TypeError('mathjs is missing');\n");
+      const calc = createCalculator({ workerPath: broken });
+      expect(await calc.calculate('1 + 1')).toEqual({
+        error: 'the calculator could not start: TypeError: mathjs is missing',
+        hint: expect.stringMatching(/build:cli/),
+      });
+      await calc.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('finds the built worker from the sources and from the CLI bundle', () => {
@@ -256,15 +367,31 @@ describe('calculator: limits and lifecycle', () => {
     }
   });
 
-  it('does not keep the process alive while the worker is idle', () => {
+  it('does not keep the process alive while the calculator is idle, and ends with it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tidy-calc-'));
     try {
       const script = join(dir, 'idle.mts');
       const source = pathToFileURL(join(REPO, 'src-main', 'sandbox', 'calculator.ts')).href;
-      writeFileSync(script, `import { createCalculator } from '${source}';\nconsole.log(JSON.stringify(await createCalculator().calculate('6 * 7')));\n`);
+      writeFileSync(
+        script,
+        `import { createCalculator } from '${source}';\nconst calc = createCalculator({ onWorkerStart: (c) => console.log(c.pid) });\nconsole.log(JSON.stringify(await calc.calculate('6 * 7')));\n`,
+      );
       const run = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: REPO, encoding: 'utf8', timeout: 20_000 });
-      expect(run.stdout.trim()).toBe('{"result":"42"}');
+      const [pid, answer] = run.stdout.trim().split('\n');
+      expect(answer).toBe('{"result":"42"}');
       expect(run.status).toBe(0);
+      // The calculator's process sees its channel close and exits too.
+      const t0 = performance.now();
+      let alive = true;
+      while (alive && performance.now() - t0 < 5_000) {
+        try {
+          process.kill(Number(pid), 0);
+          await sleep(50);
+        } catch {
+          alive = false;
+        }
+      }
+      expect(alive, 'calculator process left running after the app exited').toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
