@@ -22,13 +22,15 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
  * What an `error` event is about: a failed model call (ModelErrorKind), a reply the protocol could not
  * read (`invalid_reply`), or anything else that went wrong inside Tidy (`internal`).
  */
-export const RunErrorKind = z.union([ModelErrorKind, z.enum(['invalid_reply', 'internal', 'storage'])]);
+export const RunErrorKind = z.union([ModelErrorKind, z.enum(['invalid_reply', 'internal', 'storage', 'context'])]);
 export type RunErrorKind = z.infer<typeof RunErrorKind>;
 
 export const TokenUsage = z.object({
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
+  /** Of the prompt tokens, those the provider served from its prompt cache (when it says). */
+  cachedTokens: z.number().int().nonnegative().optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 

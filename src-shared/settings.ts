@@ -32,6 +32,11 @@ export const SETTINGS = {
   temperature: { schema: num(0, 2), default: 0.2, help: 'sampling temperature, 0 to 2' },
   maxTokens: { schema: int(16, 32_000), default: 1024, help: 'max response tokens per model call' },
   historyLength: { schema: int(2, 200), default: 15, help: 'messages of history sent to the model' },
+  contextTokens: {
+    schema: int(2_000, 2_000_000),
+    default: 16_000,
+    help: "tokens a request may use before the run's oldest tool results are shortened (the model's context window or less)",
+  },
   maxActions: { schema: int(1, 200), default: 20, help: 'tool calls allowed per request' },
   timeLimitSec: { schema: int(5, 3600), default: 120, help: 'seconds allowed per request' },
   stream: { schema: bool, default: true as boolean, help: 'stream the answer as it is written' },

@@ -99,6 +99,7 @@ const addUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => ({
   promptTokens: a.promptTokens + b.promptTokens,
   completionTokens: a.completionTokens + b.completionTokens,
   totalTokens: a.totalTokens + b.totalTokens,
+  ...(a.cachedTokens !== undefined || b.cachedTokens !== undefined ? { cachedTokens: (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0) } : {}),
 });
 
 /** One event folded into its run. Pure: returns a new state (or the same one when nothing changed). */

@@ -135,7 +135,7 @@ function RunStats({ run }: { run: RunState }) {
       </span>
       <span title={`${run.usage.promptTokens.toLocaleString()} prompt + ${run.usage.completionTokens.toLocaleString()} completion`}>
         <span className="visually-hidden">Token usage: </span>
-        {run.usage.totalTokens.toLocaleString()} tokens ({run.usage.promptTokens.toLocaleString()} in · {run.usage.completionTokens.toLocaleString()} out)
+        {run.usage.totalTokens.toLocaleString()} tokens ({run.usage.promptTokens.toLocaleString()} in{cachedNote(run.usage.cachedTokens)} · {run.usage.completionTokens.toLocaleString()} out)
       </span>
       {run.model && (
         <span>
@@ -219,7 +219,7 @@ const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
       return (
         <li className="step">
           <div className="step-title muted" style={{ fontWeight: 400 }}>
-            {e.totalTokens.toLocaleString()} tokens ({e.promptTokens.toLocaleString()} in · {e.completionTokens.toLocaleString()} out) {at}
+            {e.totalTokens.toLocaleString()} tokens ({e.promptTokens.toLocaleString()} in{cachedNote(e.cachedTokens)} · {e.completionTokens.toLocaleString()} out) {at}
           </div>
         </li>
       );
@@ -253,3 +253,8 @@ const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
       );
   }
 });
+
+/** ", 1,024 cached": prompt tokens the provider served from its cache, when it said. */
+function cachedNote(cached: number | undefined): string {
+  return cached ? `, ${cached.toLocaleString()} cached` : '';
+}

@@ -16,6 +16,7 @@ describe('settings: validated, with the allowed range in the refusal', () => {
       temperature: 0.2,
       maxTokens: 1024,
       historyLength: 15,
+      contextTokens: 16_000,
       maxActions: 20,
       bulkApproval: 25,
       timeLimitSec: 120,

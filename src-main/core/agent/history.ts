@@ -1,13 +1,13 @@
 import type { ChatMessage } from '../llm/port';
 
 /**
- * What the model is sent of a conversation: at most `max` messages, always including the current request.
+ * What the model is sent of a conversation: the current request and every step of its run, always, and
+ * before it at most `max` messages of earlier turns. (Trimming the run itself made the model forget the
+ * inbox it had listed and the errors it had already got, and repeat itself.) A run that outgrows the
+ * context budget has its oldest tool results shortened instead (agent/context.ts).
  *
- * A window never starts inside a step: not at a tool result (its assistant tool_calls message would be cut
- * off, which providers reject) nor at an observation the loop wrote (`isObservation`). The request is
- * pinned because a long run would otherwise push the user's own words out of view and the model would
- * forget what it was asked. A last step bigger than the whole window is still sent whole. Results whose
- * assistant message is not in `messages` at all (a conversation loaded from its tail) are skipped too.
+ * The earlier part never starts inside a step: not at a tool result (its assistant tool_calls message would
+ * be cut off, which providers reject) nor at an observation the loop wrote (`isObservation`).
  */
 export function historyWindow(
   messages: readonly ChatMessage[],
@@ -16,15 +16,7 @@ export function historyWindow(
   isObservation: (m: ChatMessage) => boolean,
 ): ChatMessage[] {
   const startsStep = (m: ChatMessage) => m.role !== 'tool' && !isObservation(m);
-  const firstStepFrom = (i: number): number => {
-    let j = i;
-    while (j < messages.length && !startsStep(messages[j]!)) j++;
-    if (j < messages.length) return j;
-    for (j = messages.length - 1; j > 0 && !startsStep(messages[j]!); j--);
-    return j;
-  };
-  let start = firstStepFrom(Math.max(0, messages.length - max));
-  if (start <= requestIndex) return messages.slice(start);
-  start = firstStepFrom(Math.max(start, messages.length - max + 1));
-  return start <= requestIndex ? messages.slice(start) : [messages[requestIndex]!, ...messages.slice(start)];
+  let start = Math.max(0, requestIndex - max);
+  while (start < requestIndex && !startsStep(messages[start]!)) start++;
+  return messages.slice(start);
 }

@@ -56,11 +56,13 @@ export interface Limits {
   maxActions: number;
   /** Milliseconds allowed per request (settings timeLimitSec × 1000). */
   timeLimitMs: number;
-  /** Messages of history sent to the model besides the system prompt (settings historyLength). */
+  /** Messages of earlier turns sent to the model; the current request's steps are always sent (settings historyLength). */
   historyLength: number;
+  /** Tokens a request may use before the run's oldest tool results are shortened (settings contextTokens). */
+  contextTokens: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxActions: 20, timeLimitMs: 120_000, historyLength: 15 };
+export const DEFAULT_LIMITS: Limits = { maxActions: 20, timeLimitMs: 120_000, historyLength: 15, contextTokens: 16_000 };
 
 export const defaultStops = (limits: Limits): StopPredicate[] => [actionLimit(limits.maxActions), repeatedCall(3), timeLimit(limits.timeLimitMs)];
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AgentEvent, AgentEventBody, ApprovalDecision, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../../src-shared/events';
 import type { Failure } from '../../../src-shared/result';
 import { ModelError, type ChatMessage, type Model, type ModelDelta, type ModelTurn } from '../llm/port';
@@ -5,6 +6,7 @@ import type { Db } from '../store/db';
 import { listActions } from '../actions/log';
 import { invokeTool, type BulkPolicy } from '../tools/invoke';
 import { createToolServices, type Tool, type ToolContext, type ToolOutcome, type ToolServices } from '../tools/tool';
+import { compactToBudget, dated, estimateTokens } from './context';
 import { historyWindow } from './history';
 import { canonicalJson, defaultStops, timeLimitMessage, type CallRecord, type Limits, type Stop, type StopPredicate } from './limits';
 import { isObservation, jsonProtocol, PROTOCOLS, type PendingCall, type ProtocolAdapter } from './protocols';
@@ -74,6 +76,22 @@ export interface RunOutcome {
   usage: TokenUsage;
   /** The protocol the run ended in (json after an auto fallback). */
   protocol: WireProtocol;
+}
+
+/**
+ * A name for the stable prefix of a configuration's requests (system prompt and tool list): equal
+ * prefixes, equal keys, so a provider that routes by it finds its cache. Computed once per prefix.
+ */
+const cacheKeys = new Map<string, string>();
+function cacheKeyOf(system: string, specs: unknown): string {
+  const text = `${system}\n${JSON.stringify(specs ?? null)}`;
+  let key = cacheKeys.get(text);
+  if (!key) {
+    key = `tidy-${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    if (cacheKeys.size > 16) cacheKeys.clear();
+    cacheKeys.set(text, key);
+  }
+  return key;
 }
 
 /** Aborting a run with this (as the signal's reason) ends it with status `error` and this message, e.g. the database is full. */
@@ -229,12 +247,25 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     for (;;) {
       if (signal.aborted) return interrupted();
       const { system, specs } = protocol.prepare(o.tools);
-      const history = historyWindow(transcript, requestIndex, o.limits.historyLength, isObservation);
+      const window = historyWindow(transcript, requestIndex, o.limits.historyLength, isObservation);
+      const from = transcript.length - window.length;
+      const fixed = estimateTokens(system) + (specs ? estimateTokens(JSON.stringify(specs)) : 0);
+      const compaction = compactToBudget(transcript, from, o.limits.contextTokens - fixed, isObservation);
+      if (compaction.shortened > 0) {
+        emit({
+          type: 'error',
+          kind: 'context',
+          fatal: false,
+          message: `shortened ${compaction.shortened} earlier result${compaction.shortened === 1 ? '' : 's'} to stay within the context budget of ${o.limits.contextTokens.toLocaleString('en')} tokens`,
+        });
+      }
+      const history = dated(transcript.slice(from), isObservation);
       let turn: ModelTurn;
       try {
         turn = await o.model.complete(
           {
             messages: [{ role: 'system', content: system }, ...protocol.render(history)],
+            cacheKey: cacheKeyOf(system, specs),
             ...(specs ? { tools: specs } : {}),
             temperature: o.temperature,
             maxTokens: o.maxTokens,
@@ -264,6 +295,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
         usage.promptTokens += turn.usage.promptTokens;
         usage.completionTokens += turn.usage.completionTokens;
         usage.totalTokens += turn.usage.totalTokens;
+        if (turn.usage.cachedTokens !== undefined) usage.cachedTokens = (usage.cachedTokens ?? 0) + turn.usage.cachedTokens;
         emit({ type: 'usage', ...turn.usage });
       }
       if (turn.finishReason === 'content_filter') throw new ModelError("the provider's content filter stopped the answer", 'content_filter');

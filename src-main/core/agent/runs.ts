@@ -90,6 +90,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     maxActions: settings.maxActions,
     timeLimitMs: settings.timeLimitSec * 1000,
     historyLength: settings.historyLength,
+    contextTokens: settings.contextTokens,
     ...input.limits,
   };
 
@@ -98,7 +99,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
   const { runId, conversationId, history } = db.transaction(() => {
     const runId = nextId(db, 'r');
     const conversationId = input.conversationId ?? createConversation(db, message);
-    const history = [...loadMessages(db, conversationId, LOAD_MESSAGES), { role: 'user' as const, content: message }];
+    const history = [...loadMessages(db, conversationId, LOAD_MESSAGES), { role: 'user' as const, content: message, at: new Date().toISOString() }];
     appendMessages(db, conversationId, runId, history.slice(-1));
     return { runId, conversationId, history };
   }).immediate();

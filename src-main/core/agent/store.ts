@@ -38,6 +38,7 @@ export function latestConversation(db: Db): string | null {
 }
 
 interface MessageRow {
+  created_at: string;
   role: 'user' | 'assistant' | 'tool';
   content: string | null;
   tool_calls: string | null;
@@ -46,7 +47,7 @@ interface MessageRow {
 
 function toMessage(r: MessageRow): ChatMessage {
   if (r.role === 'tool') return { role: 'tool', toolCallId: r.tool_call_id ?? '', content: r.content ?? '' };
-  if (r.role === 'user') return { role: 'user', content: r.content ?? '' };
+  if (r.role === 'user') return { role: 'user', content: r.content ?? '', at: r.created_at };
   return r.tool_calls ? { role: 'assistant', content: r.content, toolCalls: JSON.parse(r.tool_calls) as ToolCall[] } : { role: 'assistant', content: r.content };
 }
 
@@ -54,7 +55,7 @@ function toMessage(r: MessageRow): ChatMessage {
 export function loadMessages(db: Db, conversationId: string, limit = 1000): ChatMessage[] {
   const rows = cached(
     db,
-    `SELECT * FROM (SELECT seq, role, content, tool_calls, tool_call_id FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+    `SELECT * FROM (SELECT seq, role, content, tool_calls, tool_call_id, created_at FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
   ).all(conversationId, limit) as MessageRow[];
   return rows.map(toMessage);
 }
@@ -70,7 +71,8 @@ export function appendMessages(db: Db, conversationId: string, runId: string, me
     for (const m of messages) {
       if (m.role === 'system') continue; // the system prompt is made afresh for every run, never stored
       const toolCalls = m.role === 'assistant' && m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null;
-      insert.run(conversationId, runId, m.role, m.content, toolCalls, m.role === 'tool' ? m.toolCallId : null, now);
+      // A request keeps the time it was written: its date line is then the same in every later run (cache-stable).
+      insert.run(conversationId, runId, m.role, m.content, toolCalls, m.role === 'tool' ? m.toolCallId : null, m.role === 'user' && m.at ? m.at : now);
     }
     cached(db, `UPDATE conversations SET updated_at = ? WHERE id = ?`).run(now, conversationId);
   }).immediate();

@@ -63,8 +63,8 @@ export function createTraceWriter(db: Db, options: TraceWriterOptions = {}): Tra
       case 'usage':
         cached(
           db,
-          `UPDATE runs SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, total_tokens = total_tokens + ? WHERE id = ?`,
-        ).run(e.promptTokens, e.completionTokens, e.totalTokens, e.runId);
+          `UPDATE runs SET prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens + ?, total_tokens = total_tokens + ?, cached_tokens = cached_tokens + ? WHERE id = ?`,
+        ).run(e.promptTokens, e.completionTokens, e.totalTokens, e.cachedTokens ?? 0, e.runId);
         break;
       case 'answer':
         cached(db, `UPDATE runs SET answer = ? WHERE id = ?`).run(e.text, e.runId);
@@ -153,6 +153,7 @@ interface RunRow {
   prompt_tokens: unknown;
   completion_tokens: unknown;
   total_tokens: unknown;
+  cached_tokens: unknown;
   started_at: unknown;
   finished_at: unknown;
 }
@@ -168,7 +169,7 @@ const fromRow = (r: RunRow): Record<string, unknown> => ({
   model: r.model,
   protocol: r.protocol,
   actions: r.actions,
-  usage: { promptTokens: r.prompt_tokens, completionTokens: r.completion_tokens, totalTokens: r.total_tokens },
+  usage: { promptTokens: r.prompt_tokens, completionTokens: r.completion_tokens, totalTokens: r.total_tokens, cachedTokens: r.cached_tokens ?? 0 },
   startedAt: r.started_at,
   finishedAt: r.finished_at,
 });
@@ -205,7 +206,12 @@ const toInfo = (r: RunRow): RunInfo => {
     model: text(r.model),
     protocol: protocol.success ? protocol.data : 'native',
     actions: count(r.actions),
-    usage: { promptTokens: count(r.prompt_tokens), completionTokens: count(r.completion_tokens), totalTokens: count(r.total_tokens) },
+    usage: {
+      promptTokens: count(r.prompt_tokens),
+      completionTokens: count(r.completion_tokens),
+      totalTokens: count(r.total_tokens),
+      cachedTokens: count(r.cached_tokens),
+    },
     startedAt: text(r.started_at),
     finishedAt: textOrNull(r.finished_at),
   });

@@ -79,10 +79,13 @@ export function mapUsage(value: unknown): Usage | null {
   const completion = tokenCount(value.completion_tokens);
   const total = tokenCount(value.total_tokens);
   if (prompt === undefined && completion === undefined && total === undefined) return null;
+  const details = value.prompt_tokens_details;
+  const cached = isRecord(details) ? tokenCount(details.cached_tokens) : undefined;
   return {
     promptTokens: prompt ?? 0,
     completionTokens: completion ?? 0,
     totalTokens: total ?? Math.min(MAX_CALL_TOKENS, (prompt ?? 0) + (completion ?? 0)),
+    ...(cached !== undefined ? { cachedTokens: Math.min(cached, prompt ?? cached) } : {}),
   };
 }
 

@@ -239,7 +239,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
       const client = await getClient();
       const response = await abortable(
         client.chat.completions
-          .create(buildBody(options.model, request, stream, quirks), {
+          .create(buildBody(options.model, request, stream, quirks, baseUrl), {
             signal: ctl.signal,
             headers:
               options.auth === 'api-key'

@@ -14,7 +14,8 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  /** `at`: when the user wrote it (ISO 8601); the loop puts the date before the words (agent/context.ts). */
+  | { role: 'user'; content: string; at?: string }
   | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string };
 
@@ -29,6 +30,8 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Prompt tokens the server had cached (`prompt_tokens_details.cached_tokens`), when it says. */
+  cachedTokens?: number;
 }
 
 /**
@@ -57,6 +60,11 @@ export interface ModelTurn {
 
 export interface ModelRequest {
   messages: ChatMessage[];
+  /**
+   * Names the stable prefix (system prompt and tools) of the requests of one configuration, for servers
+   * that route by it to their prompt cache (OpenAI's `prompt_cache_key`; sent only to OpenAI).
+   */
+  cacheKey?: string;
   /** Native tool calling; omitted for the json protocol. */
   tools?: ToolSpec[];
   temperature?: number;

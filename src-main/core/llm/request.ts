@@ -37,7 +37,16 @@ export function streams(request: ModelRequest, quirks: Quirks): boolean {
   return request.stream && (quirks.streamWithTools || !request.tools?.length);
 }
 
-export function buildBody(model: string, request: ModelRequest, stream: boolean, quirks: Quirks): ChatCompletionCreateParams {
+/** Whether the endpoint is OpenAI's own API, which takes `prompt_cache_key`. */
+export const isOpenAI = (baseUrl: string): boolean => {
+  try {
+    return new URL(baseUrl).hostname.toLowerCase() === 'api.openai.com';
+  } catch {
+    return false;
+  }
+};
+
+export function buildBody(model: string, request: ModelRequest, stream: boolean, quirks: Quirks, baseUrl = ''): ChatCompletionCreateParams {
   const tools: ChatCompletionTool[] | undefined = request.tools?.length
     ? request.tools.map((t) => ({
         type: 'function',
@@ -53,5 +62,6 @@ export function buildBody(model: string, request: ModelRequest, stream: boolean,
   if (tools) body.tools = tools;
   if (request.temperature !== undefined && quirks.temperature) body.temperature = request.temperature;
   if (request.maxTokens !== undefined) body[quirks.maxTokensParam] = request.maxTokens;
+  if (request.cacheKey && isOpenAI(baseUrl)) body.prompt_cache_key = request.cacheKey;
   return body;
 }

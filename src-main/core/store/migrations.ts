@@ -240,6 +240,8 @@ export const migrations: Migration[] = [
       `);
       // Which limit stopped a run (actions, time, loop), for programs; `message` says it in words.
       db.exec(`ALTER TABLE runs ADD COLUMN stop_reason TEXT`);
+      // Prompt tokens the provider served from its cache, summed over the run.
+      db.exec(`ALTER TABLE runs ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0`);
     },
   },
   {

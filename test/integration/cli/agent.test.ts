@@ -178,10 +178,11 @@ describe('tidy ask: the seed list conversation (002), three requests in one conv
     // The second request was sent with the first exchange, tool steps included.
     const secondFirst = t.fake.chatRequests[4]!.body!.messages!;
     expect(secondFirst.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'tool', 'tool', 'assistant', 'user']);
-    expect(secondFirst[1]!['content']).toBe('my favorite colors are green, purple, and orange');
-    // The third one no longer fits in 15 messages: the oldest step went, whole.
+    // Each request carries the date it was written on its first line (the system prompt never changes).
+    expect(secondFirst[1]!['content']).toMatch(/^\[\w+day \d{4}-\d{2}-\d{2}, time zone [^\]]+\]\nmy favorite colors are green, purple, and orange$/);
+    // The earlier turns no longer fit in 15 messages: the oldest step went, whole (system + ≤ 15 earlier + the request).
     const thirdFirst = t.fake.chatRequests[7]!.body!.messages!;
-    expect(thirdFirst.length).toBeLessThanOrEqual(16);
+    expect(thirdFirst.length).toBeLessThanOrEqual(17);
     expect(thirdFirst[1]!.role).toBe('assistant');
     expect(thirdFirst.some((m) => m['content'] === 'Orange, being the color most similar to yellow, has been removed.')).toBe(true);
 
@@ -297,7 +298,7 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
     expect(t.json<unknown[]>('tasks')).toHaveLength(7);
   });
 
-  it('sends at most historyLength messages after the system prompt, never splitting a step', async () => {
+  it('sends every step of the current run however long it gets; historyLength trims only earlier turns, never splitting a step', async () => {
     const t = await setup(seedInbox);
     expect(t.run('config', 'set', 'historyLength', '4').code).toBe(0);
     t.fake.enqueue(
@@ -307,14 +308,21 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
     );
     expect((await t.ask('find my tasks')).code).toBe(0);
     const sent = t.fake.chatRequests.map((q) => q.body!.messages!);
-    expect(sent.map((m) => m.length)).toEqual([2, 4, 4, 4, 4, 5]);
+    // The run grows past historyLength (4): every step is still sent, so nothing it learnt is forgotten.
+    expect(sent.map((m) => m.length)).toEqual([2, 4, 6, 8, 10, 13]);
     for (const messages of sent) {
       expect(messages[0]!.role).toBe('system');
-      expect(messages[1]).toMatchObject({ role: 'user', content: 'find my tasks' });
-      expect(messages[2]?.role ?? 'assistant').toBe('assistant');
+      expect(messages[1]).toMatchObject({ role: 'user', content: expect.stringMatching(/\nfind my tasks$/) });
     }
-    // The last request: the request, then the whole last step (one assistant message and its two results).
-    expect(sent[5]!.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
+    // The system prompt is byte-identical from step to step.
+    expect(new Set(sent.map((m) => JSON.stringify(m[0])))).toHaveProperty('size', 1);
+
+    // The next request: of the earlier turn only the last 4 messages are sent, starting at a step.
+    t.fake.enqueue({ text: 'Hello again.' });
+    expect((await t.ask('thanks')).code).toBe(0);
+    const next = t.fake.chatRequests.at(-1)!.body!.messages!;
+    expect(next.map((m) => m.role)).toEqual(['system', 'assistant', 'tool', 'tool', 'assistant', 'user']);
+    expect(next.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/\nthanks$/) });
   });
 
   it('auto protocol: falls back to json when the endpoint rejects tools, and remembers it for that model only', async () => {

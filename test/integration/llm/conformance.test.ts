@@ -46,10 +46,11 @@ interface Case {
   requests?: number;
 }
 
-const usage = (promptTokens: number, completionTokens: number, totalTokens: number): ModelTurn['usage'] => ({
+const usage = (promptTokens: number, completionTokens: number, totalTokens: number, cachedTokens?: number): ModelTurn['usage'] => ({
   promptTokens,
   completionTokens,
   totalTokens,
+  ...(cachedTokens !== undefined ? { cachedTokens } : {}),
 });
 const BERLIN = '{"latitude":"52.5200","longitude":"13.4050"}';
 
@@ -65,7 +66,7 @@ const CASES: Record<number, Case> = {
         { id: 'call_6IvZGzhTPoSUAGUWnRx0po6X', name: 'best_language_to_learn', arguments: '{}' },
       ],
       finishReason: 'tool_calls',
-      usage: usage(194, 255, 449),
+      usage: usage(194, 255, 449, 0),
     },
   },
   2: {
@@ -75,7 +76,7 @@ const CASES: Record<number, Case> = {
       refusal: null,
       toolCalls: [{ id: 'call_N2fJZh6fGguUrjbTlDD9mkbh', name: 'weather', arguments: BERLIN }],
       finishReason: 'tool_calls',
-      usage: usage(169, 96, 265),
+      usage: usage(169, 96, 265, 0),
     },
   },
   3: {
@@ -102,7 +103,7 @@ const CASES: Record<number, Case> = {
       refusal: "I'm very sorry, but I can't assist with that request.",
       toolCalls: [],
       finishReason: 'stop',
-      usage: usage(95, 13, 108),
+      usage: usage(95, 13, 108, 0),
     },
   },
   7: {
@@ -142,7 +143,7 @@ const CASES: Record<number, Case> = {
       refusal: null,
       toolCalls: [{ id: 'call_sMtK8n27Us4SGPwHCMpYJhYu', name: 'weather', arguments: BERLIN }],
       finishReason: 'tool_calls',
-      usage: usage(88, 24, 112),
+      usage: usage(88, 24, 112, 0),
     },
   },
   // Retry-After: 60 is longer than the adapter may wait: fail at once, say so.
@@ -172,7 +173,7 @@ const CASES: Record<number, Case> = {
       refusal: null,
       toolCalls: [],
       finishReason: 'content_filter',
-      usage: usage(30, 101, 131),
+      usage: usage(30, 101, 131, 0),
     },
   },
   14: {
@@ -271,12 +272,12 @@ const CASES: Record<number, Case> = {
       text: '',
       toolCalls: [{ id: 'toolu_bdrk_01FnJwNhnbF7UbXLQGHJ5dda', name: 'weather', arguments: '{"latitude": "52.5200", "longitude": "13.4050"}' }],
       finishReason: 'tool_calls',
-      usage: usage(633, 75, 708),
+      usage: usage(633, 75, 708, 0),
     },
   },
   24: {
     stream: true,
-    turn: { text: '', toolCalls: [{ id: '0', name: 'llm_version', arguments: '{}' }], finishReason: 'tool_calls', usage: usage(57, 17, 74) },
+    turn: { text: '', toolCalls: [{ id: '0', name: 'llm_version', arguments: '{}' }], finishReason: 'tool_calls', usage: usage(57, 17, 74, 0) },
   },
   25: {
     stream: false,
@@ -321,7 +322,7 @@ const CASES: Record<number, Case> = {
       text: '',
       toolCalls: [{ id: 'call_eee11723464a4b9eb8cee71d', name: 'weather', arguments: '{"location": "San Francisco"}' }],
       finishReason: 'tool_calls',
-      usage: usage(295, 22, 317),
+      usage: usage(295, 22, 317, 0),
     },
   },
   30: {

@@ -42,20 +42,22 @@ describe('historyWindow', () => {
     expect(historyWindow(orphan, 1, 5, isObs)).toEqual([u('q')]);
   });
 
-  it('moves the start past a cut step, and pins the request', () => {
-    const m = [u('old'), a('old answer'), u('q'), ...step('s', 2), ...step('t', 2)];
-    // last 4 = [tool s1, assistant t, tool t0, tool t1] → starts at assistant t; the request is pinned in front
-    expect(historyWindow(m, 2, 4, isObs)).toEqual([u('q'), ...step('t', 2)]);
-    expect(historyWindow(m, 2, 7, isObs)).toEqual([u('q'), ...step('s', 2), ...step('t', 2)]);
+  it('sends every step of the current run, however long; historyLength bounds only the earlier turns', () => {
+    const run = [u('q'), ...step('s', 2), ...step('t', 2)];
+    expect(historyWindow(run, 0, 2, isObs)).toEqual(run);
+    const earlier = [u('e1'), a('a1'), u('e2'), a('a2'), u('e3'), a('a3')];
+    const m = [...earlier, ...run];
+    expect(historyWindow(m, 6, 2, isObs)).toEqual([u('e3'), a('a3'), ...run]);
+    expect(historyWindow(m, 6, 4, isObs)).toEqual([u('e2'), a('a2'), u('e3'), a('a3'), ...run]);
+    expect(historyWindow(m, 6, 100, isObs)).toEqual(m);
   });
 
-  it('sends a last step bigger than the window whole', () => {
-    const m = [u('q'), ...step('s', 5)];
-    expect(historyWindow(m, 0, 3, isObs)).toEqual(m);
-  });
-
-  it('does not start at a json observation', () => {
-    const m = [u('q'), a('{"thought":"","action":{"type":"search"}}'), u(`${OBSERVATION}{}`), a('{"thought":"","action":{"type":"search"}}'), u(`${OBSERVATION}{}`)];
-    expect(historyWindow(m, 0, 3, isObs)).toEqual([u('q'), ...m.slice(3)]);
+  it('never starts the earlier turns inside a step: not at a tool result, not at a json observation', () => {
+    const earlier = [u('e1'), ...step('s', 3), a('done'), u(`${OBSERVATION}{}`), a('ok')];
+    const m = [...earlier, u('q'), a('answer')];
+    // The last 5 earlier messages start at a tool result (s1): the window moves past the cut step.
+    expect(historyWindow(m, earlier.length, 5, isObs)).toEqual([a('done'), u(`${OBSERVATION}{}`), a('ok'), u('q'), a('answer')]);
+    // Starting at an observation moves on to the next step.
+    expect(historyWindow(m, earlier.length, 2, isObs)).toEqual([a('ok'), u('q'), a('answer')]);
   });
 });

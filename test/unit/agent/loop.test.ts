@@ -136,7 +136,7 @@ describe('runAgent, stop predicates', () => {
     const { db } = tempDb();
     let n = 0;
     const model = new ScriptedModel([() => calls(call('add_task', { content: `task ${++n}` }))], 'scripted', 'repeat');
-    const r = await run(db, model, 'x', { limits: { maxActions: 3, timeLimitMs: 10_000, historyLength: 15 } });
+    const r = await run(db, model, 'x', { limits: { maxActions: 3, timeLimitMs: 10_000, historyLength: 15, contextTokens: 16_000 } });
     // Three calls ran; the fourth was stopped before it ran, so the run reports 3.
     expect(r).toMatchObject({ status: 'limit', message: 'stopped: reached the limit of 3 actions', stopReason: 'actions', actions: 3 });
     expect(listTasks(db).total).toBe(3);
@@ -159,7 +159,7 @@ describe('runAgent, stop predicates', () => {
   it('the time limit interrupts a model call in progress', async () => {
     const { db } = tempDb();
     const started = Date.now();
-    const r = await run(db, new ScriptedModel([hang]), 'x', { limits: { maxActions: 20, timeLimitMs: 150, historyLength: 15 } });
+    const r = await run(db, new ScriptedModel([hang]), 'x', { limits: { maxActions: 20, timeLimitMs: 150, historyLength: 15, contextTokens: 16_000 } });
     expect(r).toMatchObject({ status: 'limit', message: 'stopped: reached the time limit of 150 ms' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -251,26 +251,27 @@ describe('runAgent, history', () => {
     for (let i = 0; i < 8; i++) script.push(i % 2 ? calls(call('get_inbox_tasks'), call('get_all_projects')) : calls(call('search', { query: `q${i}` })));
     script.push(say('done'));
     const model = new ScriptedModel(script);
-    const past: ChatMessage[] = [
-      { role: 'user', content: 'earlier question' },
-      { role: 'assistant', content: 'earlier answer' },
-    ];
-    const r = await run(db, model, 'the request', { messages: [...past, { role: 'user', content: 'the request' }], limits: { maxActions: 50, timeLimitMs: 10_000, historyLength: 5 } });
+    const past: ChatMessage[] = [0, 1, 2, 3].flatMap((n): ChatMessage[] => [
+      { role: 'user', content: `earlier question ${n}` },
+      { role: 'assistant', content: `earlier answer ${n}` },
+    ]);
+    const r = await run(db, model, 'the request', { messages: [...past, { role: 'user', content: 'the request' }], limits: { maxActions: 50, timeLimitMs: 10_000, historyLength: 3, contextTokens: 16_000 } });
     expect(r.status).toBe('done');
+    let previous = 0;
     for (const req of model.requests) {
       const [system, ...rest] = req.messages;
       expect(system!.role).toBe('system');
-      expect(rest.length).toBeLessThanOrEqual(5);
-      expect(rest.some((m) => m.role === 'user' && m.content === 'the request')).toBe(true);
-      const afterRequest = rest.slice(rest.findIndex((m) => m.role === 'user' && m.content === 'the request') + 1);
-      expect(afterRequest[0]?.role ?? 'assistant').toBe('assistant');
-      // every tool result's call is in the same request
+      // historyLength bounds the earlier turns only, and they never start inside a step.
+      expect(rest.slice(0, 4).map((m) => m.content)).toEqual(['earlier answer 2', 'earlier question 3', 'earlier answer 3', 'the request']);
+      // Every step of the run so far is sent: each request is the one before plus the last step.
+      expect(rest.length).toBeGreaterThan(previous);
+      previous = rest.length;
       const callIds = new Set(rest.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : [])));
       for (const m of rest) if (m.role === 'tool') expect(callIds.has(m.toolCallId)).toBe(true);
     }
-    // The last requests no longer carry the earlier exchange.
-    expect(model.requests.at(-1)!.messages.some((m) => m.content === 'earlier answer')).toBe(false);
-    expect(model.requests[0]!.messages.map((m) => m.content).slice(1)).toEqual(['earlier question', 'earlier answer', 'the request']);
+    const last = model.requests.at(-1)!.messages;
+    expect(last.filter((m) => m.role === 'assistant' && m.toolCalls?.length)).toHaveLength(8);
+    expect(last.filter((m) => m.role === 'tool')).toHaveLength(12);
   });
 });
 
@@ -418,7 +419,7 @@ describe('runAgent, bulk approval (text the model reads can ask it to rewrite ev
   it('asks once, showing what changed so far, before a request changes more than the limit; a decline stops the rest', async () => {
     const { db, model } = setup();
     const asked: string[] = [];
-    const r = await run(db, model, 'tidy up', { limits: { maxActions: 100, timeLimitMs: 30_000, historyLength: 15 }, bulkApproval: 25, approve: async (q) => (asked.push(q.message), 'decline') });
+    const r = await run(db, model, 'tidy up', { limits: { maxActions: 100, timeLimitMs: 30_000, historyLength: 15, contextTokens: 16_000 }, bulkApproval: 25, approve: async (q) => (asked.push(q.message), 'decline') });
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatch(/^This request is about to change more than 25 existing items \(25 so far, 1 more with update_task\)\. Let it go on\? So far: Updated /);
     expect(listTasks(db).tasks.filter((t) => t.content === 'PWNED')).toHaveLength(25);
@@ -430,13 +431,13 @@ describe('runAgent, bulk approval (text the model reads can ask it to rewrite ev
   it('goes on without asking again once the user allows it, and never counts what a request creates', async () => {
     const { db, model } = setup();
     const asked: string[] = [];
-    const r = await run(db, model, 'tidy up', { limits: { maxActions: 100, timeLimitMs: 30_000, historyLength: 15 }, bulkApproval: 25, approve: async (q) => (asked.push(q.message), 'approve') });
+    const r = await run(db, model, 'tidy up', { limits: { maxActions: 100, timeLimitMs: 30_000, historyLength: 15, contextTokens: 16_000 }, bulkApproval: 25, approve: async (q) => (asked.push(q.message), 'approve') });
     expect(r.status).toBe('done');
     expect(asked).toHaveLength(1);
     expect(listTasks(db).tasks.filter((t) => t.content === 'PWNED')).toHaveLength(30);
     const adds = new ScriptedModel([calls(...Array.from({ length: 30 }, (_, i) => call('add_task', { content: `new ${i}` }))), say('added')]);
     const more: string[] = [];
-    await run(db, adds, 'add thirty', { runId: 'r-adds', limits: { maxActions: 100, timeLimitMs: 30_000, historyLength: 15 }, bulkApproval: 25, approve: async (q) => (more.push(q.message), 'decline') });
+    await run(db, adds, 'add thirty', { runId: 'r-adds', limits: { maxActions: 100, timeLimitMs: 30_000, historyLength: 15, contextTokens: 16_000 }, bulkApproval: 25, approve: async (q) => (more.push(q.message), 'decline') });
     expect(more).toEqual([]);
     expect(listTasks(db).total).toBe(60);
   });

@@ -23,6 +23,7 @@ describe('the tool catalogue', () => {
   it('has exactly the public names of DESIGN.md, each with a short description', () => {
     expect(TOOLS.map((t) => t.name)).toEqual([
       'get_inbox_tasks', 'get_all_tasks', 'get_all_projects', 'create_project', 'move_task', 'add_task', 'update_task', 'complete_task',
+      'move_tasks', 'add_tasks', 'complete_tasks',
       'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item', 'calculate',
       'search',
     ]);

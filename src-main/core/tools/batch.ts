@@ -1,0 +1,114 @@
+/**
+ * Batch tools (DESIGN "Tools"): one call for many items, so a model clears a real inbox in a handful of
+ * requests. Every valid item is applied through the same logged operation as the single-item tool (each
+ * its own action, undoable alone or with the request); each failed item is reported with its own error
+ * and hint, and does not sink the batch. A whole call counts as one action against max actions.
+ */
+import { z } from 'zod';
+import { Priority } from '../../../src-shared/domain';
+import { addTask, completeTask, getTask, moveTask } from '../domain/tasks';
+import { resolveLiveProject } from '../domain/projects';
+import { quote } from '../domain/text';
+import type { Mutated } from '../domain/mutation';
+import { defineTool, type ToolOutcome } from './tool';
+
+/** The most items one batch call takes; more is refused with a hint to split. */
+export const BATCH_MAX = 100;
+
+const ids = z.array(z.string()).min(1).max(BATCH_MAX);
+
+/**
+ * Runs `apply` for every item, collecting what succeeded (shaped for the model) and what failed. The
+ * outcome is ok when at least one item was applied or none was given; all-failed is a failure, so the
+ * loop shows it as one.
+ */
+function batch<I, T>(
+  items: readonly I[],
+  apply: (item: I) => Mutated<T>,
+  done: (value: T) => unknown,
+  failedKey: (item: I) => Record<string, unknown>,
+  names: { ok: string },
+): ToolOutcome {
+  const succeeded: unknown[] = [];
+  const failed: Record<string, unknown>[] = [];
+  const actionIds: string[] = [];
+  for (const item of items) {
+    const r = apply(item);
+    if (r.ok) {
+      succeeded.push(done(r.value));
+      actionIds.push(r.actionId);
+    } else failed.push({ ...failedKey(item), error: r.error, hint: r.hint });
+  }
+  return { ok: true, value: { [names.ok]: succeeded, failed }, actionIds };
+}
+
+const taskIdsOf = (input: { task_ids: string[] }): number => new Set(input.task_ids).size;
+
+export const BATCH_TOOLS = [
+  defineTool({
+    name: 'move_tasks',
+    description: `Move up to ${BATCH_MAX} tasks to one project in one call (one call per target project); reports each task not moved.`,
+    input: z.strictObject({ task_ids: ids, project_id: z.string() }),
+    effect: 'write',
+    changesExisting: taskIdsOf,
+    run: ({ task_ids, project_id }, { db, action }) => {
+      // A bad project fails the whole call at once, with one error instead of one per task.
+      const project = resolveLiveProject(db, project_id);
+      return batch(
+        [...new Set(task_ids)],
+        (task) => moveTask(db, action, { task, project: project.id }),
+        (t) => ({ id: t.id, content: t.content }),
+        (task) => ({ task_id: task }),
+        { ok: 'moved' },
+      );
+    },
+  }),
+  defineTool({
+    name: 'add_tasks',
+    description: `Add up to ${BATCH_MAX} tasks in one call, each to the Inbox unless it has a project_id (due: YYYY-MM-DD).`,
+    input: z.strictObject({
+      tasks: z
+        .array(z.strictObject({ content: z.string(), project_id: z.string().optional(), priority: Priority.optional(), due: z.string().nullable().optional() }))
+        .min(1)
+        .max(BATCH_MAX),
+    }),
+    effect: 'write',
+    changesExisting: () => 0,
+    run: ({ tasks }, { db, action }) =>
+      batch(
+        tasks,
+        (t) => addTask(db, action, { content: t.content, project: t.project_id, priority: t.priority, due: t.due }),
+        (t) => ({ id: t.id, content: t.content, project: t.project }),
+        (t) => ({ content: t.content }),
+        { ok: 'added' },
+      ),
+  }),
+  defineTool({
+    name: 'complete_tasks',
+    description: `Mark up to ${BATCH_MAX} tasks done in one call; reports each task not completed.`,
+    input: z.strictObject({ task_ids: ids }),
+    effect: 'write',
+    approval: 'ask',
+    changesExisting: taskIdsOf,
+    confirm: ({ task_ids }, { db }) => {
+      const unique = [...new Set(task_ids)];
+      const named = unique.map((id) => {
+        try {
+          return quote(getTask(db, id).content);
+        } catch {
+          return `${id.slice(0, 20)} (no such task)`;
+        }
+      });
+      const shown = named.slice(0, 10).join(', ');
+      return `Complete ${unique.length} task${unique.length === 1 ? '' : 's'}: ${shown}${named.length > 10 ? ` and ${named.length - 10} more` : ''}?`;
+    },
+    run: ({ task_ids }, { db, action }) =>
+      batch(
+        [...new Set(task_ids)],
+        (task) => completeTask(db, action, { task }),
+        (t) => ({ id: t.id, content: t.content }),
+        (task) => ({ task_id: task }),
+        { ok: 'completed' },
+      ),
+  }),
+];
