@@ -5,13 +5,17 @@ import { createProject, listProjects } from '../domain/projects';
 import { quote } from '../domain/text';
 import { capped, defineTool, mutation, read, READ_CAP } from './tool';
 
-/** A task as the model sees it: `{id, content, project, created}`, plus priority and due date only when set. */
-function taskRow(t: Task): Record<string, unknown> {
+/**
+ * A task as the model sees it: `{id, content, project}`, the creation date only when asked for, priority
+ * and due date only when set. Every field is paid for again on every later step of a run (about 17 tokens
+ * a task like this, 22 with the date): a 160-task inbox is read once, whole.
+ */
+function taskRow(t: Task, created = false): Record<string, unknown> {
   return {
     id: t.id,
     content: t.content,
     project: t.project,
-    created: t.createdAt.slice(0, 10),
+    ...(created ? { created: t.createdAt.slice(0, 10) } : {}),
     ...(t.priority > 1 ? { priority: t.priority } : {}),
     ...(t.due ? { due: t.due } : {}),
   };
@@ -20,24 +24,24 @@ function taskRow(t: Task): Record<string, unknown> {
 export const TASK_TOOLS = [
   defineTool({
     name: 'get_inbox_tasks',
-    description: 'Open tasks in the Inbox.',
-    input: z.strictObject({}),
+    description: 'Open tasks in the Inbox (created: true adds each one\'s creation date).',
+    input: z.strictObject({ created: z.boolean().optional() }),
     effect: 'read',
-    run: (_, { db }) =>
+    run: ({ created }, { db }) =>
       read(() => {
         const { tasks, total } = listTasks(db, { project: INBOX_ID, limit: READ_CAP });
-        return capped('tasks', tasks.map(taskRow), total, 'move or complete these, then call again for the rest');
+        return capped('tasks', tasks.map((t) => taskRow(t, created)), total, 'move or complete these, then call again for the rest');
       }),
   }),
   defineTool({
     name: 'get_all_tasks',
     description: 'Open tasks of every project, or of one project (project_id from get_all_projects).',
-    input: z.strictObject({ project_id: z.string().optional() }),
+    input: z.strictObject({ project_id: z.string().optional(), created: z.boolean().optional() }),
     effect: 'read',
-    run: ({ project_id }, { db }) =>
+    run: ({ project_id, created }, { db }) =>
       read(() => {
         const { tasks, total } = listTasks(db, { project: project_id, limit: READ_CAP });
-        return capped('tasks', tasks.map(taskRow), total, 'pass project_id, or use search, to narrow it');
+        return capped('tasks', tasks.map((t) => taskRow(t, created)), total, 'pass project_id, or use search, to narrow it');
       }),
   }),
   defineTool({
@@ -61,7 +65,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'move_task',
-    description: 'Move a task (id from get_inbox_tasks or get_all_tasks) to a project (id from get_all_projects or create_project).',
+    description: 'Move one task to a project (ids from get_inbox_tasks/get_all_tasks and get_all_projects); for several, use move_tasks.',
     input: z.strictObject({ task_id: z.string(), project_id: z.string() }),
     effect: 'write',
     run: ({ task_id, project_id }, { db, action }) =>
@@ -69,7 +73,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'add_task',
-    description: 'Add a task, to the Inbox unless project_id is given.',
+    description: 'Add one task, to the Inbox unless project_id is given; for several, use add_tasks.',
     input: z.strictObject({ content: z.string(), project_id: z.string().optional() }),
     effect: 'write',
     changesExisting: () => 0,
@@ -78,7 +82,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'update_task',
-    description: "Change a task's content, priority (1 normal to 4 urgent) or due date (YYYY-MM-DD, null to clear).",
+    description: "Change a task's content, priority (1 normal to 4 urgent) or due date (ISO: YYYY-MM-DD, null to clear).",
     input: z.strictObject({
       task_id: z.string(),
       content: z.string().optional(),
@@ -98,7 +102,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'complete_task',
-    description: 'Mark a task done.',
+    description: 'Mark one task done; for several, use complete_tasks.',
     input: z.strictObject({ task_id: z.string() }),
     effect: 'write',
     approval: 'ask',

@@ -290,7 +290,8 @@ describe('runAgent, json protocol', () => {
     expect(listTasks(db, { project: 'Birthday Celebration' }).tasks.map((t) => t.id)).toEqual([ids[3]]);
     const system = model.requests[0]!.messages[0]!.content as string;
     expect(model.requests[0]!.tools).toBeUndefined();
-    expect(system).toContain('- move_task {task_id, project_id}: Move a task');
+    expect(system).toContain('- move_task {task_id, project_id}: Move one task');
+    expect(system).toContain('- move_tasks {task_ids: array, project_id}: Move up to 100 tasks');
     expect(system).toContain('"final_answer"');
     expect(system).not.toContain('"properties"');
     expect(ofType(r.events, 'thought').map((e) => e.text)).toEqual(['First, the inbox.', 'next: create_project', 'next: move_task', 'I now know the final answer']);

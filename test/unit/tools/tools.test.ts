@@ -37,8 +37,9 @@ describe('the tool catalogue', () => {
   it('takes the DESIGN arguments', () => {
     const sig = Object.fromEntries(TOOLS.map((t) => [t.name, signature(t)]));
     expect(sig).toMatchObject({
-      get_inbox_tasks: '{}',
-      get_all_tasks: '{project_id?}',
+      // Beyond DESIGN's arguments, only optional ones: the creation date on request.
+      get_inbox_tasks: '{created?: boolean}',
+      get_all_tasks: '{project_id?, created?: boolean}',
       create_project: '{name}',
       move_task: '{task_id, project_id}',
       add_task: '{content, project_id?}',
@@ -51,6 +52,9 @@ describe('the tool catalogue', () => {
       calculate: '{expression}',
       archive_list_item: '{list, item_id}',
       search: '{query}',
+      move_tasks: '{task_ids: array, project_id}',
+      add_tasks: '{tasks: array}',
+      complete_tasks: '{task_ids: array}',
     });
   });
 });
@@ -62,7 +66,9 @@ describe('task and project tools', () => {
     const inbox = await value(db, 'get_inbox_tasks');
     expect(inbox.total).toBe(9);
     expect(inbox.truncated).toBeUndefined();
-    expect(inbox.tasks[0]).toEqual({ id: t1, content: 'Finish presentation for PyData Amsterdam', project: 'Inbox', created: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
+    expect(inbox.tasks[0]).toEqual({ id: t1, content: 'Finish presentation for PyData Amsterdam', project: 'Inbox' });
+    const dated = (await use(db, 'get_inbox_tasks', { created: true })) as { ok: true; value: { tasks: unknown[] } };
+    expect(dated.value.tasks[0]).toEqual({ id: t1, content: 'Finish presentation for PyData Amsterdam', project: 'Inbox', created: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
     expect((await value(db, 'get_all_tasks', { project_id: 'inbox' })).total).toBe(9);
     expect(await use(db, 'get_all_tasks', { project_id: 'p404' })).toMatchObject({ ok: false, error: "no project with id or name 'p404'" });
     expect(await value(db, 'get_all_projects')).toEqual({ projects: [{ id: 'inbox', name: 'Inbox' }], total: 1 });
