@@ -16,6 +16,7 @@ import { createLiveRuns, createToolServices, jsonProtocol, nativeProtocol, start
 import { createOpenAIModel } from '../src-main/core/llm/openai';
 import type { ChatMessage, Model } from '../src-main/core/llm/port';
 import { SEED_INBOX } from '../test/fakes/seed';
+import { benchScale } from './scale';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply, type RecordedRequest } from '../test/fakes/openai-server';
 
 const STEPS = 20;
@@ -316,6 +317,8 @@ async function promptTokens(): Promise<void> {
 }
 
 export async function benchAgent(): Promise<void> {
+  await benchScale(seedSystemPrompt);
+  console.log('');
   await overhead();
   console.log('');
   await promptTokens();

@@ -46,7 +46,7 @@ describe('the context budget', () => {
       { role: 'user', content: `${OBSERVATION}${big(10)}` },
     ];
     expect(compactToBudget(transcript, 0, 3_000, isObservation).shortened).toBe(1);
-    expect(transcript[2]!.content.startsWith(`${OBSERVATION}{"shortened":true`)).toBe(true);
+    expect(transcript[2]!.content!.startsWith(`${OBSERVATION}{"shortened":true`)).toBe(true);
     expect(isObservation(transcript[2]!)).toBe(true);
   });
 
