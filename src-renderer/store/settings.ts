@@ -63,8 +63,16 @@ export function validateSetting(key: string, value: unknown): string | null {
 }
 
 /** A slider's range and step, straight from the setting's schema. */
-export type RangeKey = 'temperature' | 'maxTokens' | 'historyLength' | 'maxActions' | 'timeLimitSec';
-const RANGES: Record<RangeKey, true> = { temperature: true, maxTokens: true, historyLength: true, maxActions: true, timeLimitSec: true };
+export type RangeKey = 'temperature' | 'maxTokens' | 'historyLength' | 'contextTokens' | 'maxActions' | 'timeLimitSec' | 'bulkApproval';
+const RANGES: Record<RangeKey, true> = {
+  temperature: true,
+  maxTokens: true,
+  historyLength: true,
+  contextTokens: true,
+  maxActions: true,
+  timeLimitSec: true,
+  bulkApproval: true,
+};
 const isRangeKey = (k: string): k is RangeKey => Object.hasOwn(RANGES, k);
 
 export function rangeOf(key: RangeKey): { min: number; max: number; step: number } {
