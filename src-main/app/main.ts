@@ -18,6 +18,12 @@ registerAppScheme();
 
 let quitting = false;
 
+// A promise nothing handled is a bug: logged in one line, never the end of the app (the host's dispatch and
+// the trace writer catch their own; this is the last net).
+process.on('unhandledRejection', (reason: unknown) => {
+  console.error(`Tidy: a promise failed and nothing handled it: ${reason instanceof Error ? reason.message : String(reason)}`);
+});
+
 function notify(message: string): void {
   console.warn(`Tidy: ${message}`);
   if (Notification.isSupported()) new Notification({ title: 'Tidy', body: message }).show();

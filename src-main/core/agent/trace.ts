@@ -235,8 +235,12 @@ export function settleInterruptedRuns(db: Db): void {
   const running = cached(db, `SELECT id, pid FROM runs WHERE status = 'running'`).all() as { id: string; pid: number | null }[];
   for (const r of running) {
     if (r.pid !== null && (r.pid === process.pid || processAlive(r.pid))) continue;
-    cached(db, `UPDATE runs SET status = 'error', message = ?, finished_at = ? WHERE id = ? AND status = 'running'`).run(
-      'interrupted: Tidy stopped before this run finished',
+    // What it changed before it was cut off is in the action log: count it from there, and say how to undo it.
+    const changed = (cached(db, `SELECT count(*) AS n FROM actions WHERE request_id = ? AND undoes IS NULL`).get(r.id) as { n: number }).n;
+    const message = `interrupted: Tidy stopped before this run finished${changed ? `; undo its ${changed} change${changed === 1 ? '' : 's'} with: tidy undo --run ${r.id}` : ''}`;
+    cached(db, `UPDATE runs SET status = 'error', message = ?, actions = max(actions, ?), finished_at = ? WHERE id = ? AND status = 'running'`).run(
+      message,
+      changed,
       new Date().toISOString(),
       r.id,
     );
