@@ -50,7 +50,10 @@ async function start(): Promise<void> {
     }
   };
   const capture = createCaptureWindow(() => quitting);
-  const openCapture = (): void => showCaptureWindow(capture);
+  // While quitting (runs ending, at most a few seconds) the capture window may be gone already.
+  const openCapture = (): void => {
+    if (!quitting && !capture.isDestroyed()) showCaptureWindow(capture);
+  };
   const tray = createTray({ open: openMain, capture: openCapture, quit: () => app.quit(), shortcut: captureShortcut });
 
   let applied: string | null = null;
