@@ -20,7 +20,7 @@ async function value(db: Db, name: string, args: unknown = {}): Promise<any> {
 }
 
 describe('the tool catalogue', () => {
-  it('has exactly the public names of DESIGN.md, each with a short description', () => {
+  it('has exactly the public names, each with a short description', () => {
     expect(TOOLS.map((t) => t.name)).toEqual([
       'get_inbox_tasks', 'get_all_tasks', 'get_all_projects', 'create_project', 'move_task', 'add_task', 'update_task', 'complete_task',
       'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item', 'calculate',
@@ -33,7 +33,7 @@ describe('the tool catalogue', () => {
     }
   });
 
-  it('takes the DESIGN arguments', () => {
+  it('takes the public arguments', () => {
     const sig = Object.fromEntries(TOOLS.map((t) => [t.name, signature(t)]));
     expect(sig).toMatchObject({
       get_inbox_tasks: '{}',
@@ -79,7 +79,7 @@ describe('task and project tools', () => {
     expect(JSON.stringify(inbox).length).toBeLessThan(20_000);
   });
 
-  it('mutations return the DESIGN shapes and log one action each, tagged with the run', async () => {
+  it('mutations return the public shapes and log one action each, tagged with the run', async () => {
     const { db } = tempDb();
     const [t1, t2] = seedInbox(db);
     expect(await value(db, 'create_project', { name: 'Birthday Celebration' })).toEqual({ id: 'p1', name: 'Birthday Celebration' });
