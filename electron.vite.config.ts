@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
-// electron-vite assumes src/main, src/preload and src/renderer; Tidy's layers live in src-* folders (DESIGN.md).
+// electron-vite assumes src/main, src/preload and src/renderer; Tidy's layers live in src-* folders
+// (docs/ARCHITECTURE.md, "Layers").
 export default defineConfig({
   main: {
     build: {

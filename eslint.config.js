@@ -1,4 +1,4 @@
-// Lint rules, including the layer rule of DESIGN.md: a wrong import between layers is a lint error.
+// Lint rules, including the layer rule (docs/ARCHITECTURE.md, "Layers"): a wrong import between layers is a lint error.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';

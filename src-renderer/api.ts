@@ -1,7 +1,8 @@
 /**
- * The renderer's one way to the main side (STYLE 11): components import `api` from here and never touch
- * `window.tidy` or a WebSocket themselves. In the Electron app it wraps the preload's bridge; in a
- * browser on `tidy serve` it speaks the same contract over a WebSocket. The UI cannot tell which.
+ * The renderer's one way to the main side (docs/ARCHITECTURE.md, "The contract between the UI and the main
+ * side"): components import `api` from here and never touch `window.tidy` or a WebSocket themselves. In
+ * the Electron app it wraps the preload's bridge; in a browser on `tidy serve` it speaks the same contract
+ * over a WebSocket. The UI cannot tell which.
  *
  *   import { api, BridgeError } from './api';
  *   const { tasks } = await api.invoke('tasks.list', { project: 'inbox' });

@@ -1,7 +1,7 @@
 /**
  * Every logged change to user data, declared once: its name in the action log, its IPC channel, its input
  * and output, which views it makes stale, and how the `tidy` command spells it. The IPC contract
- * (src-shared/ipc.ts), the host's handlers, the CLI's by-hand commands and the docs' command list are
+ * (src-shared/ipc.ts), the host's handlers and the CLI's by-hand commands (with their --help) are
  * derived from these objects; the core implements each one (src-main/core/domain/*, via `implement`).
  * The agent's tools and the MCP server import the implementations.
  *
@@ -42,7 +42,7 @@ export interface CliOption {
   value?: unknown;
 }
 
-/** How the `tidy` command spells an operation (DESIGN's CLI list is the public contract). */
+/** How the `tidy` command spells an operation (the command names are public: README.md, "The command line"). */
 export interface CliSpec {
   /** Words after `tidy`: 'move', 'project rename', 'list archive-item'. */
   command: string;

@@ -2,7 +2,7 @@
  * The web host (`tidy serve`): the built renderer over HTTP and the IPC contract over a WebSocket, on
  * 127.0.0.1 only. The Electron-free twin of the desktop app, for browsers and for end-to-end tests.
  *
- * Security (DESIGN.md, "Web host"):
+ * Security (docs/ARCHITECTURE.md, "Security rules"):
  * - It listens on 127.0.0.1 only, never on another interface.
  * - Every request must name us in its Host header (127.0.0.1:PORT or localhost:PORT): a DNS-rebinding
  *   page, whose requests carry its own host name, is refused.

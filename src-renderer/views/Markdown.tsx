@@ -1,5 +1,5 @@
 /**
- * The model's answers as Markdown, safely (DESIGN.md, security rules). markdown-it parses with raw HTML
+ * The model's answers as Markdown, safely (docs/ARCHITECTURE.md, "Security rules"). markdown-it parses with raw HTML
  * off, and its tokens become React elements here, so nothing in an answer is ever parsed as HTML or
  * written as innerHTML:
  * - raw HTML (`<img src=…>`, `<script>`) stays visible text;

@@ -25,9 +25,9 @@
  *   `data: [DONE]`); otherwise as one chat.completion JSON;
  * - a raw response (FakeRaw): `{ status, headers?, body? }`, e.g. `fakeError(429, 'Slow down', { headers:
  *   { 'retry-after': '1' } })`, a 500, garbage, HTML;
- * - a recorded response (FakeReplay): `{ replay: '08' }` (a case of ../shared/conformance/cases by number or
- *   file name, or a path), replayed by INDEX.md's rules; `rechunk: { seed }` re-splits the body into random
- *   byte chunks (mid-line, mid-UTF-8);
+ * - a recorded response (FakeReplay): `{ replay: '08' }` (a case of test/fixtures/conformance/cases by number
+ *   or file name, or a path), replayed by the rules of test/fixtures/conformance/INDEX.md; `rechunk: { seed }`
+ *   re-splits the body into random byte chunks (mid-line, mid-UTF-8);
  * - a fault (FakeFault): `hang` (never answers), `reset` (drops the connection), `stall` (streams a few
  *   events, then goes silent), `truncate` (a few events, then drops the connection), `end-early` (a few
  *   events, then ends the response cleanly without finish_reason or [DONE]).
@@ -174,12 +174,12 @@ export interface FakeOpenAI {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Recorded cases (../shared/conformance)
+// Recorded cases (test/fixtures/conformance; sources and licences in its INDEX.md)
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Where the recorded cases live: $TIDY_CONFORMANCE_DIR, else ../shared/conformance/cases. */
-export const CONFORMANCE_DIR = process.env.TIDY_CONFORMANCE_DIR ?? path.resolve(REPO_ROOT, '../shared/conformance/cases');
+/** Where the recorded cases live: $TIDY_CONFORMANCE_DIR, else the copy vendored in test/fixtures/conformance/cases. */
+export const CONFORMANCE_DIR = process.env.TIDY_CONFORMANCE_DIR ?? path.resolve(REPO_ROOT, 'test/fixtures/conformance/cases');
 
 /** The path of a case given by number (8, "08"), file name or path. */
 export function conformanceCase(ref: string | number): string {

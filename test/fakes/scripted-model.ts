@@ -1,6 +1,6 @@
 /**
- * An in-process scripted Model (STYLE 8): replies from a script, one entry per call, and records every
- * request it was sent so tests assert on what the loop asked, not only on what it did.
+ * An in-process scripted Model (the port of src-main/core/llm/port.ts): replies from a script, one entry per
+ * call, and records every request it was sent so tests assert on what the loop asked, not only on what it did.
  */
 import { ModelError, type Model, type ModelDelta, type ModelRequest, type ModelTurn, type ToolCall } from '../../src-main/core/llm/port';
 

@@ -1,4 +1,7 @@
-/** The nine tasks of the seed talk's inbox (001), in the order they were captured. Pure data: tests and benches share it. */
+/**
+ * The nine tasks of the seed talk's inbox (001; the seeds: docs/ARCHITECTURE.md, "Tests"), in the order they were
+ * captured. Pure data: tests and benches share it.
+ */
 export const SEED_INBOX = [
   'Finish presentation for PyData Amsterdam',
   "Don't forget laptop with presentation",

@@ -30,7 +30,8 @@ export function registerLogCommands(program: Command, cli: Cli): void {
       if (!Number.isInteger(limit) || limit < 1) throw usage(`--limit ${o.limit} is not a positive whole number`, 'e.g. --limit 100');
       const entries = listActions(cli.db(), { requestId: o.run, limit });
       if (o.json)
-        // DESIGN's public shape names the request `runId` (it was an agent run or a user command).
+        // The public shape (docs/ARCHITECTURE.md, "Public contract") names the request `runId`
+        // (an agent run or a user command).
         cli.json(entries.map(({ id, requestId, tool, args, summary, createdAt, undoneAt }) => ({ id, runId: requestId, tool, args, summary, createdAt, undoneAt })));
       else printLog(cli, entries);
     });

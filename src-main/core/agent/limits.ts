@@ -1,8 +1,9 @@
 import type { StopReason } from '../../../src-shared/events';
 
 /**
- * When a run must stop, as predicates (STYLE 6): the loop asks them before every tool call, with the
- * call it is about to make already counted. The first one that answers ends the run with status `limit`.
+ * When a run must stop, as predicates rather than flags spread through the loop: the loop asks them before
+ * every tool call, with the call it is about to make already counted. The first one that answers ends the
+ * run with status `limit`.
  */
 
 /** One tool call as the predicates see it: the tool and its arguments as canonical JSON. */

@@ -134,9 +134,10 @@ function replyProblem(issues: readonly z.core.$ZodIssue[], tools: readonly Tool[
 }
 
 /**
- * The seeds' ReAct format for models without native tool calling. The tools are described in one compact
- * line each, not as the reply's whole JSON Schema (what the seed did): the model needs names and
- * arguments, and every token of the system prompt is paid again on every step.
+ * The ReAct JSON format for models without native tool calling. The tools are described in one compact
+ * line each, not as the reply's whole JSON Schema (what the seed did: docs/ARCHITECTURE.md, "Tests"; the
+ * difference is measured in bench/agent.ts): the model needs names and arguments, and every token of the
+ * system prompt is paid again on every step.
  */
 export const jsonProtocol: ProtocolAdapter = {
   name: 'json',

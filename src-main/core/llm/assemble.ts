@@ -1,6 +1,6 @@
 /**
  * Builds one ModelTurn from what OpenAI-compatible servers really send: streamed chunks or a whole
- * chat.completion. Tolerant of every quirk in the conformance corpus (../shared/conformance): tool-call
+ * chat.completion. Tolerant of every quirk in the conformance corpus (test/fixtures/conformance): tool-call
  * deltas keyed by `index` (which may start at 1), or with no index at all (Ollama, Gemini), empty ids on
  * continuation chunks (Qwen), id and name repeated on every chunk (OpenRouter/kimi), numeric ids, finish
  * reasons that say "stop" although tools were called, no finish reason, two finish chunks, usage in a

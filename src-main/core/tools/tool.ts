@@ -55,7 +55,7 @@ export type ToolEffect = 'read' | 'write';
  * (with the before/after images undo applies) in one transaction; so a tool never states its inverse itself.
  */
 export interface Tool<S extends z.ZodType = z.ZodType> {
-  /** Public contract (DESIGN.md): never rename. */
+  /** Public contract (docs/ARCHITECTURE.md, "Public contract"): never rename. */
   name: string;
   /** One or two short sentences for the model: what it does and where its ids come from. */
   description: string;

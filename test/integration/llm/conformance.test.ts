@@ -1,8 +1,8 @@
 /**
- * The 30 recorded provider responses of ../shared/conformance, replayed through the real adapter over
+ * The 30 recorded provider responses of test/fixtures/conformance, replayed through the real adapter over
  * loopback HTTP: as recorded, and re-split into random byte chunks (mid-line, mid-UTF-8) with a few
  * seeds. The expected values were read from the case files, not from the adapter's output. The
- * recordings come from other open-source projects; sources and licences: ../shared/conformance/INDEX.md.
+ * recordings come from other open-source projects; sources and licences: test/fixtures/conformance/INDEX.md.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -371,7 +371,8 @@ const VARIANTS: Array<{ name: string; rechunk: RechunkOptions | false }> = [
 
 describe('conformance corpus', () => {
   it('is where the tests expect it', () => {
-    expect(existsSync(CONFORMANCE_DIR), `set TIDY_CONFORMANCE_DIR; not found: ${CONFORMANCE_DIR}`).toBe(true);
+    const where = `not found: ${CONFORMANCE_DIR} (vendored in test/fixtures/conformance/cases; TIDY_CONFORMANCE_DIR overrides)`;
+    expect(existsSync(CONFORMANCE_DIR), where).toBe(true);
     expect(Object.keys(CASES)).toHaveLength(30);
   });
 });

@@ -1,4 +1,4 @@
-// The IPC contract over the in-memory transport (STYLE 5): the real handlers, dispatcher and event hub
+// The IPC contract over the in-memory transport (src-main/host/memory.ts): the real handlers, dispatcher and event hub
 // on a real database; every value is checked against the contract's output schema.
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The layer rule of DESIGN.md is enforced by eslint; these tests prove the rule really bites.
+// The layer rule (docs/ARCHITECTURE.md, "Layers") is enforced by eslint; these tests prove the rule really bites.
 import { ESLint } from 'eslint';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -20,7 +20,7 @@ async function value(db: Db, name: string, args: unknown = {}): Promise<any> {
 }
 
 describe('the tool catalogue', () => {
-  it('has exactly the public names of DESIGN.md, each with a short description', () => {
+  it('has exactly the public names, each with a short description', () => {
     expect(TOOLS.map((t) => t.name)).toEqual([
       'get_inbox_tasks', 'get_all_tasks', 'get_all_projects', 'create_project', 'move_task', 'add_task', 'update_task', 'complete_task',
       'move_tasks', 'add_tasks', 'complete_tasks',
@@ -34,7 +34,7 @@ describe('the tool catalogue', () => {
     }
   });
 
-  it('takes the DESIGN arguments', () => {
+  it('takes the public arguments', () => {
     const sig = Object.fromEntries(TOOLS.map((t) => [t.name, signature(t)]));
     expect(sig).toMatchObject({
       // Beyond DESIGN's arguments, only optional ones: the creation date on request.
@@ -86,7 +86,7 @@ describe('task and project tools', () => {
     expect(JSON.stringify(inbox).length).toBeLessThan(20_000);
   });
 
-  it('mutations return the DESIGN shapes and log one action each, tagged with the run', async () => {
+  it('mutations return the public shapes and log one action each, tagged with the run', async () => {
     const { db } = tempDb();
     const [t1, t2] = seedInbox(db);
     expect(await value(db, 'create_project', { name: 'Birthday Celebration' })).toEqual({ id: 'p1', name: 'Birthday Celebration' });
