@@ -22,6 +22,10 @@ const electron = require('electron/package.json').version;
  */
 const REVIEWED = [
   {
+    id: 'OPEN_EXTERNAL_JS_CHECK',
+    why: 'src-main/app/links.ts is the only caller: it opens an address only after the main process checks it with liveLinkUrl (src-shared/links.ts: http, https and mailto only, no credentials or control characters, bounded length), at most once a second, for our own renderer; tested in test/unit/app/links.test.ts and test/unit/links.test.ts.',
+  },
+  {
     id: 'PRELOAD_JS_CHECK',
     why: 'src-preload/index.ts exposes only invoke/on of the IPC contract, refuses unknown channel and event names, and never hands the page an Electron object; main parses every input and checks the sender frame (src-main/host/electron-ipc.ts).',
   },
