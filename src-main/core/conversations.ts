@@ -4,7 +4,7 @@
  */
 import type { AgentEvent, RunInfo } from '../../src-shared/events';
 import type { Result } from '../../src-shared/result';
-import { getConversation, loadMessages, type ConversationInfo } from './agent/store';
+import { getConversation, loadMessages, type ConversationInfo } from './agent/conversations';
 import { listRuns, readTrace } from './agent/trace';
 import { cleanName } from './domain/text';
 import { attempt, fail } from './domain/fail';

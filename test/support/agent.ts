@@ -2,7 +2,7 @@ import type { AgentEvent } from '../../src-shared/events';
 import { addTask, type Db } from '../../src-main/core';
 import { runAgent, TOOLS, type RunAgentOptions, type RunOutcome } from '../../src-main/core/agent';
 import { DEFAULT_LIMITS } from '../../src-main/core/agent/limits';
-import { createConversation } from '../../src-main/core/agent/store';
+import { createConversation } from '../../src-main/core/agent/conversations';
 import type { Model } from '../../src-main/core/llm/port';
 import { SEED_INBOX } from '../fakes/seed';
 import { userCtx } from './db';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { newUserRequest, openDatabase, type ActionContext, type Db } from '../../src-main/core';
+import { TRACKED_TABLES } from '../../src-main/core/store/entities';
 
 /** A fresh temp folder, removed when the test ends. */
 export function tempDir(): string {
@@ -25,10 +26,10 @@ export function tempDb(): { db: Db; path: string; dir: string } {
 /** A request id for changes made by hand in a test. */
 export const userCtx = (db: Db): ActionContext => newUserRequest(db);
 
-/** Every row of the domain tables, for before/after comparisons. */
+/** Every row of the tracked tables (the entity registry) and the settings, for before/after comparisons. */
 export function snapshot(db: Db): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
-  for (const t of ['projects', 'tasks', 'lists', 'list_items', 'settings']) {
+  for (const t of [...TRACKED_TABLES, 'settings']) {
     out[t] = db.prepare(`SELECT * FROM ${t} ORDER BY ${t === 'settings' ? 'key' : 'id'}`).all();
   }
   return out;

@@ -4,6 +4,6 @@ export * from './loop';
 export * from './limits';
 export { historyWindow } from './history';
 export { jsonProtocol, nativeProtocol, PROTOCOLS, OBSERVATION, basePrompt, type ProtocolAdapter } from './protocols';
-export * from './store';
+export * from './conversations';
 export * from './trace';
 export { TOOLS, READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolEffect, type ToolServices, createToolServices } from '../tools';

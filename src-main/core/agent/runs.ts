@@ -14,7 +14,7 @@ import { approvalPolicy } from '../tools/invoke';
 import type { Tool, ToolServices } from '../tools/tool';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { RunError, runAgent, type RunOutcome } from './loop';
-import { appendMessages, createConversation, getConversation, loadMessages, rememberedProtocol, rememberProtocol, type Endpoint } from './store';
+import { appendMessages, createConversation, getConversation, loadMessages, rememberedProtocol, rememberProtocol, type Endpoint } from './conversations';
 import { createTraceWriter } from './trace';
 
 interface LiveRun {

@@ -3,7 +3,7 @@ import { AgentEvent, RunInfo, StopReason, WireProtocol } from '../../../src-shar
 import type { ChatMessage } from '../llm/port';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
-import { appendMessages } from './store';
+import { appendMessages } from './conversations';
 
 export interface TraceWriter {
   /** The event-stream subscriber: runs row, steps, token usage. */

@@ -1,4 +1,4 @@
-export * from './store';
+export * from './conversations';
 export * from './keychain';
 export * from './api-key';
 export * from './redact';

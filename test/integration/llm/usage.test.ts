@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLiveRuns, getRun, listRuns, readTrace, startRun, TOOLS } from '../../../src-main/core/agent';
-import { createConversation } from '../../../src-main/core/agent/store';
+import { createConversation } from '../../../src-main/core/agent/conversations';
 import { mapUsage, MAX_CALL_TOKENS } from '../../../src-main/core/llm/assemble';
 import { createOpenAIModel } from '../../../src-main/core/llm/openai';
 import { AgentEvent, RunInfo } from '../../../src-shared/events';

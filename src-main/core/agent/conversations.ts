@@ -1,4 +1,4 @@
-/** What the agent keeps between requests: conversations, their messages, and the protocol found per model. */
+/** Conversations as the agent keeps them between requests: conversations, their messages (as the model saw them), and the protocol found per model. */
 import { WireProtocol } from '../../../src-shared/events';
 import type { ChatMessage, ToolCall } from '../llm/port';
 import type { Db } from '../store/db';
