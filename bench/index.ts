@@ -3,7 +3,7 @@ import { benchAgent } from './agent';
 import { benchCalculator } from './calculator';
 import { benchHostile } from './hostile';
 import { benchLlm } from './llm';
-import { benchStore } from './conversations';
+import { benchStore } from './store';
 import { benchUi } from './ui';
 
 const only = process.argv[2];

@@ -9,7 +9,7 @@
 import { endpointOrigin, isInsecureUrl, keyRequired, PRESETS, type KeySource, type KeyStatus, type ProviderProfile } from '../../../src-shared/providers';
 import type { Failure, Result } from '../../../src-shared/result';
 import { redactSecrets } from './redact';
-import { KeychainUnavailableError, type SecretStore } from './conversations';
+import { KeychainUnavailableError, type SecretStore } from './store';
 
 export const ENV_KEY = 'OPENAI_API_KEY';
 

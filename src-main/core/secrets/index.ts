@@ -1,4 +1,4 @@
-export * from './conversations';
+export * from './store';
 export * from './keychain';
 export * from './api-key';
 export * from './redact';

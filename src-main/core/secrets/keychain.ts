@@ -4,7 +4,7 @@
  * fast and a missing or broken build, or a machine without a Secret Service, becomes one clear
  * KeychainUnavailableError instead of a crash.
  */
-import { KeychainUnavailableError, type SecretStore } from './conversations';
+import { KeychainUnavailableError, type SecretStore } from './store';
 
 /** The part of keytar we use; tests inject a failing or fake one. */
 export interface KeytarLike {
