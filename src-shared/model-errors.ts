@@ -4,6 +4,7 @@
  * event carries one (src-shared/events.ts).
  *
  * - `auth`: 401/403, or the API key could not be read.
+ * - `no_key`: 401 while no API key was sent (none is set for the profile): set one.
  * - `rate_limit`: 429 that retries did not cure, a retry-after longer than the adapter may wait, or a
  *   quota that waiting cannot fix (`insufficient_quota`).
  * - `server`: 5xx (and 409) after the retries.
@@ -25,6 +26,7 @@ import { z } from 'zod';
 
 export const ModelErrorKind = z.enum([
   'auth',
+  'no_key',
   'rate_limit',
   'server',
   'timeout',

@@ -4,7 +4,7 @@
  * A user's edits are logged like the CLI's: each request is one undoable entry in the action log.
  */
 import type { AgentEvent } from '../../src-shared/events';
-import type { Result } from '../../src-shared/result';
+import type { FailureCode, FailureDetails, Result } from '../../src-shared/result';
 import { DATA_TOPICS, SettingsSchema, type ActionGroup } from '../../src-shared/ipc';
 import {
   activeProfile,
@@ -87,18 +87,18 @@ export interface HandlerDeps extends HostDeps {
 }
 
 
-function fail(error: string, hint: string): never {
-  throw new DomainError(error, hint);
+function fail(error: string, hint: string, code?: FailureCode, details?: FailureDetails): never {
+  throw new DomainError(error, hint, code, details);
 }
 
 /** A refused request becomes a DomainError, which the dispatcher turns into a `failed` reply. */
 function must<T>(r: Result<T>): T {
-  if (!r.ok) fail(r.error, r.hint);
+  if (!r.ok) fail(r.error, r.hint, r.code, r.details);
   return r.value;
 }
 
 function logged<T>(r: Mutated<T>): { value: T; actionId: string } {
-  if (!r.ok) fail(r.error, r.hint);
+  if (!r.ok) fail(r.error, r.hint, r.code, r.details);
   return { value: r.value, actionId: r.actionId };
 }
 

@@ -30,7 +30,8 @@ export type RetryDecision = { waitMs: number } | { error: ModelError };
 
 export function retryDecision(error: ModelError, state: AttemptState, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   const after = state.attempts > 1 ? ` (after ${state.attempts} attempts)` : '';
-  const e = error.status === 401 && state.keyless ? suffixed(error, ' (no API key was sent)') : error;
+  // Refused while no key was sent: the remedy is to set one, not to fix it (kind no_key, not auth).
+  const e = error.status === 401 && state.keyless ? new ModelError(`${error.message} (no API key was sent)`, 'no_key', error.status, error.code, error.details) : error;
   if (state.emitted || !isTransient(error)) return { error: suffixed(e, after) };
   const asked = error.details.retryAfterMs;
   if (asked !== undefined && asked > policy.maxRetryWaitMs) {

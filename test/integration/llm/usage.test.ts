@@ -65,7 +65,7 @@ describe('token usage is clamped where it is read', () => {
     const result = await started.value.finished;
     expect(result.status).toBe('done');
     const [info] = listRuns(db);
-    expect(info?.usage).toEqual({ promptTokens: 0, completionTokens: 13, totalTokens: MAX_CALL_TOKENS });
+    expect(info?.usage).toEqual({ promptTokens: 0, completionTokens: 13, totalTokens: MAX_CALL_TOKENS, cachedTokens: 0 });
     expect(info?.message).toBeNull();
     const trace = readTrace(db, started.value.runId);
     expect(trace.find((e) => e.type === 'usage')).toMatchObject({ promptTokens: 0, completionTokens: 13, totalTokens: MAX_CALL_TOKENS });

@@ -428,6 +428,14 @@ export const dialog = {
   },
 };
 
+/** Links in answers open in the system browser (src-main/app/links.ts): recorded, never opened. */
+export const shell = {
+  openExternal(url: string): Promise<void> {
+    record('shell.openExternal', url);
+    return Promise.resolve();
+  },
+};
+
 const notifications: Array<{ title: string; body: string }> = [];
 
 export class Notification extends StandIn {

@@ -256,7 +256,8 @@ describe('the agent', () => {
     const { call } = setup();
     const tools = await call('agent.tools', {});
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(byName.get('move_task')).toMatchObject({ changes: true, description: expect.stringContaining('Move a task') });
+    expect(byName.get('move_task')).toMatchObject({ changes: true, approval: 'auto', description: expect.stringContaining('Move one task') });
+    expect(byName.get('complete_task')).toMatchObject({ changes: true, approval: 'ask' });
     expect(byName.get('get_inbox_tasks')?.changes).toBe(false);
     expect(tools.filter((t) => t.changes).map((t) => t.name)).toEqual(expect.arrayContaining(['complete_task', 'archive_list_item', 'create_project']));
   });
