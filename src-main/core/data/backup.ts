@@ -38,37 +38,56 @@ function hasSqliteHeader(path: string): boolean {
  * full integrity_check, and a schema version from 1 up to this Tidy's. Returns the schema version, or
  * throws a StoreError whose message is one line naming the file. Opens the file read-only.
  */
-export function checkDatabaseFile(path: string): number {
+export function checkDatabaseFile(path: string, name = path): number {
   let st;
   try {
     st = statSync(path);
   } catch {
-    throw new StoreError(`${path} does not exist; pass the path of a Tidy backup file`);
+    throw new StoreError(`${name} does not exist; pass the path of a Tidy backup file`);
   }
-  if (!st.isFile()) throw new StoreError(`${path} is not a file; pass the path of a Tidy backup file`);
-  if (st.size < 100 || !hasSqliteHeader(path)) throw new StoreError(`${path} is not a SQLite database; pass a backup made by \`tidy backup\``);
+  if (!st.isFile()) throw new StoreError(`${name} is not a file; pass the path of a Tidy backup file`);
+  if (st.size < 100 || !hasSqliteHeader(path)) throw new StoreError(`${name} is not a SQLite database; pass a backup made by \`tidy backup\``);
   let db: Db | undefined;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
     const appId = db.pragma('application_id', { simple: true }) as number;
-    if (appId !== APPLICATION_ID) throw new StoreError(`${path} is a SQLite database but not a Tidy one; pass a backup made by \`tidy backup\``);
+    if (appId !== APPLICATION_ID) throw new StoreError(`${name} is a SQLite database but not a Tidy one; pass a backup made by \`tidy backup\``);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > LATEST_VERSION)
-      throw new StoreError(`${path} was written by a newer Tidy (schema ${version}; this Tidy knows up to ${LATEST_VERSION}); update Tidy to use it`);
-    if (version < 1) throw new StoreError(`${path} has no Tidy schema; pass a backup made by \`tidy backup\``);
+      throw new StoreError(`${name} was written by a newer Tidy (schema ${version}; this Tidy knows up to ${LATEST_VERSION}); update Tidy to use it`);
+    if (version < 1) throw new StoreError(`${name} has no Tidy schema; pass a backup made by \`tidy backup\``);
     const rows = db.pragma('integrity_check(1)', { simple: true }) as string;
-    if (rows !== 'ok') throw new StoreError(`${path} is damaged (${rows.split('\n')[0]}); pick another backup`);
+    if (rows !== 'ok') throw new StoreError(`${name} is damaged (${rows.split('\n')[0]}); pick another backup`);
     return version;
   } catch (e) {
     if (e instanceof StoreError) throw e;
-    throw new StoreError(`${path} is damaged or unreadable (${message(e)}); pick another backup`);
+    throw new StoreError(`${name} is damaged or unreadable (${message(e)}); pick another backup`);
   } finally {
     db?.close();
   }
 }
 
 function removeQuietly(path: string): void {
-  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(p, { force: true });
+  for (const p of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      rmSync(p, { force: true });
+    } catch {
+      // nothing more can be done; the error that matters is reported by the caller
+    }
+  }
+}
+
+/**
+ * Makes a copy self-contained: rollback-journal mode, so that it is one file (opening it never creates a
+ * -wal or -shm beside it, and copying it copies everything).
+ */
+function standalone(path: string): void {
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    db.pragma('journal_mode = DELETE');
+  } finally {
+    db.close();
+  }
 }
 
 /** A temporary name in the same folder as `path`, so that the final rename is atomic. */
@@ -88,7 +107,8 @@ export async function backupDatabase(db: Db, out: string): Promise<BackupInfo> {
   const tmp = tempName(out);
   try {
     await db.backup(tmp);
-    const schemaVersion = checkDatabaseFile(tmp);
+    standalone(tmp);
+    const schemaVersion = checkDatabaseFile(tmp, out);
     renameSync(tmp, out);
     return { path: out, bytes: statSync(out).size, schemaVersion };
   } catch (e) {
@@ -175,14 +195,16 @@ export interface RestoreResult {
  * Any refusal leaves the current database as it was. Tidy should not be running on that database meanwhile.
  */
 export function restoreDatabase(file: string, dbPath: string, now: Date = new Date()): RestoreResult {
-  checkDatabaseFile(file);
+  if (!existsSync(file)) throw new StoreError(`${file} does not exist; pass the path of a Tidy backup file`);
   if (existsSync(dbPath) && !statSync(dbPath).isFile()) throw new StoreError(`${dbPath} is not a file; pass --db with the database file to replace`);
   mkdirSync(dirname(dbPath), { recursive: true });
   const staged = tempName(dbPath);
   try {
+    // Only the copy is ever opened: checking a file in place could leave a -wal or -shm beside it.
     copyFileSync(file, staged);
-    // The copy, not the original, is what will be used: check it too (a short read or a full disk).
-    const schemaVersion = checkDatabaseFile(staged);
+    const schemaVersion = checkDatabaseFile(staged, file);
+    standalone(staged);
+    for (const side of ['-wal', '-shm', '-journal']) rmSync(`${staged}${side}`, { force: true });
 
     let keptAt: string | null = null;
     if (existsSync(dbPath)) {

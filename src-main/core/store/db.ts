@@ -133,7 +133,11 @@ function copyBeforeMigration(db: Db, path: string, from: number, to: number, now
     renameSync(tmp, out);
     return out;
   } catch (e) {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // the folder itself is what failed
+    }
     throw new StoreError(`cannot copy ${path} into ${dir} before updating its schema (${message(e)}); the database was left as it was — free some space or make that folder writable`);
   }
 }
