@@ -69,6 +69,20 @@ export function writeFileAtomically(out: string, fill: (sink: Sink) => void): vo
 
 type Row = Record<string, unknown>;
 
+/**
+ * JSON.stringify escapes C0 controls; this escapes DEL, C1 controls and bidirectional overrides too, so an
+ * export shown on a terminal cannot move the cursor or read other than it is (see src-main/cli/context.ts).
+ * The escapes are JSON's own: the file parses to the very same strings.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const escapeUnsafe = (s: string): string => s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const json = (v: unknown): string => escapeUnsafe(JSON.stringify(v));
+
+/** Text for the Markdown export: control characters (but tabs and line breaks) and bidi overrides shown as escapes. */
+// eslint-disable-next-line no-control-regex
+const visible = (s: string): string => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** The row as the file has it: export names, in the order of the schema, booleans for 0/1 columns. */
 function rowMapper(c: (typeof COLLECTIONS)[number]): (row: Row) => Row {
   const entries = Object.entries(c.columns);
@@ -93,13 +107,13 @@ export function exportJson(db: Db, sink: Sink, now: Date = new Date()): void {
   db.transaction(() => {
     sink.write(`{\n  "format": ${JSON.stringify(EXPORT_FORMAT)},\n  "version": ${EXPORT_VERSION},\n`);
     sink.write(`  "exportedAt": ${JSON.stringify(now.toISOString())},\n  "schemaVersion": ${schemaVersion(db)},\n  "data": {\n`);
-    sink.write(`    "counters": ${JSON.stringify(readCounters(db))}`);
+    sink.write(`    "counters": ${json(readCounters(db))}`);
     for (const c of COLLECTIONS) {
       sink.write(`,\n    ${JSON.stringify(c.key)}: [`);
       const map = rowMapper(c);
       let first = true;
       for (const row of db.prepare(`SELECT ${Object.values(c.columns).join(', ')} FROM ${c.table} ORDER BY ${c.order}`).iterate() as Iterable<Row>) {
-        sink.write(`${first ? '\n' : ',\n'}      ${JSON.stringify(map(row))}`);
+        sink.write(`${first ? '\n' : ',\n'}      ${json(map(row))}`);
         first = false;
       }
       sink.write(first ? ']' : '\n    ]');
@@ -110,12 +124,12 @@ export function exportJson(db: Db, sink: Sink, now: Date = new Date()): void {
 
 /** Text in a Markdown line: no line breaks, and characters that would start markup are escaped. */
 function inline(s: string): string {
-  return s.replace(/\r\n?|\n/g, ' ').replace(/([\\`*_[\]<>#|])/g, '\\$1');
+  return visible(s).replace(/\r\n?|\n/g, ' ').replace(/([\\`*_[\]<>#|])/g, '\\$1');
 }
 
 /** A transcript block: quoted, so that the message's own Markdown cannot break the document's structure. */
 function quoted(s: string): string {
-  return s
+  return visible(s)
     .split(/\r\n?|\n/)
     .map((l) => (l ? `> ${l}` : '>'))
     .join('\n');

@@ -27,6 +27,11 @@ describe('export and import of Tidy’s own export', () => {
     expect(parsed.data.actions.some((a) => a.undoneAt !== null)).toBe(true);
     expect(parsed.data.messages).toHaveLength(4);
     expect(parsed.data.steps[0]!.payload).toBe('{"a":1.50,"b":"\\u00e9"}');
+    // Terminal controls and bidi overrides are JSON escapes in the file, and the same characters once parsed.
+    // eslint-disable-next-line no-control-regex
+    expect(first).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(first).toContain('evil \\u202e\\u001b[2J\\u0085\\u007f text');
+    expect(parsed.data.tasks.some((t) => t.content === 'evil \u202e\u001b[2J\u0085\u007f text')).toBe(true);
 
     const target = freshDb();
     try {
@@ -104,6 +109,9 @@ describe('export and import of Tidy’s own export', () => {
     expect(md).toContain('- [ ] \\[x\\] not \\*markdown\\*');
     expect(md).toContain('**You** (2026-11-20T10:00:00.000Z):\n\n> plan my week');
     expect(md).toContain('> Done: **3** tasks\n> # not a heading');
+    expect(md).toContain('evil \\\\u202e\\\\u001b\\[2J\\\\u0085\\\\u007f text');
+    // eslint-disable-next-line no-control-regex
+    expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     expect(md).not.toContain('{"tasks":[]}'); // tool results are not part of the transcript
   });
 });

@@ -13,6 +13,7 @@ export function populate(db: Db, tasks = 12): void {
     if (i % 3 === 0) okValue(completeTask(db, ctx(), { task: t.id }));
     if (i % 5 === 4) okValue(archiveTask(db, ctx(), { task: t.id }));
   }
+  okValue(addTask(db, ctx(), { content: 'evil \u202e\u001b[2J\u0085\u007f text' }));
   okValue(addTask(db, ctx(), { content: 'to be undone' }));
   okValue(undoLast(db, { ctx: ctx() }));
   const list = okValue(makeList(db, ctx(), { name: 'Groceries' }));
