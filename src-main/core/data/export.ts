@@ -74,7 +74,6 @@ type Row = Record<string, unknown>;
  * export shown on a terminal cannot move the cursor or read other than it is (see src-main/cli/context.ts).
  * The escapes are JSON's own: the file parses to the very same strings.
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const escapeUnsafe = (s: string): string => s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const json = (v: unknown): string => escapeUnsafe(JSON.stringify(v));
