@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { APPLICATION_ID, StoreError, type Db } from '../store/db';
 import { LATEST_VERSION } from '../store/migrations';
 
@@ -196,6 +196,7 @@ export interface RestoreResult {
  */
 export function restoreDatabase(file: string, dbPath: string, now: Date = new Date()): RestoreResult {
   if (!existsSync(file)) throw new StoreError(`${file} does not exist; pass the path of a Tidy backup file`);
+  if (resolve(file) === resolve(dbPath)) throw new StoreError(`${file} is the database itself; pass a backup file`);
   if (existsSync(dbPath) && !statSync(dbPath).isFile()) throw new StoreError(`${dbPath} is not a file; pass --db with the database file to replace`);
   mkdirSync(dirname(dbPath), { recursive: true });
   const staged = tempName(dbPath);
@@ -217,8 +218,7 @@ export function restoreDatabase(file: string, dbPath: string, now: Date = new Da
       if (existsSync(`${dbPath}-wal`) && statSync(`${dbPath}-wal`).size > 0) copyFileSync(`${dbPath}-wal`, `${keptAt}-wal`);
       // A -wal left beside the new file would be replayed into it: remove the old one first (its content
       // is in the copy kept aside, and was checkpointed into the file just before).
-      rmSync(`${dbPath}-wal`, { force: true });
-      rmSync(`${dbPath}-shm`, { force: true });
+      for (const side of ['-wal', '-shm', '-journal']) rmSync(`${dbPath}${side}`, { force: true });
     }
     renameSync(staged, dbPath);
     return { keptAt, schemaVersion };
@@ -240,6 +240,8 @@ function settle(dbPath: string): void {
   try {
     db = new Database(dbPath, { fileMustExist: true });
     db.pragma('busy_timeout = 2000');
+    // A first read rolls back a hot rollback journal, which would otherwise be replayed into the new file.
+    db.prepare(`SELECT count(*) FROM sqlite_master`).get();
     const [r] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
     busy = r !== undefined && r.busy !== 0;
   } catch (e) {

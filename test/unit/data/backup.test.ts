@@ -143,6 +143,24 @@ describe('restoreDatabase', () => {
     refused(join(dir, 'missing.db'), path, /does not exist/);
   });
 
+  it('restores an older schema (migrated, with its own copy, when next opened) and into a place with no database yet', () => {
+    const dir = tempDir();
+    const old = join(dir, 'old.db');
+    const o = openDatabase(old, { migrations: migrations.slice(0, 3) });
+    o.prepare(`INSERT INTO tasks (id, content, project_id, created_at, updated_at) VALUES ('t1', 'from schema 3', 'inbox', 'x', 'x')`).run();
+    o.close();
+    const path = join(dir, 'live', 'tidy.db');
+    expect(restoreDatabase(old, path)).toEqual({ keptAt: null, schemaVersion: 3 });
+    const db = openDatabase(path);
+    try {
+      expect(db.prepare(`SELECT content FROM tasks`).all()).toEqual([{ content: 'from schema 3' }]);
+    } finally {
+      db.close();
+    }
+    expect(readdirSync(join(dir, 'live', 'backups'))).toHaveLength(1);
+    expect(() => restoreDatabase(path, path)).toThrow(/is the database itself/);
+  });
+
   it('refuses while another Tidy holds the database in a transaction', async () => {
     const { path, backup } = await setup();
     const other = openDatabase(path);
