@@ -50,8 +50,13 @@ export function registerBackupCommands(program: Command, cli: Cli): void {
         process.stderr.write(`Exported to ${out}\n`);
       } else {
         const sink = new FdSink(1);
-        run(db, sink);
-        sink.flush();
+        try {
+          run(db, sink);
+          sink.flush();
+        } catch (e) {
+          // The reader went away (`tidy export | head`): that is the reader's choice, not a failure.
+          if ((e as NodeJS.ErrnoException).code !== 'EPIPE') throw e;
+        }
       }
     });
 

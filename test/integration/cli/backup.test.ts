@@ -1,8 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tidy } from '../../support/cli';
+import { addTask, newUserRequest, openDatabase } from '../../../src-main/core';
+import { TIDY_BIN, tidy } from '../../support/cli';
 import { tempDir } from '../../support/db';
 
 const oneLine = (s: string) => s.trim().split('\n').length === 1;
@@ -112,5 +114,25 @@ describe('tidy backup, restore, export, import (real process)', () => {
     expect(oneLine(r.stderr)).toBe(true);
     expect(r.stderr).toMatch(/not valid JSON/);
     expect(JSON.parse(tidy(db, ['tasks', '--all', '--json']).stdout)).toEqual([]);
+  });
+
+  it('a large export streams through a pipe whole, and a reader that stops early is not an error', () => {
+    const dir = tempDir();
+    const db = join(dir, 'tidy.db');
+    const d = openDatabase(db);
+    d.transaction(() => {
+      for (let i = 0; i < 5000; i++) addTask(d, newUserRequest(d), { content: `task ${i} with a few words` });
+    })();
+    d.close();
+    const file = join(dir, 'e.json');
+    expect(tidy(db, ['export', '--out', file]).code).toBe(0);
+    const piped = tidy(db, ['export'], { maxBuffer: 64 * 1024 * 1024 });
+    expect(piped.stdout.length).toBeGreaterThan(4_000_000);
+    expect(withoutTime(piped.stdout)).toBe(withoutTime(readFileSync(file, 'utf8')));
+    const early = spawnSync('bash', ['-c', 'set -o pipefail; "$0" "$1" --db "$2" export | head -c 100 > /dev/null', process.execPath, TIDY_BIN, db], {
+      encoding: 'utf8',
+    });
+    expect(early.stderr).toBe('');
+    expect(early.status).toBe(0);
   });
 });
