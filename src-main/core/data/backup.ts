@@ -94,6 +94,22 @@ function standalone(path: string): void {
 const tempName = (path: string): string => join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
 
 /**
+ * Pages per step of the online backup: 1,000 (4 MB) at a time, so the event loop is never held for long;
+ * but a write by another process restarts a backup, so after a restart the rest is copied in one step
+ * (one read transaction), which no writer can interrupt: a busy database cannot keep a backup from ending.
+ */
+function backupPace(): (p: { totalPages: number; remainingPages: number }) => number {
+  let last = Infinity;
+  let allAtOnce = false;
+  return ({ totalPages, remainingPages }) => {
+    // No progress since the last step means it started over (a restart copies the first pages again).
+    if (remainingPages >= last) allAtOnce = true;
+    last = remainingPages;
+    return allAtOnce ? totalPages + 1 : 1000;
+  };
+}
+
+/**
  * Copies the open database to `out` with SQLite's online backup (consistent while others write), checks
  * the copy, and only then gives it its name. An existing `out` is replaced only by a checked copy.
  */
@@ -106,7 +122,7 @@ export async function backupDatabase(db: Db, out: string): Promise<BackupInfo> {
   if (existsSync(out) && statSync(out).isDirectory()) throw new StoreError(`${out} is a folder; pass --out with a file path`);
   const tmp = tempName(out);
   try {
-    await db.backup(tmp);
+    await db.backup(tmp, { progress: backupPace() });
     standalone(tmp);
     const schemaVersion = checkDatabaseFile(tmp, out);
     renameSync(tmp, out);
