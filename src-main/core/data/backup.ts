@@ -94,6 +94,26 @@ function standalone(path: string): void {
 const tempName = (path: string): string => join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
 
 /**
+ * The checks of checkDatabaseFile, made through the connection that was backed up (ATTACH), because the
+ * desktop app loads better-sqlite3 with its own native binding (src-main/app/native.ts) and a second
+ * `new Database` there would load the wrong one. Also makes the copy standalone (see above).
+ */
+function checkCopy(db: Db, copy: string, name: string): number {
+  db.prepare(`ATTACH DATABASE ? AS tidy_copy`).run(copy);
+  try {
+    db.pragma('tidy_copy.journal_mode = DELETE');
+    if (db.pragma('tidy_copy.application_id', { simple: true }) !== APPLICATION_ID) throw new StoreError(`${name} is not a Tidy database`);
+    const version = db.pragma('tidy_copy.user_version', { simple: true }) as number;
+    if (version < 1 || version > LATEST_VERSION) throw new StoreError(`${name} has schema ${version}, which this Tidy does not know`);
+    const result = db.pragma('tidy_copy.integrity_check(1)', { simple: true }) as string;
+    if (result !== 'ok') throw new StoreError(`${name} is damaged (${result.split('\n')[0]})`);
+    return version;
+  } finally {
+    db.prepare(`DETACH DATABASE tidy_copy`).run();
+  }
+}
+
+/**
  * Pages per step of the online backup: 1,000 (4 MB) at a time, so the event loop is never held for long;
  * but a write by another process restarts a backup, so after a restart the rest is copied in one step
  * (one read transaction), which no writer can interrupt: a busy database cannot keep a backup from ending.
@@ -123,8 +143,7 @@ export async function backupDatabase(db: Db, out: string): Promise<BackupInfo> {
   const tmp = tempName(out);
   try {
     await db.backup(tmp, { progress: backupPace() });
-    standalone(tmp);
-    const schemaVersion = checkDatabaseFile(tmp, out);
+    const schemaVersion = checkCopy(db, tmp, out);
     renameSync(tmp, out);
     return { path: out, bytes: statSync(out).size, schemaVersion };
   } catch (e) {
@@ -209,6 +228,7 @@ export interface RestoreResult {
  * and copied beside the database, where the copy is checked again; the current database (with its -wal)
  * is then copied into backupsDir, and only then does the checked copy take its place by an atomic rename.
  * Any refusal leaves the current database as it was. Tidy should not be running on that database meanwhile.
+ * Opens files with better-sqlite3's default binding: for the CLI, not yet for the desktop app.
  */
 export function restoreDatabase(file: string, dbPath: string, now: Date = new Date()): RestoreResult {
   if (!existsSync(file)) throw new StoreError(`${file} does not exist; pass the path of a Tidy backup file`);

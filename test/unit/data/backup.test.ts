@@ -22,6 +22,11 @@ describe('backupDatabase', () => {
     expect(info.path).toBe(out);
     expect(info.schemaVersion).toBe(migrations.length);
     expect(checkDatabaseFile(out)).toBe(migrations.length);
+    // One self-contained file: opening it never needs (or leaves) a -wal beside it.
+    const raw = new Database(out, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('delete');
+    raw.close();
+    expect(db.prepare(`SELECT count(*) AS n FROM pragma_database_list`).get()).toEqual({ n: 1 }); // the copy was detached
     const copy = openDatabase(out);
     try {
       expect(exportString(copy)).toBe(exportString(db));
