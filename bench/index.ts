@@ -1,6 +1,7 @@
 // `npm run bench [name]`: every speed and memory target of the project, printed as figures and ratios.
 import { benchAgent } from './agent';
 import { benchCalculator } from './calculator';
+import { benchData } from './data';
 import { benchHostile } from './hostile';
 import { benchLlm } from './llm';
 import { benchStore } from './store';
@@ -14,6 +15,7 @@ const benches: [string, () => Promise<void>][] = [
   ['llm', benchLlm],
   ['ui', benchUi],
   ['hostile', benchHostile],
+  ['data', benchData],
 ];
 
 if (only && !benches.some(([name]) => name === only)) {

@@ -2,6 +2,7 @@
 // which run (and are tested) in plain Node; this file wires them to Electron.
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Notification } from 'electron';
 import { createKeychainStore, openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
+import { scheduleAutoBackups } from '../core/data';
 import { createHost } from '../host';
 import { forwardEvents, registerIpc } from '../host/electron-ipc';
 import { electronKeytar, ensureNativeBinding } from './native';
@@ -33,7 +34,9 @@ async function start(): Promise<void> {
   hardenSession();
   const log = (line: string): void => console.log(line);
   const nativeBinding = await ensureNativeBinding('better-sqlite3', log);
-  const db = openDatabase(resolveDbPath(undefined), { verify: 'always', ...(nativeBinding ? { nativeBinding } : {}) });
+  const dbPath = resolveDbPath(undefined);
+  const db = openDatabase(dbPath, { verify: 'always', ...(nativeBinding ? { nativeBinding } : {}) });
+  scheduleAutoBackups(db, dbPath, (line) => console.warn(`Tidy: ${line}`));
   // Without keytar Tidy still runs: the keychain store reports it unavailable and OPENAI_API_KEY stands in.
   const secrets = createKeychainStore({ load: electronKeytar(ensureNativeBinding('keytar', log)) });
   const host = createHost({ db, secrets, env: process.env });

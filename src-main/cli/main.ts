@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { DomainError, StoreError } from '../core';
 import { registerAgentCommands } from './commands/agent';
+import { registerBackupCommands } from './commands/backup';
 import { registerConfigCommands } from './commands/config';
 import { registerDataCommands } from './commands/data';
 import { registerKeyCommands } from './commands/key';
@@ -28,6 +29,7 @@ registerConfigCommands(program, cli);
 registerAgentCommands(program, cli);
 registerServeCommand(program, cli);
 registerKeyCommands(program, cli);
+registerBackupCommands(program, cli);
 
 function fatal(line: string, code: number): void {
   process.stderr.write(`tidy: ${printable(line)}\n`);

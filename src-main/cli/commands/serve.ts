@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveDbPath } from '../../core';
+import { scheduleAutoBackups } from '../../core/data';
 import { createHost } from '../../host';
 import { startWebHost } from '../../host/web';
 import { CliFailure, usage, type Cli } from '../context';
@@ -49,8 +51,11 @@ export function registerServeCommand(program: Command, cli: Cli): void {
         throw new CliFailure(`the UI is not built yet (no ${join(RENDERER_DIR, 'index.html')})`, 'run `npx electron-vite build` (or `npm start`) in the Tidy folder');
 
       const stopLogging = logProcessFaults();
-      const host = createHost({ db: cli.db({ verify: 'always' }), secrets: cliSecrets(), env: process.env });
+      const db = cli.db({ verify: 'always' });
+      const stopBackups = scheduleAutoBackups(db, resolveDbPath(cli.globals.db), (line) => process.stderr.write(`tidy serve: ${line}\n`));
+      const host = createHost({ db, secrets: cliSecrets(), env: process.env });
       const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {
+        stopBackups();
         await host.close();
         stopLogging();
         throw new CliFailure(`cannot serve: ${e instanceof Error ? e.message : String(e)}`, 'try another --port, or leave it out');
@@ -62,6 +67,7 @@ export function registerServeCommand(program: Command, cli: Cli): void {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
+      stopBackups();
       await web.close();
       await host.close();
       stopLogging();

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { migrations as allMigrations, type Migration } from './migrations';
 import { syncSearchIndex } from './search-index';
 
@@ -25,6 +25,8 @@ export interface OpenOptions {
    * command that opens on every call; quick_check reads the whole file, about 5 ms per MB).
    */
   verify?: 'always' | 'small';
+  /** Copy an existing database into the backups folder before a migration changes it (default true). */
+  backupBeforeMigration?: boolean;
 }
 
 /** Files up to this size are checked in full at every open, whatever the caller. */
@@ -90,6 +92,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
       const result = db.pragma('quick_check(1)', { simple: true }) as string;
       if (result !== 'ok') throw new StoreError(damaged(path, result));
     }
+    // An update that goes wrong (or a Tidy that is rolled back) must not cost the user their data.
+    if (exists && version > 0 && version < latest && options.backupBeforeMigration !== false) copyBeforeMigration(db, path, version, latest);
     if (!memory) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = FULL');
@@ -112,6 +116,31 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
 
 const damaged = (path: string, why: string): string =>
   `${path} is damaged (${why.split('\n')[0]}); it was left untouched — restore a backup copy of it, recover it with the sqlite3 tool's .recover command, or pass --db with another file`;
+
+/**
+ * Copies the database into the backups folder beside it (see core/data/backup.ts) before a migration:
+ * VACUUM INTO reads the database in one consistent snapshot and writes only the copy, so nothing is
+ * written into the original before the copy exists; the copy gets its name only once it is complete.
+ */
+function copyBeforeMigration(db: Db, path: string, from: number, to: number, now = new Date()): string {
+  const dir = join(dirname(path), 'backups');
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const out = join(dir, `tidy-before-schema-${to}-from-${from}-${stamp}.db`);
+  const tmp = join(dir, `.${basename(out)}.${process.pid}.tmp`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    db.prepare(`VACUUM INTO ?`).run(tmp);
+    renameSync(tmp, out);
+    return out;
+  } catch (e) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // the folder itself is what failed
+    }
+    throw new StoreError(`cannot copy ${path} into ${dir} before updating its schema (${message(e)}); the database was left as it was — free some space or make that folder writable`);
+  }
+}
 
 function migrate(db: Db, migrations: Migration[], from: number): void {
   for (const m of migrations) {

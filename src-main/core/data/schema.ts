@@ -1,0 +1,238 @@
+/**
+ * Tidy's export format, version 1 (`tidy export --format json`; read back by `tidy import tidy`).
+ *
+ *   { "format": "tidy-export", "version": 1, "exportedAt": ISO time, "schemaVersion": the database schema
+ *     that wrote it, "data": { counters, projects, tasks, lists, items, conversations, messages, runs,
+ *     steps, actions, actionEntities } }
+ *
+ * - Every row of those tables, in a fixed order (ids, or seq for the log and messages), every column under
+ *   a camelCase name; timestamps are ISO 8601 strings as stored; `builtin` and `checked` are booleans.
+ * - Columns that hold JSON (action args, result and changes, message tool calls, step payloads) are kept
+ *   as the JSON text stored, so an import gives back exactly the same bytes.
+ * - `counters.ids` is the next number per id kind (store/ids.ts) and `counters.sequences` the last seq of
+ *   the log and of messages, so ids freed by an undo are never handed out again after an import.
+ * - Not exported: settings and remembered model quirks (they belong to the machine, and API keys live in
+ *   the OS keychain), and the search index (rebuilt from the rows).
+ * A new column or table is a new version of this format; a reader refuses versions newer than it knows.
+ */
+import { z } from 'zod';
+
+export const EXPORT_FORMAT = 'tidy-export';
+export const EXPORT_VERSION = 1;
+
+const text = z.string();
+const maybe = z.string().nullable();
+const id = z.string().min(1).max(200);
+const int = z.number().int();
+
+export const projectRow = z.strictObject({
+  id,
+  name: text,
+  nameKey: text,
+  builtin: z.boolean(),
+  archivedAt: maybe,
+  createdAt: text,
+  updatedAt: text,
+});
+export const taskRow = z.strictObject({
+  id,
+  content: text,
+  projectId: id,
+  priority: int.min(1).max(4),
+  due: maybe,
+  status: z.enum(['open', 'done', 'archived']),
+  createdAt: text,
+  updatedAt: text,
+});
+export const listRow = z.strictObject({ id, name: text, nameKey: text, archivedAt: maybe, createdAt: text, updatedAt: text });
+export const itemRow = z.strictObject({
+  id,
+  listId: id,
+  text,
+  checked: z.boolean(),
+  archivedAt: maybe,
+  position: int,
+  createdAt: text,
+  updatedAt: text,
+});
+export const conversationRow = z.strictObject({ id, title: text, createdAt: text, updatedAt: text });
+export const messageRow = z.strictObject({
+  seq: int.min(1),
+  conversationId: id,
+  runId: id.nullable(),
+  role: z.enum(['user', 'assistant', 'tool']),
+  content: maybe,
+  toolCalls: maybe,
+  toolCallId: maybe,
+  createdAt: text,
+});
+export const runRow = z.strictObject({
+  id,
+  conversationId: id,
+  status: z.enum(['running', 'done', 'error', 'cancelled', 'limit']),
+  request: text,
+  answer: maybe,
+  message: maybe,
+  model: text,
+  baseUrl: text,
+  protocol: z.enum(['native', 'json']),
+  actions: int,
+  promptTokens: int,
+  completionTokens: int,
+  totalTokens: int,
+  startedAt: text,
+  finishedAt: maybe,
+  pid: int.nullable(),
+  stopReason: maybe,
+});
+export const stepRow = z.strictObject({ runId: id, seq: int, kind: text, payload: text });
+export const actionRow = z.strictObject({
+  seq: int.min(1),
+  id,
+  requestId: id,
+  source: text,
+  tool: text,
+  args: text,
+  result: maybe,
+  changes: text,
+  summary: text,
+  createdAt: text,
+  undoneAt: maybe,
+  undoes: id.nullable(),
+});
+export const actionEntityRow = z.strictObject({ entity: text, actionSeq: int.min(1) });
+
+const counter = int.min(0).max(Number.MAX_SAFE_INTEGER);
+export const countersSchema = z.strictObject({
+  ids: z.record(z.string().regex(/^[a-z]$/), counter),
+  sequences: z.strictObject({ actions: counter, messages: counter }),
+});
+
+export const exportSchema = z.strictObject({
+  format: z.literal(EXPORT_FORMAT),
+  version: z.literal(EXPORT_VERSION),
+  exportedAt: text,
+  schemaVersion: int.min(1),
+  data: z.strictObject({
+    counters: countersSchema,
+    projects: z.array(projectRow),
+    tasks: z.array(taskRow),
+    lists: z.array(listRow),
+    items: z.array(itemRow),
+    conversations: z.array(conversationRow),
+    messages: z.array(messageRow),
+    runs: z.array(runRow),
+    steps: z.array(stepRow),
+    actions: z.array(actionRow),
+    actionEntities: z.array(actionEntityRow),
+  }),
+});
+export type TidyExport = z.infer<typeof exportSchema>;
+export type ExportData = TidyExport['data'];
+export type Collection = Exclude<keyof ExportData, 'counters'>;
+
+/**
+ * How each collection maps to its table: export key → column, in the order written. `bools` are 0/1 in
+ * the table and true/false in the file. The order is the order of import (references point backwards).
+ */
+export const COLLECTIONS: { key: Collection; table: string; order: string; columns: Record<string, string>; bools?: string[] }[] = [
+  {
+    key: 'projects',
+    table: 'projects',
+    order: 'id',
+    columns: { id: 'id', name: 'name', nameKey: 'name_key', builtin: 'builtin', archivedAt: 'archived_at', createdAt: 'created_at', updatedAt: 'updated_at' },
+    bools: ['builtin'],
+  },
+  {
+    key: 'tasks',
+    table: 'tasks',
+    order: 'id',
+    columns: { id: 'id', content: 'content', projectId: 'project_id', priority: 'priority', due: 'due', status: 'status', createdAt: 'created_at', updatedAt: 'updated_at' },
+  },
+  {
+    key: 'lists',
+    table: 'lists',
+    order: 'id',
+    columns: { id: 'id', name: 'name', nameKey: 'name_key', archivedAt: 'archived_at', createdAt: 'created_at', updatedAt: 'updated_at' },
+  },
+  {
+    key: 'items',
+    table: 'list_items',
+    order: 'id',
+    columns: {
+      id: 'id',
+      listId: 'list_id',
+      text: 'text',
+      checked: 'checked',
+      archivedAt: 'archived_at',
+      position: 'position',
+      createdAt: 'created_at',
+      updatedAt: 'updated_at',
+    },
+    bools: ['checked'],
+  },
+  { key: 'conversations', table: 'conversations', order: 'id', columns: { id: 'id', title: 'title', createdAt: 'created_at', updatedAt: 'updated_at' } },
+  {
+    key: 'messages',
+    table: 'messages',
+    order: 'seq',
+    columns: {
+      seq: 'seq',
+      conversationId: 'conversation_id',
+      runId: 'run_id',
+      role: 'role',
+      content: 'content',
+      toolCalls: 'tool_calls',
+      toolCallId: 'tool_call_id',
+      createdAt: 'created_at',
+    },
+  },
+  {
+    key: 'runs',
+    table: 'runs',
+    order: 'id',
+    columns: {
+      id: 'id',
+      conversationId: 'conversation_id',
+      status: 'status',
+      request: 'request',
+      answer: 'answer',
+      message: 'message',
+      model: 'model',
+      baseUrl: 'base_url',
+      protocol: 'protocol',
+      actions: 'actions',
+      promptTokens: 'prompt_tokens',
+      completionTokens: 'completion_tokens',
+      totalTokens: 'total_tokens',
+      startedAt: 'started_at',
+      finishedAt: 'finished_at',
+      pid: 'pid',
+      stopReason: 'stop_reason',
+    },
+  },
+  { key: 'steps', table: 'steps', order: 'run_id, seq', columns: { runId: 'run_id', seq: 'seq', kind: 'kind', payload: 'payload' } },
+  {
+    key: 'actions',
+    table: 'actions',
+    order: 'seq',
+    columns: {
+      seq: 'seq',
+      id: 'id',
+      requestId: 'request_id',
+      source: 'source',
+      tool: 'tool',
+      args: 'args',
+      result: 'result',
+      changes: 'changes',
+      summary: 'summary',
+      createdAt: 'created_at',
+      undoneAt: 'undone_at',
+      undoes: 'undoes',
+    },
+  },
+  { key: 'actionEntities', table: 'action_entities', order: 'action_seq, entity', columns: { entity: 'entity', actionSeq: 'action_seq' } },
+];
+
+/** Tables (and columns) deliberately left out of the export; a test checks that every other column is in it. */
+export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence'];

@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addTask, newUserRequest, openDatabase } from '../../../src-main/core';
+import { TIDY_BIN, tidy } from '../../support/cli';
+import { tempDir } from '../../support/db';
+
+const oneLine = (s: string) => s.trim().split('\n').length === 1;
+const hash = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+const withoutTime = (json: string) => json.replace(/"exportedAt": "[^"]*"/, '"exportedAt": ""');
+
+function seeded(): { db: string; dir: string } {
+  const dir = tempDir();
+  const db = join(dir, 'tidy.db');
+  expect(tidy(db, ['add', 'Bake the cake', '--priority', '3']).code).toBe(0);
+  expect(tidy(db, ['project', 'add', 'Garden']).code).toBe(0);
+  expect(tidy(db, ['add', 'Prune roses', '--project', 'Garden']).code).toBe(0);
+  expect(tidy(db, ['done', 't1']).code).toBe(0);
+  expect(tidy(db, ['list', 'add', 'Groceries']).code).toBe(0);
+  expect(tidy(db, ['list', 'item', 'Groceries', 'milk']).code).toBe(0);
+  return { db, dir };
+}
+
+describe('tidy backup, restore, export, import (real process)', () => {
+  it('backup --out writes a checked copy and prints its path; restore brings it back and keeps the current one aside', () => {
+    const { db, dir } = seeded();
+    const out = join(dir, 'copy.db');
+    const b = tidy(db, ['backup', '--out', out]);
+    expect(b.code).toBe(0);
+    expect(b.stdout).toMatch(new RegExp(`^Backed up to ${out} \\(.* MB, schema \\d+, integrity ok\\)\\n$`));
+    expect(existsSync(out)).toBe(true);
+
+    expect(tidy(db, ['add', 'after the backup']).code).toBe(0);
+    const r = tidy(db, ['restore', out]);
+    expect(r.code).toBe(0);
+    const kept = /kept at (.*)\n/.exec(r.stdout)?.[1];
+    expect(kept).toBeDefined();
+    expect(JSON.parse(tidy(db, ['tasks', '--all', '--json']).stdout)).toHaveLength(2);
+    expect(JSON.parse(tidy(kept!, ['tasks', '--all', '--json']).stdout)).toHaveLength(3);
+  });
+
+  it('backup without --out goes to the backups folder beside the database', () => {
+    const { db, dir } = seeded();
+    const b = tidy(db, ['backup']);
+    expect(b.code).toBe(0);
+    expect(b.stdout).toContain(join(dir, 'backups', 'tidy-backup-'));
+  });
+
+  it('restore refuses a damaged file and a foreign file with one line, leaving the database as it was', () => {
+    const { db, dir } = seeded();
+    const out = join(dir, 'copy.db');
+    expect(tidy(db, ['backup', '--out', out]).code).toBe(0);
+    const bytes = readFileSync(out);
+    bytes.fill(0x5a, Math.floor(bytes.length / 2), Math.floor(bytes.length / 2) + 8192);
+    writeFileSync(out, bytes);
+    const before = hash(db);
+    const damaged = tidy(db, ['restore', out]);
+    expect(damaged.code).toBe(1);
+    expect(oneLine(damaged.stderr)).toBe(true);
+    expect(damaged.stderr).toMatch(/^tidy: .*copy\.db is damaged/);
+
+    const foreign = join(dir, 'notes.txt');
+    writeFileSync(foreign, 'just some notes\n'.repeat(20));
+    const r = tidy(db, ['restore', foreign]);
+    expect(r).toMatchObject({ code: 1 });
+    expect(r.stderr).toMatch(/is not a SQLite database/);
+    expect(hash(db)).toBe(before);
+    expect(tidy(db, ['restore']).code).toBe(2);
+  });
+
+  it('export json → import tidy into a new database → export json gives the same bytes apart from exportedAt', () => {
+    const { db, dir } = seeded();
+    const first = tidy(db, ['export']);
+    expect(first.code).toBe(0);
+    const file = join(dir, 'export.json');
+    expect(tidy(db, ['export', '--format', 'json', '--out', file]).code).toBe(0);
+    expect(withoutTime(readFileSync(file, 'utf8'))).toBe(withoutTime(first.stdout));
+
+    const other = join(dir, 'other.db');
+    const imp = tidy(other, ['import', 'tidy', file]);
+    expect(imp).toMatchObject({ code: 0 });
+    expect(imp.stdout).toMatch(/^Imported 2 projects, 2 tasks, 1 lists \(1 items\)/);
+    expect(withoutTime(tidy(other, ['export']).stdout)).toBe(withoutTime(first.stdout));
+    // New ids continue after the imported ones.
+    expect(tidy(other, ['add', 'new']).stdout).toBe(tidy(db, ['add', 'new']).stdout);
+
+    const again = tidy(other, ['import', 'tidy', file]);
+    expect(again.code).toBe(1);
+    expect(oneLine(again.stderr)).toBe(true);
+    expect(again.stderr).toMatch(/the database is not empty/);
+  });
+
+  it('export markdown is readable; a wrong format is a usage error', () => {
+    const { db } = seeded();
+    const md = tidy(db, ['export', '--format', 'markdown']);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain('### Garden');
+    expect(md.stdout).toContain('- [x] Bake the cake (p3)');
+    expect(md.stdout).toContain('- [ ] milk');
+    const bad = tidy(db, ['export', '--format', 'csv']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--format csv is not known/);
+  });
+
+  it('import tidy refuses a file of another format with one line and imports nothing', () => {
+    const dir = tempDir();
+    const db = join(dir, 'tidy.db');
+    const file = join(dir, 'todoist.csv');
+    writeFileSync(file, 'TYPE,CONTENT\ntask,Buy milk\n');
+    const r = tidy(db, ['import', 'tidy', file]);
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr)).toBe(true);
+    expect(r.stderr).toMatch(/not valid JSON/);
+    expect(JSON.parse(tidy(db, ['tasks', '--all', '--json']).stdout)).toEqual([]);
+  });
+
+  it('a large export streams through a pipe whole, and a reader that stops early is not an error', () => {
+    const dir = tempDir();
+    const db = join(dir, 'tidy.db');
+    const d = openDatabase(db);
+    d.transaction(() => {
+      for (let i = 0; i < 5000; i++) addTask(d, newUserRequest(d), { content: `task ${i} with a few words` });
+    })();
+    d.close();
+    const file = join(dir, 'e.json');
+    expect(tidy(db, ['export', '--out', file]).code).toBe(0);
+    const piped = tidy(db, ['export'], { maxBuffer: 64 * 1024 * 1024 });
+    expect(piped.stdout.length).toBeGreaterThan(4_000_000);
+    expect(withoutTime(piped.stdout)).toBe(withoutTime(readFileSync(file, 'utf8')));
+    const early = spawnSync('bash', ['-c', 'set -o pipefail; "$0" "$1" --db "$2" export | head -c 100 > /dev/null', process.execPath, TIDY_BIN, db], {
+      encoding: 'utf8',
+    });
+    expect(early.stderr).toBe('');
+    expect(early.status).toBe(0);
+  });
+});
