@@ -84,6 +84,7 @@ export const runRow = z.strictObject({
   finishedAt: maybe,
   pid: int.nullable(),
   stopReason: maybe,
+  cachedTokens: int,
 });
 export const stepRow = z.strictObject({ runId: id, seq: int, kind: text, payload: text });
 export const actionRow = z.strictObject({
@@ -209,6 +210,7 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
       finishedAt: 'finished_at',
       pid: 'pid',
       stopReason: 'stop_reason',
+      cachedTokens: 'cached_tokens',
     },
   },
   { key: 'steps', table: 'steps', order: 'run_id, seq', columns: { runId: 'run_id', seq: 'seq', kind: 'kind', payload: 'payload' } },
