@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src-main/core';
-import { SEED_INBOX, seedInbox } from '../support/agent';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
 import { REPO, tidy } from '../support/cli';
 import { buildRendererOnce, CHROMIUM_ARGS } from '../support/renderer';
-import { startServe, type Served } from '../support/serve';
+import { seedForFake, startServe, type Served } from '../support/serve';
 
 const OUT = join(REPO, 'test-results', 'axe');
 const SHOTS = join(REPO, 'test-results', 'screenshots');
@@ -58,16 +56,12 @@ beforeAll(async () => {
   fake = fakeServer;
   dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-a11y-'));
   dbPath = join(dir, 'tidy.db');
-  const db = openDatabase(dbPath);
-  seedInbox(db).forEach((id, i) => ids.set(SEED_INBOX[i]!, id));
-  db.close();
+  for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
   // Something in every view: a project with tasks, a list with items, and so entries in the action log.
   const by = (args: string[]) => {
     const r = tidy(dbPath, args);
     if (r.code !== 0) throw new Error(`tidy ${args.join(' ')}: ${r.stderr}`);
   };
-  by(['config', 'set', 'baseUrl', fake.url]);
-  by(['config', 'set', 'model', 'fake-model']);
   by(['project', 'add', 'Birthday Celebration']);
   for (const task of ['Bake the birthday cake', 'Buy birthday balloons']) by(['move', ids.get(task)!, 'Birthday Celebration']);
   by(['list', 'add', 'Packing list']);

@@ -7,12 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src-main/core';
-import { SEED_INBOX, seedInbox } from '../support/agent';
 import { startFakeOpenAI, type FakeOpenAI, type FakeToolCall } from '../fakes/openai-server';
 import { REPO, tidy } from '../support/cli';
 import { buildRendererOnce, CHROMIUM_ARGS } from '../support/renderer';
-import { startServe, type Served } from '../support/serve';
+import { seedForFake, startServe, type Served } from '../support/serve';
 
 const SHOTS = join(REPO, 'test-results', 'screenshots');
 const WINDOW = { width: 1280, height: 800 };
@@ -30,16 +28,7 @@ beforeAll(async () => {
   fake = fakeServer;
   dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-keys-'));
   dbPath = join(dir, 'tidy.db');
-  const db = openDatabase(dbPath);
-  seedInbox(db).forEach((id, i) => ids.set(SEED_INBOX[i]!, id));
-  db.close();
-  for (const [key, value] of [
-    ['baseUrl', fake.url],
-    ['model', 'fake-model'],
-  ] as const) {
-    const r = tidy(dbPath, ['config', 'set', key, value]);
-    if (r.code !== 0) throw new Error(r.stderr);
-  }
+  for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
   served = await startServe(dbPath);
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   page = await (await browser.newContext({ viewport: WINDOW })).newPage();

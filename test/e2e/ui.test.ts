@@ -7,13 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src-main/core';
-import { SEED_INBOX, seedInbox } from '../support/agent';
+import { SEED_INBOX } from '../support/agent';
 import { fakeError, startFakeOpenAI, type FakeOpenAI, type FakeReply, type FakeToolCall } from '../fakes/openai-server';
 import { REPO, tidy } from '../support/cli';
 import { inKeyringSession } from '../support/keyring';
 import { buildRendererOnce } from '../support/renderer';
-import { startServe, type Served } from '../support/serve';
+import { seedForFake, startServe, type Served } from '../support/serve';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = join(REPO, 'test-results', 'screenshots');
@@ -49,16 +48,7 @@ beforeAll(async () => {
   fake = fakeServer;
   dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-ui-'));
   dbPath = join(dir, 'tidy.db');
-  const db = openDatabase(dbPath);
-  seedInbox(db).forEach((id, i) => ids.set(SEED_INBOX[i]!, id));
-  db.close();
-  for (const [key, value] of [
-    ['baseUrl', fake.url],
-    ['model', 'fake-model'],
-  ]) {
-    const r = tidy(dbPath, ['config', 'set', key!, value!]);
-    if (r.code !== 0) throw new Error(r.stderr);
-  }
+  for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
 
   served = await startServe(dbPath);
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });

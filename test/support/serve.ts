@@ -1,6 +1,8 @@
 /** `tidy serve` as a child process for end-to-end tests: started on a free port, its printed URL read back. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { TIDY_BIN } from './cli';
+import { openDatabase } from '../../src-main/core';
+import { SEED_INBOX, seedInbox } from './agent';
+import { TIDY_BIN, tidy } from './cli';
 
 export interface Served {
   /** The URL with the access token, as printed. */
@@ -32,4 +34,22 @@ export function startServe(dbPath: string, env: NodeJS.ProcessEnv = process.env)
       });
     });
   });
+}
+
+/**
+ * A database at `dbPath` holding the seed inbox, set (through the real `tidy config`) to talk to the fake
+ * model at `fakeUrl`: what every end-to-end test starts from. Returns the task ids by content.
+ */
+export function seedForFake(dbPath: string, fakeUrl: string): Map<string, string> {
+  const db = openDatabase(dbPath);
+  const ids = new Map(seedInbox(db).map((id, i) => [SEED_INBOX[i]!, id]));
+  db.close();
+  for (const [key, value] of [
+    ['baseUrl', fakeUrl],
+    ['model', 'fake-model'],
+  ]) {
+    const r = tidy(dbPath, ['config', 'set', key!, value!]);
+    if (r.code !== 0) throw new Error(`tidy config set ${key}: ${r.stderr}`);
+  }
+  return ids;
 }
