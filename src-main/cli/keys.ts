@@ -43,18 +43,6 @@ export function cliConnection(cli: Cli, profile?: string): Connection {
   return r.value;
 }
 
-/**
- * Checks before a run that the key it needs is there, so a missing key is one clear line ("no API key
- * for profile openai — run `tidy key set …`") before anything is sent. The key itself is not kept.
- */
-export async function requireKey(connection: Connection): Promise<void> {
-  try {
-    await connection.resolveKey();
-  } catch (e) {
-    throw asCliFailure(e);
-  }
-}
-
 /** ApiKeyError and KeychainUnavailableError as the one line the CLI prints (exit 1); anything else as is. */
 export function asCliFailure(e: unknown): unknown {
   if (e instanceof ApiKeyError) return new CliFailure(e.error, e.hint);

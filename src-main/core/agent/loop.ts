@@ -79,19 +79,26 @@ export interface RunOutcome {
 }
 
 /**
- * A name for the stable prefix of a configuration's requests (system prompt and tool list): equal
- * prefixes, equal keys, so a provider that routes by it finds its cache. Computed once per prefix.
+ * The stable prefix of a protocol's requests (system prompt and tool list), worked out once per run and
+ * protocol: its size for the context budget, and a name for it (equal prefixes, equal keys) so a provider
+ * that routes by `prompt_cache_key` finds its cache.
  */
-const cacheKeys = new Map<string, string>();
-function cacheKeyOf(system: string, specs: unknown): string {
-  const text = `${system}\n${JSON.stringify(specs ?? null)}`;
-  let key = cacheKeys.get(text);
-  if (!key) {
-    key = `tidy-${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    if (cacheKeys.size > 16) cacheKeys.clear();
-    cacheKeys.set(text, key);
-  }
-  return key;
+interface Prefix {
+  system: string;
+  specs: ReturnType<ProtocolAdapter['prepare']>['specs'];
+  tokens: number;
+  cacheKey: string;
+}
+
+function prefixOf(protocol: ProtocolAdapter, tools: readonly Tool[]): Prefix {
+  const { system, specs } = protocol.prepare(tools);
+  const specsText = specs ? JSON.stringify(specs) : '';
+  return {
+    system,
+    specs,
+    tokens: estimateTokens(system) + estimateTokens(specsText),
+    cacheKey: `tidy-${createHash('sha256').update(`${system}\n${specsText}`).digest('hex').slice(0, 24)}`,
+  };
 }
 
 /** Aborting a run with this (as the signal's reason) ends it with status `error` and this message, e.g. the database is full. */
@@ -132,6 +139,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
   let executed = 0;
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   let protocol: ProtocolAdapter = PROTOCOLS[o.protocol];
+  const prefixes = new Map<ProtocolAdapter, Prefix>();
   let callIds = 0;
   let approvals = 0;
 
@@ -246,11 +254,12 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
   try {
     for (;;) {
       if (signal.aborted) return interrupted();
-      const { system, specs } = protocol.prepare(o.tools);
+      let prefix = prefixes.get(protocol);
+      if (!prefix) prefixes.set(protocol, (prefix = prefixOf(protocol, o.tools)));
+      const { system, specs } = prefix;
       const window = historyWindow(transcript, requestIndex, o.limits.historyLength, isObservation);
       const from = transcript.length - window.length;
-      const fixed = estimateTokens(system) + (specs ? estimateTokens(JSON.stringify(specs)) : 0);
-      const compaction = compactToBudget(transcript, from, o.limits.contextTokens - fixed, isObservation);
+      const compaction = compactToBudget(transcript, from, o.limits.contextTokens - prefix.tokens, isObservation);
       if (compaction.shortened > 0) {
         emit({
           type: 'error',
@@ -265,7 +274,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
         turn = await o.model.complete(
           {
             messages: [{ role: 'system', content: system }, ...protocol.render(history)],
-            cacheKey: cacheKeyOf(system, specs),
+            cacheKey: prefix.cacheKey,
             ...(specs ? { tools: specs } : {}),
             temperature: o.temperature,
             maxTokens: o.maxTokens,
