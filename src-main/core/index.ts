@@ -8,7 +8,7 @@ export * from './domain/tasks';
 export * from './domain/lists';
 export type { Mutated } from './domain/mutation';
 export * from './settings';
-export { DomainError } from './domain/fail';
+export { DomainError, fail } from './domain/fail';
 export * from './providers';
 export * from './secrets';
 export * from './agent';

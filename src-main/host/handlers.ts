@@ -4,7 +4,7 @@
  * A user's edits are logged like the CLI's: each request is one undoable entry in the action log.
  */
 import type { AgentEvent } from '../../src-shared/events';
-import type { FailureCode, FailureDetails, Result } from '../../src-shared/result';
+import type { Result } from '../../src-shared/result';
 import { DATA_TOPICS, SettingsSchema, type ActionGroup } from '../../src-shared/ipc';
 import {
   activeProfile,
@@ -23,6 +23,7 @@ import {
   type SecretStore,
   addTask,
   DomainError,
+  fail,
   listActions,
   listItems,
   listLists,
@@ -86,10 +87,6 @@ export interface HandlerDeps extends HostDeps {
   live: LiveRuns;
 }
 
-
-function fail(error: string, hint: string, code?: FailureCode, details?: FailureDetails): never {
-  throw new DomainError(error, hint, code, details);
-}
 
 /** A refused request becomes a DomainError, which the dispatcher turns into a `failed` reply. */
 function must<T>(r: Result<T>): T {
