@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ActionEntry, ActionSource, List, ListItem, Project, Task, TaskStatus } from './domain';
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
-import { ConnectionReport, KeyStatus, ProfileId, ProviderProfile } from './providers';
+import { ConnectionReport, DetectedServer, KeyStatus, PresetId, ProfileId, ProviderProfile } from './providers';
 import { ApprovalPolicy, SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
 
 export { DATA_TOPICS, Topic } from './operations';
@@ -209,6 +209,13 @@ export const channels = {
   'providers.remove': { input: z.object({ id: Id }), output: ProviderProfile, changes: ['providers', 'secrets'] },
   /** Tries the profile's endpoint (the active one by default): what is wrong in one line, or the models it lists. */
   'providers.test': { input: z.object({ id: Id.optional() }), output: ConnectionReport },
+  /**
+   * First run: the local model servers (Ollama, LM Studio, llama.cpp) answering on their default ports
+   * (Ollama's OLLAMA_HOST moves its port), each with the models it lists. Takes under a second.
+   */
+  'providers.detect': { input: Empty, output: z.array(DetectedServer) },
+  /** The models an endpoint lists (GET {baseUrl}/models, without a key), or what is wrong: for a URL not yet saved as a profile. */
+  'providers.models': { input: z.object({ baseUrl: z.string().max(2000), preset: PresetId.optional() }), output: ConnectionReport },
   /** Whether a usable key is there for a profile (the active one by default). Never the key. */
   'keys.status': { input: z.object({ profile: Id.optional() }), output: KeyStatus },
   /** Stores a profile's key in the OS keychain. The key goes in here and never comes out: the reply is its status. */

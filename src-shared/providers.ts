@@ -307,6 +307,20 @@ export const ConnectionReport = z.object({
 });
 export type ConnectionReport = z.infer<typeof ConnectionReport>;
 
+/** A model server found on this machine at first run (core/providers/detect.ts): where, and what it lists. */
+export const DetectedServer = z.object({
+  preset: PresetId,
+  label: z.string(),
+  /** In normal form. */
+  baseUrl: z.string(),
+  /** The first 200 model ids it lists, sorted. */
+  models: z.array(z.string()),
+  modelCount: z.number().int(),
+  /** The stored profile that already points at it (or is its preset's), if any. */
+  profile: ProfileId.nullable(),
+});
+export type DetectedServer = z.infer<typeof DetectedServer>;
+
 /** 127.0.0.0/8, ::1 and localhost: a server on this machine, reached without leaving it. Anything unreadable is not. */
 export function isLoopbackUrl(url: string): boolean {
   const e = parseEndpointUrl(url);

@@ -10,6 +10,8 @@ import {
   activeProfile,
   addProfile,
   ApiKeyError,
+  detectLocalServers,
+  listModels,
   clearApiKey,
   KeychainUnavailableError,
   listProfiles,
@@ -220,6 +222,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return removed;
     },
     'providers.test': (i) => testConnection(connection(i.id), { timeoutMs: 15_000 }),
+    'providers.detect': () => detectLocalServers({ env: deps.env ?? {}, profiles: listProfiles(db) }),
+    'providers.models': (i) => listModels(i.baseUrl, { ...(i.preset ? { preset: i.preset } : {}), timeoutMs: 10_000 }),
     'keys.status': (i) => keyed(connection(i.profile).keyStatus()),
     'keys.set': async (i) => {
       const conn = connection(i.profile);

@@ -1,3 +1,4 @@
 export * from './profiles';
 export * from './connection';
 export * from './test-connection';
+export * from './detect';
