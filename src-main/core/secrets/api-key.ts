@@ -148,9 +148,13 @@ async function inspect({ profile, baseUrl }: KeyTarget, deps: KeyDeps): Promise<
       `to send it to the new address, save it again: ${keySet}`,
     );
   } else if (required && unavailable) {
-    problem = new ApiKeyError(`no API key for profile ${profile.id}: no OS keychain available (${unavailable.reason})`, unavailable.fix);
+    problem = new ApiKeyError(`no API key for profile ${profile.id}: no OS keychain available (${unavailable.reason})`, `${unavailable.fix}; or pick a local server, which needs no key`);
   } else if (required) {
-    problem = new ApiKeyError(`no API key for profile ${profile.id}`, `run \`${keySet}\` (it reads the key from stdin), or set ${ENV_KEY}`);
+    // The two ways forward, for a first run as much as for a lost key: a key, or a model that needs none.
+    problem = new ApiKeyError(
+      `no API key for profile ${profile.id}`,
+      `add a key (in Settings, with \`${keySet}\`, or in ${ENV_KEY}) or pick a local server, which needs no key (Ollama, LM Studio, llama.cpp)`,
+    );
   }
   return { ...base, found: null, problem, notice: null };
 }

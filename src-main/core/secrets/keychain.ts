@@ -34,26 +34,26 @@ const oneLine = (s: string): string => (s.split('\n')[0] ?? '').trim().slice(0, 
 function fixFor(platform: NodeJS.Platform): string {
   if (platform === 'darwin') return 'unlock your login keychain (Keychain Access), or set OPENAI_API_KEY';
   if (platform === 'win32') return 'check Windows Credential Manager, or set OPENAI_API_KEY';
-  return 'install and unlock gnome-keyring (or another Secret Service such as KeePassXC), or set OPENAI_API_KEY';
+  return "start your desktop's keyring (sign in to a GNOME or KDE session), or set OPENAI_API_KEY before starting Tidy";
 }
 
-/** Maps what libsecret, Keychain Services and keytar say to a short reason and the fix. */
+/**
+ * Maps what libsecret, Keychain Services and keytar say to a short reason and the fix, in words a user
+ * reads in the settings screen: what is wrong and what to do, without D-Bus names or daemon commands.
+ */
 export function classifyKeychainError(e: unknown, platform: NodeJS.Platform = process.platform): KeychainUnavailableError {
   const msg = e instanceof Error ? e.message : String(e);
   const fix = fixFor(platform);
   if (/autolaunch D-Bus|Could not connect|DBUS_SESSION_BUS_ADDRESS|was not provided by any \.service files|ServiceUnknown/i.test(msg)) {
-    return new KeychainUnavailableError('Secret Service not running', fix);
+    return new KeychainUnavailableError('no keyring service is running', fix);
   }
   if (/collection\/(login|default)|No such secret collection/i.test(msg)) {
-    return new KeychainUnavailableError(
-      'there is no default keyring',
-      'log in to a desktop session once to create it (or `echo -n PASSWORD | gnome-keyring-daemon --unlock`), or set OPENAI_API_KEY',
-    );
+    return new KeychainUnavailableError('your keyring has not been created yet', 'sign in to your desktop session once to create it, or set OPENAI_API_KEY before starting Tidy');
   }
   if (/locked|User interaction is not allowed|interaction not allowed/i.test(msg)) {
     return new KeychainUnavailableError(
-      'the keychain is locked',
-      platform === 'linux' ? 'unlock it (log in to your desktop session, or `gnome-keyring-daemon --unlock`), or set OPENAI_API_KEY' : fix,
+      platform === 'linux' ? 'the keyring is locked' : 'the keychain is locked',
+      platform === 'linux' ? 'unlock it by signing in to your desktop session again, or set OPENAI_API_KEY before starting Tidy' : fix,
     );
   }
   return new KeychainUnavailableError(`keychain error: ${oneLine(msg)}`, fix);

@@ -161,7 +161,7 @@ describe('the keychain', () => {
     const status = await value<KeyStatus>(invoke(app, 'keys.status', { profile: 'openai' }));
     expect(status).toMatchObject({ stored: false, source: null, keychain: { available: false } });
     // The addon loaded (core/secrets/keychain.ts has other words for one that did not): D-Bus is what is missing.
-    expect(status.keychain.problem).toMatch(/Secret Service not running/);
+    expect(status.keychain.problem).toMatch(/no keyring service is running/);
     expect(await invoke(app, 'keys.set', { profile: 'openai', key: 'sk-test-0123456789abcdef' })).toMatchObject({ ok: false });
     await value(invoke(app, 'tasks.add', { content: 'Still works' }));
   });

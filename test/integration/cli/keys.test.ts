@@ -139,7 +139,7 @@ describe.runIf(process.platform === 'linux')('without an OS keychain (no Secret 
     const r = await tidy(db, ['key', 'set'], { input: `${key}\n`, env: NO_KEYCHAIN_ENV });
     expect(r).toMatchObject({ code: 1, stdout: '' });
     expect(r.stderr).toBe(
-      'tidy: no OS keychain available (Secret Service not running); the key was not saved — install and unlock gnome-keyring (or another Secret Service such as KeePassXC), or set OPENAI_API_KEY\n',
+      "tidy: no OS keychain available (no keyring service is running); the key was not saved — start your desktop's keyring (sign in to a GNOME or KDE session), or set OPENAI_API_KEY before starting Tidy\n",
     );
     expectNoLeak(dir, [r], key);
   });
@@ -149,7 +149,7 @@ describe.runIf(process.platform === 'linux')('without an OS keychain (no Secret 
     const status = await tidy(db, ['key', 'status'], { env: NO_KEYCHAIN_ENV });
     expect(status.code).toBe(1);
     expect(status.stderr).toBe(
-      'tidy: no API key for profile openai: no OS keychain available (Secret Service not running) — install and unlock gnome-keyring (or another Secret Service such as KeePassXC), or set OPENAI_API_KEY\n',
+      "tidy: no API key for profile openai: no OS keychain available (no keyring service is running) — start your desktop's keyring (sign in to a GNOME or KDE session), or set OPENAI_API_KEY before starting Tidy; or pick a local server, which needs no key\n",
     );
     const withEnv = await tidy(db, ['key', 'status'], { env: { ...NO_KEYCHAIN_ENV, OPENAI_API_KEY: newKey('env') } });
     expect(withEnv).toMatchObject({ code: 0, stderr: '' });
@@ -159,7 +159,7 @@ describe.runIf(process.platform === 'linux')('without an OS keychain (no Secret 
     const clear = await tidy(db, ['key', 'clear'], { env: NO_KEYCHAIN_ENV });
     expect(clear.code).toBe(1);
     expect(oneLine(clear.stderr)).toBe(true);
-    expect(clear.stderr).toContain('no OS keychain available (Secret Service not running)');
+    expect(clear.stderr).toContain('no OS keychain available (no keyring service is running)');
   });
 
   it('a key given as an argument is refused without being repeated', async () => {
@@ -181,7 +181,7 @@ describe.runIf(process.platform === 'linux')('without an OS keychain (no Secret 
     const test = await tidy(db, ['config', 'test'], { env });
     runs.push(test);
     expect(test.code).toBe(0);
-    expect(test.stderr).toBe('tidy: no OS keychain available (Secret Service not running); using OPENAI_API_KEY from the environment\n');
+    expect(test.stderr).toBe('tidy: no OS keychain available (no keyring service is running); using OPENAI_API_KEY from the environment\n');
     expect(test.stdout).toContain(`profile fake: GET ${server.url}/models (key from OPENAI_API_KEY)`);
     expect(test.stdout).toMatch(/ok: connected to 127\.0\.0\.1:\d+: 1 model listed, 'fake-model' among them in \d+ ms/);
     expect(server.requests.map((q) => q.bearer)).toEqual([key]);
@@ -193,7 +193,7 @@ describe.runIf(process.platform === 'linux')('without an OS keychain (no Secret 
     const r = await tidy(db, ['config', 'test'], { env: NO_KEYCHAIN_ENV });
     expect(r).toMatchObject({ code: 1, stdout: '' });
     expect(r.stderr).toBe(
-      'tidy: no API key for profile openai: no OS keychain available (Secret Service not running) — install and unlock gnome-keyring (or another Secret Service such as KeePassXC), or set OPENAI_API_KEY\n',
+      "tidy: no API key for profile openai: no OS keychain available (no keyring service is running) — start your desktop's keyring (sign in to a GNOME or KDE session), or set OPENAI_API_KEY before starting Tidy; or pick a local server, which needs no key\n",
     );
   });
 

@@ -78,6 +78,12 @@ describe('resolveApiKey: keychain, then OPENAI_API_KEY, then none', () => {
     expect(e.hint).toContain('tidy key set --profile openai');
   });
 
+  it('with no key for OpenAI, says to add a key or pick a local server', async () => {
+    const e = await failure(resolveApiKey(at(openai), { secrets: createMemorySecretStore(), env: {} }));
+    expect(e.hint).toMatch(/^add a key \(in Settings, .*\) or pick a local server, which needs no key/);
+    expect(`${e.error} — ${e.hint}`).not.toMatch(/\n/);
+  });
+
   it('needs no key when a cloud profile is pointed at this machine (a proxy, a test server)', async () => {
     const r = await resolveApiKey(at(openai, 'http://127.0.0.1:9999/v1'), { secrets: createMemorySecretStore(), env: {} });
     expect(r).toEqual({ key: undefined, source: null });
@@ -91,7 +97,7 @@ describe('resolveApiKey: keychain, then OPENAI_API_KEY, then none', () => {
 
     const e = await failure(resolveApiKey(at(openai), { secrets: noKeychain(), env: {} }));
     expect(e.error).toBe('no API key for profile openai: no OS keychain available (Secret Service not running)');
-    expect(e.hint).toBe('install and unlock gnome-keyring, or set OPENAI_API_KEY');
+    expect(e.hint).toBe('install and unlock gnome-keyring, or set OPENAI_API_KEY; or pick a local server, which needs no key');
     // A local server goes on without a key, and without nagging about the keychain.
     expect(await resolveApiKey(at(ollama), { secrets: noKeychain(), env: {}, onNotice: (l) => notices.push(l) })).toEqual({ key: undefined, source: null });
     expect(notices).toHaveLength(1);

@@ -63,7 +63,7 @@ describe('createKeychainStore', () => {
     const broken: KeytarLike = { ...fakeKeytar(), getPassword: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')) };
     const store = createKeychainStore({ load: () => Promise.resolve(broken), platform: 'linux' });
     const e = await rejection(store.get('openai'));
-    expect(e.reason).toBe('Secret Service not running');
+    expect(e.reason).toBe('no keyring service is running');
     const probe = await store.probe();
     expect(probe.available).toBe(false);
   });
@@ -71,12 +71,12 @@ describe('createKeychainStore', () => {
 
 describe('classifyKeychainError', () => {
   const cases: [string, string][] = [
-    ['Cannot autolaunch D-Bus without X11 $DISPLAY', 'Secret Service not running'],
-    ['Could not connect: No such file or directory', 'Secret Service not running'],
-    ['The name org.freedesktop.secrets was not provided by any .service files', 'Secret Service not running'],
-    ['Object does not exist at path “/org/freedesktop/secrets/collection/login”', 'there is no default keyring'],
-    ['Cannot create an item in a locked collection', 'the keychain is locked'],
-    ['User interaction is not allowed.', 'the keychain is locked'],
+    ['Cannot autolaunch D-Bus without X11 $DISPLAY', 'no keyring service is running'],
+    ['Could not connect: No such file or directory', 'no keyring service is running'],
+    ['The name org.freedesktop.secrets was not provided by any .service files', 'no keyring service is running'],
+    ['Object does not exist at path “/org/freedesktop/secrets/collection/login”', 'your keyring has not been created yet'],
+    ['Cannot create an item in a locked collection', 'the keyring is locked'],
+    ['User interaction is not allowed.', 'the keyring is locked'],
     ['Something else entirely\nwith a second line', 'keychain error: Something else entirely'],
   ];
   it.each(cases)('%s → %s', (message, reason) => {
@@ -86,9 +86,16 @@ describe('classifyKeychainError', () => {
   it('says how to fix it on each platform, always offering OPENAI_API_KEY', () => {
     const err = new Error('Could not connect');
     expect(classifyKeychainError(err, 'linux').message).toBe(
-      'no OS keychain available (Secret Service not running): install and unlock gnome-keyring (or another Secret Service such as KeePassXC), or set OPENAI_API_KEY',
+      "no OS keychain available (no keyring service is running): start your desktop's keyring (sign in to a GNOME or KDE session), or set OPENAI_API_KEY before starting Tidy",
     );
     expect(classifyKeychainError(new Error('x'), 'darwin').fix).toContain('login keychain');
+    // What the user reads is plain words: no D-Bus names, daemon commands or Secret Service jargon.
+    for (const message of ['Cannot autolaunch D-Bus without X11 $DISPLAY', 'No such secret collection at path: /org/freedesktop/secrets/collection/login', 'Cannot create an item in a locked collection']) {
+      const e = classifyKeychainError(new Error(message), 'linux');
+      expect(e.message).not.toMatch(/gnome-keyring-daemon|D-Bus|Secret Service|--unlock|freedesktop|collection/i);
+      expect(e.message.split('\n')).toHaveLength(1);
+      expect(e.fix).toMatch(/or set OPENAI_API_KEY before starting Tidy$/);
+    }
     expect(classifyKeychainError(new Error('x'), 'win32').fix).toContain('Credential Manager');
   });
 });
