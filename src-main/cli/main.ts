@@ -10,12 +10,14 @@ import { registerKeyCommands } from './commands/key';
 import { registerLogCommands } from './commands/log';
 import { registerServeCommand } from './commands/serve';
 import { CliFailure, createCli, printable } from './context';
+import { VERSION } from './version';
 
 const program = new Command('tidy')
   .description('Tidy: your tasks, projects and lists, organised by an agent you can undo.')
   .option('--db <path>', 'database file (env TIDY_DB; default: the app data folder)')
   .option('--base-url <url>', 'OpenAI-compatible endpoint (env TIDY_BASE_URL)')
   .option('--model <name>', 'model name (env TIDY_MODEL)')
+  .version(VERSION, '-V, --version', 'print the version of Tidy')
   .showSuggestionAfterError(true)
   .exitOverride()
   .configureOutput({

@@ -118,6 +118,8 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
   const db = cli.db();
   if (o.conversation && !getConversation(db, o.conversation)) throw new CliFailure(`no conversation with id ${o.conversation}`, 'see tidy runs for conversation ids, or use --new');
   const connection = cliConnection(cli);
+  const continued = o.new || o.conversation ? null : latestConversation(db);
+
   // The connection reads the key (keychain, else OPENAI_API_KEY) right before each request; it is never stored.
   const deps: ConnectionAgentDeps = { db, tools: TOOLS, live: createLiveRuns(), services: createToolServices() };
 
@@ -152,7 +154,7 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
       deps,
       {
         message,
-        conversationId: o.new ? undefined : (o.conversation ?? latestConversation(db) ?? undefined),
+        conversationId: o.conversation ?? continued ?? undefined,
         ...(protocol?.success ? { protocol: protocol.data } : {}),
         ...(o.stream !== undefined ? { stream: o.stream } : {}),
         approveAll: o.yes === true,
@@ -163,6 +165,12 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
     }),
   );
   runId = started.runId;
+  if (continued) {
+    // Continuing is the default: say so (once the run is under way, so a refusal stays one line), or an
+    // unrelated earlier conversation silently shapes the answer.
+    const c = getConversation(db, continued);
+    process.stderr.write(`tidy: continuing conversation ${continued}${c ? ` ("${printable(oneLine(c.title, 60))}")` : ''}; for a fresh start use --new\n`);
+  }
   process.on('SIGINT', onInterrupt);
   const result = await started.finished.finally(() => {
     process.off('SIGINT', onInterrupt);

@@ -199,6 +199,18 @@ describe('tidy ask: the seed list conversation (002), three requests in one conv
     expect(t.fake.chatRequests.at(-1)!.body!.messages!.some((m) => m['content'] === "I've added Vitamin B to your grocery list.")).toBe(true);
     expect((await t.ask('--conversation', 'c9', 'x')).stderr).toBe('tidy: no conversation with id c9 — see tidy runs for conversation ids, or use --new\n');
   });
+
+  it('says on stderr when it continues an earlier conversation, and suggests --new; not with --new or --conversation', async () => {
+    const t = await setup();
+    t.fake.enqueue({ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }, { text: 'Four.' });
+    const first = await t.ask('plan the\nbirthday');
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const second = await t.ask('and the cake?');
+    expect(second).toMatchObject({ code: 0, stderr: 'tidy: continuing conversation c1 ("plan the birthday"); for a fresh start use --new\n' });
+    expect(second.stdout).not.toContain('continuing');
+    expect(await t.ask('--new', 'something else')).toMatchObject({ code: 0, stderr: '' });
+    expect(await t.ask('--conversation', 'c1', 'back to the birthday')).toMatchObject({ code: 0, stderr: '' });
+  });
 });
 
 describe('tidy ask: faults', () => {
@@ -288,7 +300,8 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
 
     t.fake.enqueue({ toolCalls: [call('complete_task', { task_id: 't1' })] }, { text: 'Done.' });
     const approved = await t.ask('--yes', 'complete the first task');
-    expect(approved).toMatchObject({ code: 0, stderr: '' });
+    // The second request continues the first one's conversation, and says so.
+    expect(approved).toMatchObject({ code: 0, stderr: 'tidy: continuing conversation c1 ("complete the first task"); for a fresh start use --new\n' });
     expect(t.json<unknown[]>('tasks')).toHaveLength(8);
 
     // With approvals.complete_task = auto nothing is asked either.
@@ -353,7 +366,7 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
     // An explicit --protocol native does not fall back.
     const forced = await tidyAsync(t.path, ['ask', '--protocol', 'native', 'hi'], { env: { ...env, TIDY_MODEL: 'qwen' } }).done;
     expect(forced.code).toBe(1);
-    expect(forced.stderr).toMatch(/^tidy: .*does not support tools/);
+    expect(forced.stderr).toMatch(/^tidy: .*does not support tools/m);
   });
 });
 

@@ -142,3 +142,10 @@ describe('terminal escapes in data', () => {
     expect(json[0]!.content).toBe(evil);
   });
 });
+
+describe('tidy --version', () => {
+  it('prints the package version with --version and -V, exit 0', async () => {
+    const { version } = (await import('../../../package.json', { with: { type: 'json' } })).default;
+    for (const flag of ['--version', '-V']) expect(tidy(join(tempDir(), 'tidy.db'), [flag])).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+});
