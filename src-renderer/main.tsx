@@ -33,6 +33,12 @@ if (!capture) {
     (s) => s.view,
     (view) => history.replaceState(history.state, '', `#/${view}`),
   );
+  // "Open in Tidy" in the quick-capture window: this window shows that conversation.
+  api.on('app.open', ({ conversationId }) => {
+    const s = store.getState();
+    s.show('chat');
+    void s.openConversation(conversationId);
+  });
   window.addEventListener('hashchange', () => {
     const v = window.location.hash.replace(/^#\/?/, '');
     if (isView(v)) store.getState().show(v);

@@ -117,6 +117,11 @@ export const channels = {
 
   /** Sends the text to the agent instead, in a new conversation. */
   'capture.ask': { input: z.object({ text: Message }), output: StartedRun, changes: ['conversations', 'runs'] },
+  /**
+   * "Open in Tidy" from the quick-capture window: the main window comes to the front with this
+   * conversation open (the `app.open` event tells it which).
+   */
+  'app.open': { input: z.object({ conversationId: Id }), output: z.object({ opened: z.boolean() }) },
 
   // --- the agent ----------------------------------------------------------------------------------
   /**
@@ -232,6 +237,8 @@ export const events = {
   /** Every step of every agent run, live: the same events the trace stores. */
   'agent.event': AgentEvent,
   'data.changed': DataChanged,
+  /** Show this conversation in the main window (asked for by the quick-capture window's "Open in Tidy"). */
+  'app.open': z.object({ conversationId: z.string() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type Channels = typeof channels;

@@ -75,6 +75,8 @@ async function start(): Promise<void> {
   applyShortcut();
   host.hub.subscribe((m) => {
     if (m.event === 'data.changed' && m.payload.topics.includes('settings')) applyShortcut();
+    // "Open in Tidy" in the capture window: the main window comes up (it opens the conversation itself).
+    if (m.event === 'app.open' && !quitting) openMain();
   });
 
   app.on('second-instance', openMain);

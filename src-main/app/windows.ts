@@ -1,5 +1,6 @@
 /** The main window and the quick-capture window. Both load the same renderer (by route) with the same hardened preferences. */
 import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron';
+import { captureWindowSize, CAPTURE_BASE } from './capture-size';
 import { routeLinksOutside } from './links';
 import { PRELOAD, rendererUrl } from './security';
 
@@ -7,10 +8,11 @@ import { PRELOAD, rendererUrl } from './security';
  * The one place Tidy makes a window: the security settings are spelled out here, where a reviewer (and
  * Electronegativity's static checks) can see them, for every window alike.
  */
-function secureWindow(options: BrowserWindowConstructorOptions): BrowserWindow {
+function secureWindow(options: BrowserWindowConstructorOptions, extra: { preferredSize?: boolean } = {}): BrowserWindow {
   const win = new BrowserWindow({
     ...options,
     webPreferences: {
+      enablePreferredSizeMode: extra.preferredSize === true,
       preload: PRELOAD,
       contextIsolation: true,
       sandbox: true,
@@ -59,22 +61,37 @@ export function createMainWindow(): BrowserWindow {
 /**
  * A small frameless window on top of everything, made once and shown by the global shortcut. It hides
  * when it loses focus or is closed (the renderer calls window.close() after a capture) until the app quits.
+ * Its height follows the page (the answer shown under the box after Ctrl+Enter) and the zoom, through
+ * Chromium's preferred size (capture-size.ts does the arithmetic).
  */
 export function createCaptureWindow(isQuitting: () => boolean): BrowserWindow {
-  const win = secureWindow({
-    width: 560,
-    height: 132,
-    title: 'Tidy quick capture',
-    frame: false,
-    resizable: false,
-    minimizable: false,
-    maximizable: false,
-    fullscreenable: false,
-    skipTaskbar: true,
-    alwaysOnTop: true,
-    show: false,
-  });
+  const win = secureWindow(
+    {
+      width: CAPTURE_BASE.width,
+      height: CAPTURE_BASE.height,
+      useContentSize: true,
+      title: 'Tidy quick capture',
+      frame: false,
+      resizable: false,
+      minimizable: false,
+      maximizable: false,
+      fullscreenable: false,
+      skipTaskbar: true,
+      alwaysOnTop: true,
+      show: false,
+    },
+    { preferredSize: true },
+  );
   win.setAlwaysOnTop(true, 'floating');
+  const fit = (contentHeight: number): void => {
+    if (win.isDestroyed()) return;
+    const { workArea } = screen.getDisplayMatching(win.getBounds());
+    const size = captureWindowSize({ contentHeight, zoom: win.webContents.getZoomFactor(), workArea });
+    const [w, h] = win.getContentSize() as [number, number];
+    if (w !== size.width || h !== size.height) win.setContentSize(size.width, size.height);
+  };
+  win.webContents.on('preferred-size-changed', (_event, preferred) => fit(preferred.height));
+  win.webContents.on('zoom-changed', () => fit(0));
   win.on('blur', () => win.hide());
   win.on('close', (event) => {
     if (isQuitting()) return;

@@ -170,6 +170,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'capture.add': (i) => logged(addTask(db, ctx(), { content: i.text })),
     'capture.ask': (i) => ask(i.text),
+    'app.open': (i) => {
+      hub.emit('app.open', { conversationId: conversation(i.conversationId).id });
+      return { opened: true };
+    },
 
     'agent.send': (i) => ask(i.message, i.conversationId),
     'agent.cancel': (i) => ({ cancelled: cancelRun({ live }, i.runId) }),

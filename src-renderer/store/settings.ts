@@ -4,7 +4,7 @@
  * shown the same way.
  */
 import type { Input, Output } from '../../src-shared/ipc';
-import { BaseUrl, ModelName, type ConnectionReport, type KeyStatus } from '../../src-shared/providers';
+import { BaseUrl, ModelName, type ConnectionReport, type DetectedServer, type KeyStatus, type PresetId } from '../../src-shared/providers';
 import { ApprovalPolicy, isSettingKey, SETTINGS } from '../../src-shared/settings';
 import { toProblem, type Problem } from '../lib/problem';
 import { idle, loaded, loadInto, type Loadable } from './loadable';
@@ -44,7 +44,41 @@ export interface SettingsSlice {
   clearKey(): Promise<boolean>;
   testConnection(): Promise<void>;
   refreshSettings(topics: readonly string[]): Promise<void>;
+
+  /**
+   * Whether a model works: 'ready' once a test of the active profile succeeded. Until then the chat shows
+   * the first-run welcome instead of the example prompts.
+   */
+  setup: { state: 'unknown' | 'checking' | 'ready' | 'needed'; report: ConnectionReport | null };
+  /** Tests the active profile once (when the state is unknown) and sets `setup` from the answer. */
+  checkSetup(): Promise<void>;
+  /** Local model servers answering on this machine. */
+  detected: Loadable<DetectedServer[]>;
+  detectServers(): Promise<void>;
+  /** The models a URL not yet saved lists (no key is sent). */
+  listModels(baseUrl: string, preset?: PresetId): Promise<ConnectionReport | Problem>;
+  /**
+   * Saves a profile (added, or updated when the id exists), stores its key when one is given, makes it the
+   * active one and tests it. `keySaved` tells the form whether it may forget the typed key.
+   */
+  setUpModel(plan: ModelPlan): Promise<{ report: ConnectionReport | null; problem: Problem | null; keySaved: boolean }>;
+  /** Adds a profile from a preset (Settings); null when it worked, else the refusal. */
+  addProfile(input: Input<'providers.add'>): Promise<Problem | null>;
+  removeProfile(id: string): Promise<Problem | null>;
 }
+
+export interface ModelPlan {
+  id: string;
+  preset: PresetId;
+  baseUrl: string;
+  model: string;
+  apiVersion?: string;
+  /** Stored in the keychain under the profile; left out for servers that need none. */
+  key?: string;
+}
+
+/** Anything that is a Problem rather than a report (listModels answers either). */
+export const isProblem = (v: ConnectionReport | Problem): v is Problem => 'code' in v && !('ok' in v);
 
 /** The first validation message of `value` for `key`, or null when the value is acceptable. */
 export function validateSetting(key: string, value: unknown): string | null {
@@ -140,7 +174,15 @@ export const createSettingsSlice =
       switchProfile: async (id) => {
         try {
           const value = await api.invoke('providers.use', { id });
-          set({ providers: loaded(value), connection: { report: null, testing: false, problem: null }, settingErrors: {} });
+          // Another profile: what was said about the last one (key, connection, a refused message) no longer holds.
+          set({
+            providers: loaded(value),
+            connection: { report: null, testing: false, problem: null },
+            settingErrors: {},
+            keyProblem: null,
+            sendProblem: null,
+            setup: { state: 'unknown', report: null },
+          });
           return true;
         } catch (e) {
           const p = toProblem(e);
@@ -186,10 +228,73 @@ export const createSettingsSlice =
         try {
           const report = await api.invoke('providers.test', {});
           set({ connection: { report, testing: false, problem: null } });
+          // A model answers: earlier complaints about the key or a refused message are stale now.
+          if (report.ok) set({ setup: { state: 'ready', report }, keyProblem: null, sendProblem: null });
         } catch (e) {
           set({ connection: { report: null, testing: false, problem: toProblem(e) } });
         }
       },
+      setup: { state: 'unknown', report: null },
+      checkSetup: async () => {
+        if (get().setup.state !== 'unknown') return;
+        set({ setup: { state: 'checking', report: null } });
+        try {
+          const report = await api.invoke('providers.test', {});
+          set({ setup: { state: report.ok ? 'ready' : 'needed', report } });
+        } catch {
+          set({ setup: { state: 'needed', report: null } });
+        }
+      },
+      detected: idle(),
+      detectServers: () => loadInto(set, 'detected', () => api.invoke('providers.detect', {})),
+      listModels: async (baseUrl, preset) => {
+        try {
+          return await api.invoke('providers.models', { baseUrl, ...(preset ? { preset } : {}) });
+        } catch (e) {
+          return toProblem(e);
+        }
+      },
+      setUpModel: async (plan) => {
+        let keySaved = false;
+        try {
+          const known = (await api.invoke('providers.list', {})).profiles.some((p) => p.id === plan.id);
+          const fields = { baseUrl: plan.baseUrl, model: plan.model, ...(plan.apiVersion ? { apiVersion: plan.apiVersion } : {}) };
+          if (known) await api.invoke('providers.update', { id: plan.id, ...fields });
+          else await api.invoke('providers.add', { id: plan.id, preset: plan.preset, ...fields });
+          if (plan.key !== undefined && plan.key.trim() !== '') {
+            set({ keyStatus: loaded(await api.invoke('keys.set', { profile: plan.id, key: plan.key.trim() })) });
+            keySaved = true;
+          }
+          const profiles = await api.invoke('providers.use', { id: plan.id });
+          set({ providers: loaded(profiles), settingErrors: {}, keyProblem: null });
+          const report = await api.invoke('providers.test', { id: plan.id });
+          set({ connection: { report, testing: false, problem: null } });
+          if (report.ok) set({ setup: { state: 'ready', report }, sendProblem: null });
+          void get().loadKeyStatus();
+          return { report, problem: null, keySaved };
+        } catch (e) {
+          return { report: null, problem: toProblem(e), keySaved };
+        }
+      },
+      addProfile: async (input) => {
+        try {
+          await api.invoke('providers.add', input);
+          await get().loadProviders();
+          return null;
+        } catch (e) {
+          return toProblem(e);
+        }
+      },
+      removeProfile: async (id) => {
+        try {
+          await api.invoke('providers.remove', { id });
+          await get().loadProviders();
+          return null;
+        } catch (e) {
+          return toProblem(e);
+        }
+      },
+
       refreshSettings: async (topics) => {
         const s = get();
         const jobs: Promise<void>[] = [];

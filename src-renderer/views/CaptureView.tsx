@@ -6,9 +6,12 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { Problem } from '../lib/problem';
 import { MOD } from '../app/shortcuts';
 import { useApp } from '../store/react';
+import { CaptureAnswer } from './CaptureAnswer';
 
 export function CaptureView({ close }: { close: () => void }) {
   const capture = useApp((s) => s.capture);
+  const askFromCapture = useApp((s) => s.askFromCapture);
+  const clearCapture = useApp((s) => s.clearCapture);
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -27,15 +30,17 @@ export function CaptureView({ close }: { close: () => void }) {
     const value = text.trim();
     if (!value || busy) return;
     setBusy(true);
-    const p = await capture(value, to);
+    if (to === 'inbox') clearCapture();
+    // Asked of Tidy, the answer is shown here, under the box (CaptureAnswer), instead of closing the window.
+    const p = to === 'agent' ? await askFromCapture(value) : await capture(value, to);
     setBusy(false);
     setProblem(p);
     // The box keeps the focus (the desktop app hides the window; in a browser tab it stays), ready for the next.
     inputRef.current?.focus();
     if (p) return;
     setText('');
-    setDone(to === 'inbox' ? `Added to the inbox: ${value}` : `Sent to Tidy: ${value}`);
-    close();
+    setDone(to === 'inbox' ? `Added to the inbox: ${value}` : `Asked Tidy: ${value}`);
+    if (to === 'inbox') close();
   };
 
   return (
@@ -74,6 +79,7 @@ export function CaptureView({ close }: { close: () => void }) {
           {done ?? `Enter adds to the inbox · ${MOD}+Enter asks Tidy · Esc closes`}
         </p>
       )}
+      <CaptureAnswer close={close} />
     </main>
   );
 }

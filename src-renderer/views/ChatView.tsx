@@ -11,6 +11,7 @@ import { ApprovalCard } from './ApprovalCard';
 import { Composer } from './Composer';
 import { ConversationHeader, ConversationList } from './Conversations';
 import { CopyButton, Markdown } from './Markdown';
+import { SetupGate } from './FirstRun';
 
 export function ChatView() {
   const loadConversations = useApp((s) => s.loadConversations);
@@ -90,6 +91,8 @@ function Thread() {
             Loading the conversation…
           </p>
         ) : (
+          // The example prompts only once a model works; until then the first-run welcome.
+          <SetupGate>
           <div className="welcome">
             <h2>What should Tidy do?</h2>
             <p>Tidy reads and organises your tasks, projects and lists. Every change it makes shows in Actions, ready to undo.</p>
@@ -101,6 +104,7 @@ function Thread() {
               ))}
             </div>
           </div>
+          </SetupGate>
         )}
       </div>
     );

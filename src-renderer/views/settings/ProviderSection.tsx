@@ -4,6 +4,7 @@ import { PRESETS } from '../../../src-shared/providers';
 import { useApp } from '../../store/react';
 import { Loading, ProblemAlert } from '../common';
 import { Setting, useField } from './fields';
+import { ProfileList } from './ProfileList';
 
 export function ProviderSection() {
   const providers = useApp((s) => s.providers);
@@ -107,9 +108,10 @@ export function ProviderSection() {
         onSubmit={(e) => {
           e.preventDefault();
           const typed = key;
-          // The key goes to the keychain and is not kept here, whatever the answer.
-          setKeyText('');
-          void setKey(typed);
+          // The key leaves the field once it is in the keychain; refused, it stays (masked) to try again.
+          void setKey(typed).then((saved) => {
+            if (saved) setKeyText((k) => (k === typed ? '' : k));
+          });
         }}
       >
         <label htmlFor={ids.key}>API key</label>
@@ -145,10 +147,11 @@ export function ProviderSection() {
         </p>
         {keyProblem && (
           <p className="field-error" role="alert">
-            {keyProblem.message} — {keyProblem.hint}
+            The key was not saved: {keyProblem.message} — {keyProblem.hint}.
           </p>
         )}
       </form>
+      <ProfileList />
     </section>
   );
 }

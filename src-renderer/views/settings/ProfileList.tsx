@@ -1,0 +1,134 @@
+/** The provider profiles in Settings: each with Use and Remove, and a form to add one (a custom URL, Azure, a second local server). */
+import { useId, useState } from 'react';
+import { PRESET_IDS, PRESETS, type PresetId } from '../../../src-shared/providers';
+import type { Problem } from '../../lib/problem';
+import { useApp } from '../../store/react';
+import '../../styles/firstrun.css';
+
+export function ProfileList() {
+  const providers = useApp((s) => s.providers.value);
+  const switchProfile = useApp((s) => s.switchProfile);
+  const removeProfile = useApp((s) => s.removeProfile);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const headingId = useId();
+  if (!providers) return null;
+  return (
+    <div className="setting">
+      <h3 id={headingId}>Profiles</h3>
+      <ul className="profiles" aria-labelledby={headingId}>
+        {providers.profiles.map((p) => {
+          const active = p.id === providers.active;
+          return (
+            <li key={p.id}>
+              <span className="profile-name">
+                <strong>{p.id}</strong> — {PRESETS[p.preset].label}, {p.model} at {p.baseUrl.replace(/^https?:\/\//, '')}
+                {active && <span className="muted"> (in use)</span>}
+              </span>
+              {!active && (
+                <button type="button" className="btn small" aria-label={`Use ${p.id}`} onClick={() => void switchProfile(p.id)}>
+                  Use
+                </button>
+              )}
+              <button
+                type="button"
+                className="btn small"
+                aria-label={`Remove ${p.id}`}
+                disabled={active}
+                title={active ? 'Switch to another profile first' : undefined}
+                onClick={() => void removeProfile(p.id).then(setProblem)}
+              >
+                Remove
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem.message} — {problem.hint}
+        </p>
+      )}
+      <AddProfile />
+    </div>
+  );
+}
+
+function AddProfile() {
+  const addProfile = useApp((s) => s.addProfile);
+  const switchProfile = useApp((s) => s.switchProfile);
+  const [open, setOpen] = useState(false);
+  const [id, setId] = useState('');
+  const [preset, setPreset] = useState<PresetId>('custom');
+  const [url, setUrl] = useState('');
+  const [model, setModel] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = { id: useId(), preset: useId(), url: useId(), model: useId(), error: useId() };
+  if (!open) {
+    return (
+      <button type="button" className="btn" onClick={() => setOpen(true)}>
+        Add a profile…
+      </button>
+    );
+  }
+  const p = PRESETS[preset];
+  return (
+    <form
+      aria-label="Add a profile"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (busy) return;
+        setBusy(true);
+        void addProfile({ id: id.trim(), preset, ...(url.trim() ? { baseUrl: url.trim() } : {}), ...(model.trim() ? { model: model.trim() } : {}) }).then(async (refused) => {
+          setBusy(false);
+          setProblem(refused);
+          if (refused) return;
+          await switchProfile(id.trim());
+          setOpen(false);
+          setId('');
+          setUrl('');
+          setModel('');
+        });
+      }}
+    >
+      <div className="profile-add">
+        <div className="firstrun-field">
+          <label htmlFor={ids.id}>Name</label>
+          <input id={ids.id} className="input" value={id} spellCheck={false} placeholder="e.g. work" onChange={(e) => setId(e.target.value)} />
+        </div>
+        <div className="firstrun-field">
+          <label htmlFor={ids.preset}>Kind</label>
+          <select id={ids.preset} className="input" value={preset} onChange={(e) => setPreset(e.target.value as PresetId)}>
+            {PRESET_IDS.map((x) => (
+              <option key={x} value={x}>
+                {PRESETS[x].label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="firstrun-field">
+          <label htmlFor={ids.url}>Base URL</label>
+          <input id={ids.url} className="input" value={url} spellCheck={false} placeholder={p.baseUrl} onChange={(e) => setUrl(e.target.value)} />
+        </div>
+        <div className="firstrun-field">
+          <label htmlFor={ids.model}>{preset === 'azure' ? 'Deployment' : 'Model'}</label>
+          <input id={ids.model} className="input" value={model} spellCheck={false} placeholder={p.model || 'the model name'} onChange={(e) => setModel(e.target.value)} />
+        </div>
+      </div>
+      <p className="help">{p.help}</p>
+      {problem && (
+        <p className="field-error" id={ids.error} role="alert">
+          {problem.message} — {problem.hint}
+        </p>
+      )}
+      <div className="row">
+        <button type="submit" className="btn primary" disabled={busy || !id.trim()}>
+          Add and use
+        </button>
+        <button type="button" className="btn ghost" onClick={() => (setOpen(false), setProblem(null))}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
