@@ -148,7 +148,7 @@ async function inspect({ profile, baseUrl }: KeyTarget, deps: KeyDeps): Promise<
       `to send it to the new address, save it again: ${keySet}`,
     );
   } else if (required && unavailable) {
-    problem = new ApiKeyError(`no API key for profile ${profile.id}: no OS keychain available (${unavailable.reason})`, `${unavailable.fix}; or pick a local server, which needs no key`);
+    problem = new ApiKeyError(`no API key for profile ${profile.id}: no OS keychain available (${unavailable.reason})`, `${unavailable.fix}, or pick a local server, which needs no key`);
   } else if (required) {
     // The two ways forward, for a first run as much as for a lost key: a key, or a model that needs none.
     problem = new ApiKeyError(

@@ -13,7 +13,7 @@ export function ProfileList() {
   const headingId = useId();
   if (!providers) return null;
   return (
-    <div className="setting">
+    <div className="profile-block">
       <h3 id={headingId}>Profiles</h3>
       <ul className="profiles" aria-labelledby={headingId}>
         {providers.profiles.map((p) => {

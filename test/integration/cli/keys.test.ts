@@ -149,7 +149,7 @@ describe.runIf(process.platform === 'linux')('without an OS keychain (no Secret 
     const status = await tidy(db, ['key', 'status'], { env: NO_KEYCHAIN_ENV });
     expect(status.code).toBe(1);
     expect(status.stderr).toBe(
-      "tidy: no API key for profile openai: no OS keychain available (no keyring service is running) — start your desktop's keyring (sign in to a GNOME or KDE session), or set OPENAI_API_KEY before starting Tidy; or pick a local server, which needs no key\n",
+      "tidy: no API key for profile openai: no OS keychain available (no keyring service is running) — start your desktop's keyring (sign in to a GNOME or KDE session), or set OPENAI_API_KEY before starting Tidy, or pick a local server, which needs no key\n",
     );
     const withEnv = await tidy(db, ['key', 'status'], { env: { ...NO_KEYCHAIN_ENV, OPENAI_API_KEY: newKey('env') } });
     expect(withEnv).toMatchObject({ code: 0, stderr: '' });
@@ -193,7 +193,7 @@ describe.runIf(process.platform === 'linux')('without an OS keychain (no Secret 
     const r = await tidy(db, ['config', 'test'], { env: NO_KEYCHAIN_ENV });
     expect(r).toMatchObject({ code: 1, stdout: '' });
     expect(r.stderr).toBe(
-      "tidy: no API key for profile openai: no OS keychain available (no keyring service is running) — start your desktop's keyring (sign in to a GNOME or KDE session), or set OPENAI_API_KEY before starting Tidy; or pick a local server, which needs no key\n",
+      "tidy: no API key for profile openai: no OS keychain available (no keyring service is running) — start your desktop's keyring (sign in to a GNOME or KDE session), or set OPENAI_API_KEY before starting Tidy, or pick a local server, which needs no key\n",
     );
   });
 

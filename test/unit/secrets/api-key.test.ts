@@ -97,7 +97,7 @@ describe('resolveApiKey: keychain, then OPENAI_API_KEY, then none', () => {
 
     const e = await failure(resolveApiKey(at(openai), { secrets: noKeychain(), env: {} }));
     expect(e.error).toBe('no API key for profile openai: no OS keychain available (Secret Service not running)');
-    expect(e.hint).toBe('install and unlock gnome-keyring, or set OPENAI_API_KEY; or pick a local server, which needs no key');
+    expect(e.hint).toBe('install and unlock gnome-keyring, or set OPENAI_API_KEY, or pick a local server, which needs no key');
     // A local server goes on without a key, and without nagging about the keychain.
     expect(await resolveApiKey(at(ollama), { secrets: noKeychain(), env: {}, onNotice: (l) => notices.push(l) })).toEqual({ key: undefined, source: null });
     expect(notices).toHaveLength(1);
