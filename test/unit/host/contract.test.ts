@@ -1,7 +1,8 @@
 // The IPC contract over the in-memory transport (src-main/host/memory.ts): the real handlers, dispatcher and event hub
 // on a real database; every value is checked against the contract's output schema.
 import { createServer, type AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startFakeOpenAI } from '../../fakes/openai-server';
 import { BridgeError } from '../../../src-shared/bridge';
 import { channels, type ChannelName, type DataChanged } from '../../../src-shared/ipc';
 import type { AgentEvent } from '../../../src-shared/events';
@@ -281,6 +282,33 @@ describe('provider profiles and keys', () => {
     expect((await refusal(h.call('providers.remove', { id: 'box' }))).message).toContain('active profile');
     await h.call('providers.use', { id: 'openai' });
     expect((await h.call('providers.remove', { id: 'box' })).id).toBe('box');
+  });
+
+  it('first run: finds a local server where OLLAMA_HOST says, and lists the models of a URL not saved yet', async () => {
+    const h = setup();
+    const fake = await startFakeOpenAI({ models: ['qwen3:8b'] });
+    onTestFinished(() => fake.close());
+    h.deps.env!['OLLAMA_HOST'] = `127.0.0.1:${fake.port}`;
+    const found = await h.call('providers.detect', {});
+    expect(found.find((s) => s.preset === 'ollama')).toEqual({ preset: 'ollama', label: 'Ollama', baseUrl: fake.url, models: ['qwen3:8b'], modelCount: 1, profile: 'ollama' });
+    expect(await h.call('providers.models', { baseUrl: fake.url })).toMatchObject({ ok: true, models: ['qwen3:8b'], keySource: null });
+    expect(await h.call('providers.models', { baseUrl: 'not a url' })).toMatchObject({ ok: false, problem: 'bad_url' });
+    // No key goes along, even with one stored for the active profile.
+    await h.call('keys.set', { key: KEY });
+    await h.call('providers.models', { baseUrl: fake.url, preset: 'custom' });
+    expect(fake.requests.map((r) => r.authorization)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('"Open in Tidy" tells the windows which conversation to show; an unknown one is refused', async () => {
+    const h = await withKey(new ScriptedModel([say('Noted.')]));
+    const opened: unknown[] = [];
+    h.api.on('app.open', (e) => opened.push(e));
+    const run = await h.call('capture.ask', { text: 'plan the garden' });
+    await h.finished(run.runId);
+    expect(await h.call('app.open', { conversationId: run.conversationId })).toEqual({ opened: true });
+    expect(opened).toEqual([{ conversationId: run.conversationId }]);
+    expect((await refusal(h.call('app.open', { conversationId: 'c999' }))).message).toBe('no conversation with id c999');
+    expect(opened).toHaveLength(1);
   });
 
   it('takes a key in and never gives it out: only whether one is set', async () => {
