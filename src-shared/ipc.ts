@@ -216,7 +216,7 @@ export const channels = {
   'providers.test': { input: z.object({ id: Id.optional() }), output: ConnectionReport },
   /**
    * First run: the local model servers (Ollama, LM Studio, llama.cpp) answering on their default ports
-   * (Ollama's OLLAMA_HOST moves its port), each with the models it lists. Takes under a second.
+   * (Ollama's OLLAMA_HOST moves its port), each with the models it lists. Takes at most about 2 s.
    */
   'providers.detect': { input: Empty, output: z.array(DetectedServer) },
   /** The models an endpoint lists (GET {baseUrl}/models, without a key), or what is wrong: for a URL not yet saved as a profile. */

@@ -59,7 +59,7 @@ export interface DetectOptions {
   /** Where to look; default localCandidates(env). */
   candidates?: readonly Candidate[];
   env?: Record<string, string | undefined>;
-  /** Per server; all are asked at once, so detection takes at most about this long. Default 800 ms. */
+  /** Per server; all are asked at once, so detection takes at most about this long. Default 2 s (a busy machine answers slowly). */
   timeoutMs?: number;
   /** The stored profiles, to say which one already points at a found server. */
   profiles?: readonly ProviderProfile[];
@@ -68,7 +68,7 @@ export interface DetectOptions {
 /** The local servers that answer with a model list, in the order of the presets. */
 export async function detectLocalServers(options: DetectOptions = {}): Promise<DetectedServer[]> {
   const candidates = options.candidates ?? localCandidates(options.env);
-  const timeoutMs = options.timeoutMs ?? 800;
+  const timeoutMs = options.timeoutMs ?? 2000;
   const reports = await Promise.all(candidates.map((c) => listModels(c.baseUrl, { preset: c.preset, timeoutMs })));
   const found: DetectedServer[] = [];
   candidates.forEach((c, i) => {
