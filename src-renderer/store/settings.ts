@@ -65,6 +65,11 @@ export interface SettingsSlice {
   /** Adds a profile from a preset (Settings); null when it worked, else the refusal. */
   addProfile(input: Input<'providers.add'>): Promise<Problem | null>;
   removeProfile(id: string): Promise<Problem | null>;
+  /**
+   * Takes a message's refusal for want of a key or keychain off the chat (which shows it under the
+   * thread), for the welcome to say it where the user sets the model up; null when there is none.
+   */
+  takeSetupRefusal(): Problem | null;
 }
 
 export interface ModelPlan {
@@ -293,6 +298,13 @@ export const createSettingsSlice =
         } catch (e) {
           return toProblem(e);
         }
+      },
+
+      takeSetupRefusal: () => {
+        const p = get().sendProblem;
+        if (!p || (p.reason !== 'no_key' && p.reason !== 'keychain_unavailable')) return null;
+        set({ sendProblem: null });
+        return p;
       },
 
       refreshSettings: async (topics) => {

@@ -41,11 +41,20 @@ export function Welcome() {
   const detectServers = useApp((s) => s.detectServers);
   const draft = useApp((s) => s.draft);
   const last = useApp((s) => s.setup.report);
+  const sendProblem = useApp((s) => s.sendProblem);
+  const takeSetupRefusal = useApp((s) => s.takeSetupRefusal);
   const [choice, setChoice] = useState<Choice | null>(null);
+  const [refused, setRefused] = useState<Problem | null>(null);
   const groupId = useId();
   useEffect(() => {
     void detectServers();
   }, [detectServers]);
+  // A message sent before setup was refused for want of a key: said here, next to the choice that fixes it.
+  useEffect(() => {
+    if (!sendProblem) return;
+    const p = takeSetupRefusal();
+    if (p) setRefused(p);
+  }, [sendProblem, takeSetupRefusal]);
   const found = detected.value ?? [];
   // Until the user picks: a local server when one answers, else OpenAI.
   const shown: Choice = choice ?? (found.length ? 'local' : 'openai');
@@ -59,10 +68,16 @@ export function Welcome() {
           The current model does not answer: {last.message}.
         </p>
       )}
-      {draft.trim() && (
-        <p className="firstrun-kept" role="note">
-          Your message is kept in the message box; send it once a model works.
-        </p>
+      {refused ? (
+        <div className="firstrun-kept" role="alert">
+          <strong>Not sent yet: {refused.message}.</strong> {refused.hint ? `To send it, ${refused.hint}.` : ''} Your message stays in the message box.
+        </div>
+      ) : (
+        draft.trim() && (
+          <p className="firstrun-kept" role="note">
+            Your message is kept in the message box; send it once a model works.
+          </p>
+        )
       )}
       <fieldset className="firstrun-choices">
         <legend>Which model?</legend>
