@@ -63,6 +63,29 @@ export function redoAction(db: Db, actionId: string, options: UndoOptions): Resu
   return undoAction(db, undoer, options);
 }
 
+/**
+ * Puts every undone change of a request back in effect, all or nothing: for each, oldest first (a project
+ * comes back before the tasks moved into it), the undo of the in-effect entry that undid it.
+ */
+export function redoRequest(db: Db, requestId: string, options: UndoOptions): Result<UndoReport> {
+  return attempt(() =>
+    db.transaction(() => {
+      const rows = cached(db, `SELECT * FROM actions WHERE request_id = ? AND undoes IS NULL ORDER BY seq`).all(requestId) as ActionRow[];
+      if (rows.length === 0) fail(`no request with id ${requestId} has changed anything`, 'run `tidy log` to see request ids');
+      const undone = rows.filter((r) => r.undone_at !== null);
+      if (undone.length === 0) fail(`everything request ${requestId} changed is in effect; there is nothing to redo`, 'redo applies to an undone request', 'refused');
+      const report: UndoReport = { reversed: [], created: [] };
+      for (const r of undone) {
+        if (getActionRow(db, r.id)!.undone_at === null) continue; // a cascade above put it back already
+        const undoer = undoerOf(db, r.id);
+        if (!undoer) fail(`action ${r.id} (${r.summary}) cannot be redone`, 'undo its undo in the action log instead');
+        undoOne(db, getActionRow(db, undoer)!, options, report);
+      }
+      return report;
+    }).immediate(),
+  );
+}
+
 /** Reverses the most recent request that still has changes in effect (undo, redo and undo again walk back). */
 export function undoLast(db: Db, options: UndoOptions): Result<UndoReport> {
   const row = cached(db, `SELECT request_id FROM actions WHERE undone_at IS NULL AND undoes IS NULL ORDER BY seq DESC LIMIT 1`).get() as
