@@ -29,6 +29,8 @@ const operationChannels = Object.fromEntries(
 export const UndoReport = z.object({
   reversed: z.array(z.object({ id: z.string(), summary: z.string() })),
   created: z.array(z.string()),
+  /** The request undone or redone as a whole (actions.undoRequest, undoLast, redoRequest). */
+  requestId: z.string().optional(),
 });
 
 /** One request in the action log: a user command or an agent run, with its actions newest first. */
