@@ -36,11 +36,11 @@ export function collectNames(values: readonly unknown[], into: Map<string, strin
 
 /**
  * A name as the user would write it: a model sometimes names things like identifiers
- * ("birthday_celebration", "personal-website"); those read as words ("Birthday celebration").
+ * ("birthday_celebration"); those read as words ("Birthday celebration"). Hyphens stay: "e-mail", "to-do".
  */
 export function asWritten(name: string): string {
-  if (!/^[\p{Ll}\d]+(?:[_-][\p{Ll}\d]+)+$/u.test(name)) return name;
-  const words = name.replace(/[_-]+/g, ' ');
+  if (!/^[\p{Ll}\d]+(?:_[\p{Ll}\d]+)+$/u.test(name)) return name;
+  const words = name.replace(/_+/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

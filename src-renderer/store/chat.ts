@@ -37,6 +37,10 @@ export interface ChatSlice {
   runChanges: Record<string, ActionEntry[]>;
   /** Whether archived conversations are listed instead of the live ones. */
   showArchived: boolean;
+  /** Task and project names by id beyond the loaded views, for approvals about tasks the run did not read. */
+  knownNames: Record<string, string>;
+  /** Fills knownNames from every task (up to a page) and project, archived ones too. */
+  loadKnownNames(): Promise<void>;
 
   loadConversations(): Promise<void>;
   openConversation(id: string | null): Promise<void>;
@@ -199,6 +203,20 @@ export const createChatSlice =
       approvalsSent: {},
       runChanges: {},
       showArchived: false,
+      knownNames: {},
+
+      loadKnownNames: () =>
+        coalesce('names', async () => {
+          try {
+            const [tasks, projects] = await Promise.all([api.invoke('tasks.list', { status: 'all', limit: 1000 }), api.invoke('projects.list', { includeArchived: true })]);
+            const names: Record<string, string> = {};
+            for (const p of projects) names[p.id] = p.name;
+            for (const t of tasks.tasks) names[t.id] = t.content;
+            set({ knownNames: names });
+          } catch {
+            // Without them an approval shows the ids; its question (from the core) names the thing anyway.
+          }
+        }),
 
       loadConversations: () =>
         coalesce('conversations', () => loadInto(set, 'conversations', () => api.invoke('conversations.list', get().showArchived ? { archived: true } : {}))),
@@ -212,7 +230,7 @@ export const createChatSlice =
       archiveConversation: async (id, archived) => {
         try {
           await api.invoke(archived ? 'conversations.archive' : 'conversations.unarchive', { id });
-          get().notify(archived ? 'Archived the conversation — find it under "Archived" in the list' : 'The conversation is back in the list');
+          get().notify(archived ? 'Archived the conversation' : 'Unarchived the conversation');
           await get().loadConversations();
           return true;
         } catch (e) {

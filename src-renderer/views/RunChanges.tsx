@@ -58,7 +58,7 @@ export function RunChanges({ run }: { run: RunState }) {
             className="btn small"
             disabled={pending}
             data-focus-key={`undo-all:${run.id}`}
-            aria-label={`Undo all: ${words}`}
+            aria-label="Undo all changes"
             onClick={() => {
               focusWhenReady(() => byFocusKey(`redo-all:${run.id}`));
               void undoRequest(run.id);
@@ -73,7 +73,7 @@ export function RunChanges({ run }: { run: RunState }) {
             className="btn small"
             disabled={pending}
             data-focus-key={`redo-all:${run.id}`}
-            aria-label={`Redo: ${words}`}
+            aria-label="Redo all changes"
             onClick={() => {
               focusWhenReady(() => byFocusKey(`undo-all:${run.id}`));
               void redoRequest(run.id);
