@@ -2,7 +2,7 @@
  * What an answer changed, under it: one line in words ("Created 3 projects · moved 9 tasks"), Undo all
  * (then "Undone", with Redo), and the list of changes, each with its own Undo or Redo, on demand.
  */
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ActionEntry } from '../../src-shared/domain';
 import { focusWhenReady } from '../lib/focus';
 import { changesInWords } from '../lib/words';
@@ -23,6 +23,7 @@ export function RunChanges({ run }: { run: RunState }) {
   const undoRequest = useApp((s) => s.undoRequest);
   const redoRequest = useApp((s) => s.redoRequest);
   const listId = useId();
+  const [open, setOpen] = useState(false);
   const running = run.status === 'running';
   const acted = run.actions > 0;
 
@@ -40,18 +41,14 @@ export function RunChanges({ run }: { run: RunState }) {
   return (
     <section className={`run-changes ${state}`} aria-label="Changes">
       <div className="run-changes-bar">
-        <details className="grow">
-          <summary>
-            {state === 'undone' && <span className="badge warn">Undone</span>}
-            <span className="run-changes-words">{words}</span>
-            {state === 'partly' && <span className="muted"> · {undone.length} undone</span>}
-          </summary>
-          <ul id={listId} className="run-changes-list" aria-label="Changes, newest first">
-            {changes.map((e) => (
-              <ChangeRow key={e.id} entry={e} />
-            ))}
-          </ul>
-        </details>
+        <button type="button" className="run-changes-toggle grow" aria-expanded={open} aria-controls={listId} onClick={() => setOpen((o) => !o)}>
+          <span className="run-changes-caret" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
+          {state === 'undone' && <span className="badge warn">Undone</span>}
+          <span className="run-changes-words">{words}</span>
+          {state === 'partly' && <span className="muted"> · {undone.length} undone</span>}
+        </button>
         {live.length > 0 && !running && (
           <button
             type="button"
@@ -83,6 +80,13 @@ export function RunChanges({ run }: { run: RunState }) {
           </button>
         )}
       </div>
+      {open && (
+        <ul id={listId} className="run-changes-list" aria-label="Changes, newest first">
+          {changes.map((e) => (
+            <ChangeRow key={e.id} entry={e} />
+          ))}
+        </ul>
+      )}
       {problem && (
         <UndoProblemNote
           problemKey={key}
@@ -103,8 +107,13 @@ function ChangeRow({ entry }: { entry: ActionEntry }) {
   const undoAction = useApp((s) => s.undoAction);
   const redoAction = useApp((s) => s.redoAction);
   const undone = entry.undoneAt !== null;
+  const rowRef = useRef<HTMLLIElement>(null);
+  // A refusal opens under its row, inside a list that scrolls: brought into view to be read and answered.
+  useEffect(() => {
+    if (problem) rowRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [problem]);
   return (
-    <li className={undone ? 'undone' : undefined}>
+    <li ref={rowRef} className={undone ? 'undone' : undefined}>
       <div className="run-change">
         <span className="grow">{entry.summary}</span>
         {undone && <span className="badge warn">Undone</span>}
