@@ -331,7 +331,21 @@ describe('undo where you are', () => {
     expect(box.x + box.width).toBeLessThanOrEqual(800);
     const heading = page.getByRole('heading', { level: 1 });
     expect((await heading.boundingBox())!.width).toBeGreaterThanOrEqual(200);
+    // A notice (here: a conversation archived) never covers the message box.
+    await page.getByRole('button', { name: 'Conversation actions' }).click();
+    await page.getByRole('menuitem', { name: 'Archive conversation' }).click();
+    const notice = page.locator('.notice').filter({ hasText: 'Archived the conversation' }).last();
+    await visible(notice);
+    const nb = (await notice.boundingBox())!;
+    const c = (await composer().boundingBox())!;
+    expect(nb.y + nb.height).toBeLessThanOrEqual(c.y);
     await shot('chat-undo-800');
+    const conversations = page.getByRole('navigation', { name: 'Conversations' });
+    await conversations.getByRole('button', { name: 'Show archived' }).click();
+    await conversations.getByRole('button').filter({ hasText: 'Get all tasks in my inbox' }).click();
+    await page.getByRole('button', { name: 'Conversation actions' }).click();
+    await page.getByRole('menuitem', { name: 'Unarchive conversation' }).click();
+    await conversations.getByRole('button', { name: 'Back to conversations' }).click();
     await nav('Settings').click();
     const fields = page.locator('main').locator('input:not([type=checkbox]), select');
     await visible(fields.first());
