@@ -4,7 +4,10 @@
  * 9 tasks"). The names come from what the UI already has: the run's own tool results and the loaded views.
  */
 import type { ActionEntry } from '../../src-shared/domain';
+import { asWritten } from '../../src-shared/written';
 import { argLabel, count } from './format';
+
+export { asWritten };
 
 /** Id → the name the user knows it by. */
 export type Names = ReadonlyMap<string, string>;
@@ -32,16 +35,6 @@ export function collectNames(values: readonly unknown[], into: Map<string, strin
   };
   for (const v of values) walk(v, 0);
   return into;
-}
-
-/**
- * A name as the user would write it: a model sometimes names things like identifiers
- * ("birthday_celebration"); those read as words ("Birthday celebration"). Hyphens stay: "e-mail", "to-do".
- */
-export function asWritten(name: string): string {
-  if (!/^[\p{Ll}\d]+(?:_[\p{Ll}\d]+)+$/u.test(name)) return name;
-  const words = name.replace(/_+/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const MAX_LIST = 3;

@@ -100,7 +100,7 @@ describe('undo where you are', () => {
     await expect.poll(() => changes().innerText()).toContain(SUMMARY);
     // The summary comes after the answer it belongs to.
     const order = await lastAnswer().evaluate(
-      (el) => el.querySelector('.md, .markdown, p')!.compareDocumentPosition(el.querySelector('[aria-label="Changes"]')!) & Node.DOCUMENT_POSITION_FOLLOWING,
+      (el) => el.querySelector('.md, .markdown, p')!.compareDocumentPosition(el.querySelector('[aria-label="Changes"]')!) & 4 /* DOCUMENT_POSITION_FOLLOWING */,
     );
     expect(order).toBeTruthy();
     expect(inbox()).toEqual([]);
@@ -258,7 +258,7 @@ describe('undo where you are', () => {
     const cardFirst = await lastAnswer().evaluate((el) => {
       const cardEl = el.querySelector('.approval')!;
       const answer = [...el.querySelectorAll('p')].find((p) => p.textContent === 'Completed the cake.')!;
-      return Boolean(cardEl.compareDocumentPosition(answer) & Node.DOCUMENT_POSITION_FOLLOWING);
+      return Boolean(cardEl.compareDocumentPosition(answer) & 4 /* DOCUMENT_POSITION_FOLLOWING */);
     });
     expect(cardFirst).toBe(true);
     await visible(changes().getByText('Completed 1 task'));
