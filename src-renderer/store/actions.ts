@@ -5,6 +5,7 @@
 import type { ActionEntry } from '../../src-shared/domain';
 import type { ActionGroup, Output } from '../../src-shared/ipc';
 import { createCoalescer } from '../lib/coalesce';
+import { count } from '../lib/format';
 import { toProblem, type Problem } from '../lib/problem';
 import type { Deps, SliceCreator } from './types';
 
@@ -320,7 +321,11 @@ export function reversalWords(summary: string): { redo: boolean; what: string } 
 /** What an undo or redo did, for the status region: "Undid: …", "Redid: …", "Redid 12 changes". */
 export function reportWords(report: { reversed: { summary: string }[] }): string {
   const words = report.reversed.map((r) => reversalWords(r.summary));
-  const verb = words.length > 0 && words.every((w) => w.redo) ? 'Redid' : 'Undid';
+  const redone = words.filter((w) => w.redo).length;
+  const undone = words.length - redone;
+  // A redo with cascade first undoes the later changes that blocked it: both are said.
+  if (redone > 0 && undone > 0) return `Undid ${count(undone, 'change')} and redid ${count(redone, 'change')}`;
+  const verb = redone > 0 ? 'Redid' : 'Undid';
   if (words.length === 1) return `${verb}: ${words[0]!.what}`;
   return `${verb} ${words.length} changes`;
 }

@@ -100,7 +100,8 @@ describe('undo reports in words', () => {
     expect(reversalWords("Moved 'Undid: x' to P")).toEqual({ redo: false, what: "Moved 'Undid: x' to P" });
     expect(reportWords({ reversed: [{ summary: "Undid: Moved 'a' to P" }] })).toBe("Redid: Moved 'a' to P");
     expect(reportWords({ reversed: [{ summary: "Moved 'a' to P" }] })).toBe("Undid: Moved 'a' to P");
-    expect(reportWords({ reversed: [{ summary: 'Undid: x' }, { summary: 'y' }] })).toBe('Undid 2 changes');
+    expect(reportWords({ reversed: [{ summary: 'Undid: x' }, { summary: 'y' }] })).toBe('Undid 1 change and redid 1 change');
+    expect(reportWords({ reversed: [{ summary: 'x' }, { summary: 'Redid: y' }] })).toBe('Undid 2 changes');
   });
 });
 
