@@ -29,6 +29,8 @@ const operationChannels = Object.fromEntries(
 export const UndoReport = z.object({
   reversed: z.array(z.object({ id: z.string(), summary: z.string() })),
   created: z.array(z.string()),
+  /** The request undone or redone as a whole (actions.undoRequest, undoLast, redoRequest). */
+  requestId: z.string().optional(),
 });
 
 /** One request in the action log: a user command or an agent run, with its actions newest first. */
@@ -49,7 +51,14 @@ export const SettingsSchema = z.object(settingShape);
 
 const ProjectWithCount = Project.extend({ openTasks: z.number().int() });
 
-export const Conversation = z.object({ id: z.string(), title: z.string(), createdAt: z.string(), updatedAt: z.string() });
+export const Conversation = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** When it was archived (out of the list, kept); null for a live one. */
+  archivedAt: z.string().nullable().optional(),
+});
 export type Conversation = z.infer<typeof Conversation>;
 
 /** A stored message of a conversation, as the model saw it (tool calls and results included). */
@@ -147,10 +156,16 @@ export const channels = {
   },
 
   // --- conversations and runs ---------------------------------------------------------------------
-  /** Conversations, the most recently active first. */
-  'conversations.list': { input: z.object({ limit: z.number().int().min(1).max(10_000).optional() }), output: z.array(Conversation) },
+  /** Conversations, the most recently active first: the live ones, or (`archived`) only the archived ones. */
+  'conversations.list': {
+    input: z.object({ limit: z.number().int().min(1).max(10_000).optional(), archived: z.boolean().optional() }),
+    output: z.array(Conversation),
+  },
   'conversations.create': { input: z.object({ title: Name.optional() }), output: Conversation, changes: ['conversations'] },
   'conversations.rename': { input: z.object({ id: Id, title: Name }), output: Conversation, changes: ['conversations'] },
+  /** Moves a conversation out of the list (kept, with its runs and traces), or back into it. */
+  'conversations.archive': { input: z.object({ id: Id }), output: Conversation, changes: ['conversations'] },
+  'conversations.unarchive': { input: z.object({ id: Id }), output: Conversation, changes: ['conversations'] },
   /** A conversation's stored messages, oldest first. */
   'conversations.messages': { input: z.object({ id: Id }), output: z.array(ConversationMessage) },
   /** A conversation as a file to save: Markdown to read, or JSON with every run and its full trace. */
@@ -178,8 +193,13 @@ export const channels = {
   'actions.undoRequest': { input: z.object({ requestId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
   /** Undo the most recent request that still has changes in effect. */
   'actions.undoLast': { input: Empty, output: UndoReport, changes: DATA_TOPICS },
-  /** Redo an undone action (the id of the action that shows as undone): undoes its undo. */
-  'actions.redo': { input: z.object({ actionId: Id }), output: UndoReport, changes: DATA_TOPICS },
+  /**
+   * Redo an undone action (the id of the action that shows as undone): undoes its undo; with `cascade`,
+   * first the later actions that touched the same data.
+   */
+  'actions.redo': { input: z.object({ actionId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
+  /** Redo every undone change of a request (oldest first), all or nothing. */
+  'actions.redoRequest': { input: z.object({ requestId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
 
   // --- settings -----------------------------------------------------------------------------------
   'settings.get': { input: Empty, output: SettingsSchema },

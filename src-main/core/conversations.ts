@@ -30,6 +30,18 @@ export function renameConversation(db: Db, id: string, title: string): Result<Co
   });
 }
 
+/**
+ * Moves a conversation out of the list, or back (`archived` false). Its runs, traces and messages stay;
+ * `tidy ask` no longer continues it by default. The time it was active is kept, so it comes back in place.
+ */
+export function archiveConversation(db: Db, id: string, archived: boolean): Result<ConversationInfo> {
+  return attempt(() => {
+    if (!getConversation(db, id)) missing(id);
+    cached(db, `UPDATE conversations SET archived_at = ? WHERE id = ?`).run(archived ? new Date().toISOString() : null, id);
+    return getConversation(db, id)!;
+  });
+}
+
 /** Every run of a conversation, oldest first, with its trace. */
 function runsOf(db: Db, id: string): { run: RunInfo; trace: AgentEvent[] }[] {
   return listRuns(db, { conversationId: id, limit: 100_000 })

@@ -34,6 +34,7 @@ import {
   newUserRequest,
   readSettings,
   redoAction,
+  redoRequest,
   undoAction,
   undoLast,
   undoRequest,
@@ -59,7 +60,7 @@ import {
   type LiveRuns,
   type Tool,
 } from '../core/agent';
-import { exportConversation, renameConversation } from '../core/conversations';
+import { archiveConversation, exportConversation, renameConversation } from '../core/conversations';
 import { connectionModel } from '../core/providers/connection';
 import type { Model } from '../core/llm/port';
 import type { ActionEntry } from '../../src-shared/domain';
@@ -180,9 +181,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'agent.approve': (i) => ({ answered: answerApproval({ db, live }, i.runId, i.approvalId, i.decision) }),
     'agent.tools': () => tools.map((t) => ({ name: t.name, description: t.description, changes: t.effect === 'write', approval: t.approval ?? 'auto' })),
 
-    'conversations.list': (i) => listConversations(db, i.limit),
+    'conversations.list': (i) => listConversations(db, i.limit, i.archived ?? false),
     'conversations.create': (i) => conversation(createConversation(db, i.title?.trim() || 'New conversation')),
     'conversations.rename': (i) => must(renameConversation(db, i.id, i.title)),
+    'conversations.archive': (i) => must(archiveConversation(db, i.id, true)),
+    'conversations.unarchive': (i) => must(archiveConversation(db, i.id, false)),
     'conversations.messages': (i) => loadMessages(db, conversation(i.id).id),
     'conversations.export': (i) => must(exportConversation(db, i.id, i.format)),
     'runs.list': (i) => listRuns(db, i),
@@ -201,7 +204,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'actions.undo': (i) => must(undoAction(db, i.actionId, undoOptions(i.cascade))),
     'actions.undoRequest': (i) => must(undoRequest(db, i.requestId, undoOptions(i.cascade))),
     'actions.undoLast': () => must(undoLast(db, undoOptions())),
-    'actions.redo': (i) => must(redoAction(db, i.actionId, undoOptions())),
+    'actions.redo': (i) => must(redoAction(db, i.actionId, undoOptions(i.cascade))),
+    'actions.redoRequest': (i) => must(redoRequest(db, i.requestId, undoOptions(i.cascade))),
 
     // readSettings types enum settings loosely (as string); the contract's schema gives them their exact type.
     'settings.get': () => SettingsSchema.parse(readSettings(db)),

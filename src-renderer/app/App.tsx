@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react';
 import { composer } from '../lib/focus';
 import { activeRun, waitingApproval } from '../store/chat';
-import { traceShown } from '../store/nav';
+import { traceVisible } from '../store/nav';
 import { useApp, useAppStore } from '../store/react';
 import { viewDef, viewForDigit, type View } from '../store/views';
 import { TracePanel } from '../views/TracePanel';
@@ -27,7 +27,7 @@ function viewTarget(view: View): HTMLElement | null {
 
 export function App() {
   const view = useApp((s) => s.view);
-  const trace = useApp(traceShown);
+  const trace = useApp(traceVisible);
   const narrow = useApp((s) => s.narrow);
   const helpOpen = useApp((s) => s.helpOpen);
   const store = useAppStore();
@@ -91,11 +91,14 @@ export function App() {
         if (!waiting) return;
         void s.answerApproval(waiting.runId, waiting.approval.approvalId, e.code === 'KeyA' ? 'approve' : 'decline');
       } else if (e.altKey && !mod && e.code === 'KeyT') {
-        s.toggleTrace();
+        s.toggleTraceHere();
       } else if (mod && !e.altKey && e.key.toLowerCase() === 'k') {
         open('chat');
-      } else if (mod && !e.shiftKey && e.key.toLowerCase() === 'z' && !isTyping(e.target)) {
+      } else if (mod && !e.altKey && !e.shiftKey && e.code === 'KeyZ' && !isTyping(e.target)) {
+        // Outside a text field (there the keys undo typing): the last request, as an editor's undo.
         void s.undoLastRequest();
+      } else if (mod && !e.altKey && ((e.shiftKey && e.code === 'KeyZ') || (!e.shiftKey && e.code === 'KeyY')) && !isTyping(e.target)) {
+        void s.redoLastRequest();
       } else if (e.key === '?' && !mod && !isTyping(e.target)) {
         s.toggleHelp(true);
       } else return;

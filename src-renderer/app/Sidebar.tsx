@@ -1,6 +1,6 @@
 import { INBOX_ID } from '../../src-shared/domain';
 import { Icon } from './Icon';
-import { traceShown } from '../store/nav';
+import { traceVisible } from '../store/nav';
 import { useApp } from '../store/react';
 import { VIEW_DEFS } from '../store/views';
 
@@ -11,8 +11,8 @@ export function Sidebar() {
   const inboxCount = useApp((s) => s.projects.value?.find((p) => p.id === INBOX_ID)?.openTasks ?? null);
   const running = useApp((s) => Object.values(s.runs).filter((r) => r.status === 'running').length);
   const toggleHelp = useApp((s) => s.toggleHelp);
-  const toggleTrace = useApp((s) => s.toggleTrace);
-  const traceOpen = useApp(traceShown);
+  const toggleTrace = useApp((s) => s.toggleTraceHere);
+  const traceOpen = useApp(traceVisible);
 
   return (
     <nav className="sidebar" aria-label="Main" data-pane="sidebar">

@@ -24,6 +24,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: [ALT, 'T'], what: 'Show or hide the trace panel' },
   { keys: ['F6'], what: 'Next area: navigation, list, main, trace (Shift+F6 back)' },
   { keys: [MOD, 'Z'], what: 'Undo the last request (outside a text field)' },
+  { keys: [MOD, 'Shift', 'Z'], what: `Redo what Undo took back in this window (also ${MOD}+Y)` },
   { keys: ['?'], what: 'Show these shortcuts' },
 ];
 

@@ -5,14 +5,20 @@
 import type { ActionEntry } from '../../src-shared/domain';
 import type { ActionGroup, Output } from '../../src-shared/ipc';
 import { createCoalescer } from '../lib/coalesce';
+import { count } from '../lib/format';
 import { toProblem, type Problem } from '../lib/problem';
 import type { Deps, SliceCreator } from './types';
 
-/** What a refused undo says, and whether undoing the later actions too (cascade) could do it. */
+/** What a refused undo or redo says, and whether undoing the later actions too (cascade) could do it. */
 export interface UndoProblem extends Problem {
-  /** The undo can be retried with `cascade` (the later actions that block it are undone first). */
+  /** The undo (or redo) can be retried with `cascade` (the later actions that block it are undone first). */
   canCascade: boolean;
+  /** Which it was: the card's title, its words and its button say the same. */
+  verb: 'undo' | 'redo';
 }
+
+/** The button a blocked undo or redo card offers, and its hint names. */
+export const CASCADE_LABEL = { undo: 'Undo with later changes', redo: 'Redo, undoing later changes' } as const;
 
 /** Where a problem or a pending undo belongs: one entry, or a whole request. */
 export const actionKey = (id: string): string => `a:${id}`;
@@ -38,10 +44,26 @@ export interface ActionsSlice {
   loadMoreActions(): Promise<void>;
   undoAction(actionId: string, cascade?: boolean): Promise<boolean>;
   undoRequest(requestId: string, cascade?: boolean): Promise<boolean>;
-  redoAction(actionId: string): Promise<boolean>;
-  /** Undo the most recent request still in effect (Ctrl+Z outside a text field). */
+  redoAction(actionId: string, cascade?: boolean): Promise<boolean>;
+  /** Puts every undone change of a request back in effect. */
+  redoRequest(requestId: string, cascade?: boolean): Promise<boolean>;
+  /**
+   * Ctrl+Z outside a text field: undoes again what this window redid last, else the most recent request
+   * still in effect. Either way the request goes on this window's redo stack.
+   */
   undoLastRequest(): Promise<boolean>;
+  /** Ctrl+Shift+Z / Ctrl+Y: redoes the request this window undid last (like an editor's redo). */
+  redoLastRequest(): Promise<boolean>;
+  /**
+   * This window's requests undone as a whole, the newest last: what Redo brings back. Like an editor's,
+   * it is the window's own (another window's undos are not on it) and lives as long as the window.
+   */
+  redoStack: string[];
+  /** Requests this window redid, the newest last: Ctrl+Z undoes these again first. */
+  redoneStack: string[];
   dismissUndoProblem(key: string): void;
+  /** Brings back the archived project or list a refused undo names (its details' `parent`). */
+  unarchiveParent(parent: { kind: string; id: string }): Promise<boolean>;
 }
 
 export const FIRST_PAGE = 200;
@@ -68,12 +90,19 @@ export const canRedo = (a: ActionEntry): boolean => a.undoneAt !== null && a.und
 
 export type LogRow = { kind: 'group'; group: ActionGroup; key: string } | { kind: 'entry'; entry: ActionEntry; key: string };
 
-/** Groups flattened into the rows of the virtual list: a header per request, then its entries. */
+/**
+ * Groups flattened into the rows of the virtual list: a header per request, then its entries. Undo and
+ * redo entries are folded into the entry they reversed (it shows Undone, with Redo): undoing adds no row,
+ * so the row under the pointer stays where it is, and the next click lands on what the user aimed at.
+ */
 export function logRows(groups: ActionGroup[]): LogRow[] {
   const rows: LogRow[] = [];
   for (const [i, g] of groups.entries()) {
-    rows.push({ kind: 'group', group: g, key: `g${i}:${g.requestId}` });
-    for (const e of g.actions) rows.push({ kind: 'entry', entry: e, key: e.id });
+    const shown = g.actions.filter((a) => a.undoes === null);
+    if (shown.length === 0) continue;
+    const group = shown.length === g.actions.length ? g : { ...g, actions: shown };
+    rows.push({ kind: 'group', group, key: `g${i}:${g.requestId}` });
+    for (const e of shown) rows.push({ kind: 'entry', entry: e, key: e.id });
   }
   return rows;
 }
@@ -115,7 +144,7 @@ export const createActionsSlice =
       });
 
     /** Runs an undo or redo; its refusal is kept by `key`. The log itself refreshes on data.changed. */
-    const undo = async (key: string, run: () => Promise<unknown>, cascadable: boolean): Promise<boolean> => {
+    const undo = async (key: string, run: () => Promise<unknown>, cascadable: boolean, verb: UndoProblem['verb'] = 'undo'): Promise<boolean> => {
       if (get().undoPending[key]) return false;
       set((s) => ({ undoPending: { ...s.undoPending, [key]: true }, undoProblems: without(s.undoProblems, key) }));
       try {
@@ -125,18 +154,21 @@ export const createActionsSlice =
         const p = toProblem(e);
         // Later actions block it: the UI offers undoing them too as a button.
         const canCascade = cascadable && p.reason === 'undo_blocked';
-        set((s) => ({ undoProblems: { ...s.undoProblems, [key]: { ...p, ...undoWords(p), canCascade } } }));
+        set((s) => ({ undoProblems: { ...s.undoProblems, [key]: { ...p, ...undoWords(p, verb), canCascade, verb } } }));
         return false;
       } finally {
         set((s) => ({ undoPending: without(s.undoPending, key) }));
       }
     };
 
-    /** Says what an undo reversed, in the status region (as Ctrl+Z does). */
-    const said = (report: Output<'actions.undo'>, many: string) => {
-      const n = report.reversed.length;
-      get().notify(n === 1 ? `Undid: ${report.reversed[0]!.summary}` : `Undid ${n} ${many}`);
-    };
+    /** Says what an undo or redo did, in the status region (as Ctrl+Z does). */
+    const said = (report: Output<'actions.undo'>) => get().notify(reportWords(report));
+
+    /** The redo stack follows every whole-request undo and redo of this window. */
+    const undoneHere = (requestId: string | undefined) =>
+      requestId && set((s) => ({ redoStack: [...s.redoStack.filter((r) => r !== requestId), requestId], redoneStack: s.redoneStack.filter((r) => r !== requestId) }));
+    const redoneHere = (requestId: string) =>
+      set((s) => ({ redoStack: s.redoStack.filter((r) => r !== requestId), redoneStack: [...s.redoneStack.filter((r) => r !== requestId), requestId] }));
 
     return {
       log: { groups: [], count: 0, nextBefore: null, loaded: false, loading: false, problem: null },
@@ -162,25 +194,40 @@ export const createActionsSlice =
         }
       },
 
-      undoAction: (actionId, cascade) =>
-        undo(actionKey(actionId), async () => said(await api.invoke('actions.undo', { actionId, ...(cascade ? { cascade } : {}) }), 'changes'), !cascade),
+      redoStack: [],
+      redoneStack: [],
+
+      undoAction: (actionId, cascade) => undo(actionKey(actionId), async () => said(await api.invoke('actions.undo', { actionId, ...(cascade ? { cascade } : {}) })), !cascade),
       undoRequest: (requestId, cascade) =>
-        undo(requestKey(requestId), async () => said(await api.invoke('actions.undoRequest', { requestId, ...(cascade ? { cascade } : {}) }), 'changes of the request'), !cascade),
-      redoAction: (actionId) =>
         undo(
-          actionKey(actionId),
+          requestKey(requestId),
           async () => {
-            const summary = get().log.groups.flatMap((g) => g.actions).find((a) => a.id === actionId)?.summary;
-            await api.invoke('actions.redo', { actionId });
-            get().notify(summary ? `Redid: ${summary}` : 'Redid the change');
+            const report = await api.invoke('actions.undoRequest', { requestId, ...(cascade ? { cascade } : {}) });
+            undoneHere(requestId);
+            said(report);
           },
-          false,
+          !cascade,
+        ),
+      redoAction: (actionId, cascade) =>
+        undo(actionKey(actionId), async () => said(await api.invoke('actions.redo', { actionId, ...(cascade ? { cascade } : {}) })), !cascade, 'redo'),
+      redoRequest: (requestId, cascade) =>
+        undo(
+          requestKey(requestId),
+          async () => {
+            const report = await api.invoke('actions.redoRequest', { requestId, ...(cascade ? { cascade } : {}) });
+            redoneHere(requestId);
+            said(report);
+          },
+          !cascade,
+          'redo',
         ),
       undoLastRequest: async () => {
         try {
-          const report = await api.invoke('actions.undoLast', {});
-          const n = report.reversed.length;
-          get().notify(n === 1 ? `Undid: ${report.reversed[0]!.summary}` : `Undid ${n} changes of the last request`);
+          // What this window redid last is what Ctrl+Z takes back first, as in an editor.
+          const again = get().redoneStack.at(-1);
+          const report = again ? await api.invoke('actions.undoRequest', { requestId: again }) : await api.invoke('actions.undoLast', {});
+          undoneHere(report.requestId ?? again);
+          said(report);
           return true;
         } catch (e) {
           const words = undoWords(toProblem(e));
@@ -188,7 +235,38 @@ export const createActionsSlice =
           return false;
         }
       },
+      redoLastRequest: async () => {
+        const requestId = get().redoStack.at(-1);
+        if (!requestId) {
+          get().notify('There is nothing to redo — Redo brings back what Undo took back in this window', 'error');
+          return false;
+        }
+        try {
+          const report = await api.invoke('actions.redoRequest', { requestId });
+          redoneHere(requestId);
+          said(report);
+          return true;
+        } catch (e) {
+          const p = toProblem(e);
+          // Redone elsewhere meanwhile: it leaves the stack, so the next Redo goes on to the one before.
+          if (p.reason !== 'undo_blocked') set((s) => ({ redoStack: s.redoStack.filter((r) => r !== requestId) }));
+          const words = undoWords(p, 'redo');
+          get().notify(`${words.message} — ${words.hint}`, 'error');
+          return false;
+        }
+      },
       dismissUndoProblem: (key) => set((s) => ({ undoProblems: without(s.undoProblems, key) })),
+      unarchiveParent: async (parent) => {
+        try {
+          if (parent.kind === 'list') await api.invoke('lists.unarchive', { list: parent.id });
+          else await api.invoke('projects.unarchive', { project: parent.id });
+          return true;
+        } catch (e) {
+          const p = toProblem(e);
+          get().notify(`${p.message} — ${p.hint}`, 'error');
+          return false;
+        }
+      },
     };
   };
 
@@ -206,23 +284,48 @@ const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
  * by id and give CLI advice ("with --cascade"); next to the entry the blockers are named by what they did,
  * and the advice is the button that follows it.
  */
-export function undoWords(p: Problem): { message: string; hint: string } {
+export function undoWords(p: Problem, verb: UndoProblem['verb'] = 'undo'): { message: string; hint: string } {
   const d = p.details ?? {};
   switch (p.reason) {
     case 'undo_blocked': {
       const named = (d.blockers ?? []).map((b) => b.summary).join('; ');
       return {
         message: named ? `Later changes touched the same data: ${named}${d.more ? ` and ${d.more} more` : ''}.` : capital(d.why ?? p.message),
-        hint: 'undo those later changes first, or choose "Undo with later changes" to undo them too',
+        hint: `undo those later changes first, or choose "${CASCADE_LABEL[verb]}" to undo them too`,
       };
     }
     case 'already_undone':
-      return { message: 'This is already undone.', hint: d.undoneBy ? 'use Redo to bring it back' : 'nothing to do' };
+      return { message: 'This is already undone.', hint: d.undoneBy ? 'choose "Redo" to bring it back' : 'nothing to do' };
     case 'parent_archived':
-      return { message: `The ${d.parent?.kind ?? 'parent'} '${d.parent?.name ?? ''}' is archived now.`, hint: `unarchive it first (${capital(d.parent?.kind ?? 'parent')}s view)` };
+      return { message: `The ${d.parent?.kind ?? 'parent'} '${d.parent?.name ?? ''}' is archived now.`, hint: `choose "${unarchiveLabel(d.parent?.kind ?? 'parent', verb)}" to bring it back first` };
     case 'nothing_to_undo':
       return { message: 'There is nothing to undo.', hint: 'every change in the log is already undone' };
     default:
       return { message: d.why ? capital(d.why) : p.message, hint: p.hint };
   }
+}
+
+/** The button of a refusal for want of an archived project or list: it brings it back, then tries again. */
+export const unarchiveLabel = (kind: string, verb: UndoProblem['verb']): string => `Unarchive the ${kind} and ${verb}`;
+
+/**
+ * An entry of an undo report in words: reversing an undo entry ("Undid: X") is a redo of X, reversing a
+ * redo entry ("Redid: X") undoes X again (the summaries are written by src-main/core/actions/undo.ts).
+ */
+export function reversalWords(summary: string): { redo: boolean; what: string } {
+  const m = /^(Undid|Redid): (.*)$/s.exec(summary);
+  if (!m) return { redo: false, what: summary };
+  return { redo: m[1] === 'Undid', what: m[2]! };
+}
+
+/** What an undo or redo did, for the status region: "Undid: …", "Redid: …", "Redid 12 changes". */
+export function reportWords(report: { reversed: { summary: string }[] }): string {
+  const words = report.reversed.map((r) => reversalWords(r.summary));
+  const redone = words.filter((w) => w.redo).length;
+  const undone = words.length - redone;
+  // A redo with cascade first undoes the later changes that blocked it: both are said.
+  if (redone > 0 && undone > 0) return `Undid ${count(undone, 'change')} and redid ${count(redone, 'change')}`;
+  const verb = redone > 0 ? 'Redid' : 'Undid';
+  if (words.length === 1) return `${verb}: ${words[0]!.what}`;
+  return `${verb} ${words.length} changes`;
 }

@@ -2,6 +2,7 @@
  * The chat: conversations, the open conversation's runs (each a request and its answer), the runs going
  * on (folded from the agent's events as they arrive), approvals, cancel, and the run the trace shows.
  */
+import type { ActionEntry } from '../../src-shared/domain';
 import type { AgentEvent, ApprovalDecision, RunInfo, RunStatus } from '../../src-shared/events';
 import type { Conversation, Output } from '../../src-shared/ipc';
 import { createCoalescer } from '../lib/coalesce';
@@ -32,10 +33,23 @@ export interface ChatSlice {
   draft: string;
   /** Answers sent for approvals still waiting for the run to confirm them, by approvalKey. */
   approvalsSent: Record<string, ApprovalDecision>;
+  /** What each run changed (its entries in the action log, newest first), by run id, for runs shown with their changes. */
+  runChanges: Record<string, ActionEntry[]>;
+  /** Whether archived conversations are listed instead of the live ones. */
+  showArchived: boolean;
+  /** Task and project names by id beyond the loaded views, for approvals about tasks the run did not read. */
+  knownNames: Record<string, string>;
+  /** Fills knownNames from every task (up to a page) and project, archived ones too. */
+  loadKnownNames(): Promise<void>;
 
   loadConversations(): Promise<void>;
   openConversation(id: string | null): Promise<void>;
   renameConversation(id: string, title: string): Promise<boolean>;
+  /** Archives a conversation (out of the list, kept), or brings it back. */
+  archiveConversation(id: string, archived: boolean): Promise<boolean>;
+  setShowArchived(archived: boolean): void;
+  /** Loads (or reloads) what a run changed, for the summary under its answer. */
+  loadRunChanges(runId: string): Promise<void>;
   /** The conversation as a file (Markdown, or JSON with every run's trace); rejects with a BridgeError. */
   exportConversation(id: string, format: 'markdown' | 'json'): Promise<Output<'conversations.export'>>;
   setDraft(text: string): void;
@@ -68,6 +82,9 @@ export function activeRun(s: Pick<ChatSlice, 'runs' | 'thread'>): RunState | nul
   }
   return null;
 }
+
+/** The most changes a run's summary lists (the summary line counts them all up to this). */
+export const RUN_CHANGES_LIMIT = 1000;
 
 /** Approval ids count within a run. */
 export const approvalKey = (runId: string, approvalId: string): string => `${runId}/${approvalId}`;
@@ -184,9 +201,55 @@ export const createChatSlice =
       sendProblem: null,
       draft: '',
       approvalsSent: {},
+      runChanges: {},
+      showArchived: false,
+      knownNames: {},
+
+      loadKnownNames: () =>
+        coalesce('names', async () => {
+          try {
+            const [tasks, projects] = await Promise.all([api.invoke('tasks.list', { status: 'all', limit: 1000 }), api.invoke('projects.list', { includeArchived: true })]);
+            const names: Record<string, string> = {};
+            for (const p of projects) names[p.id] = p.name;
+            for (const t of tasks.tasks) names[t.id] = t.content;
+            set({ knownNames: names });
+          } catch {
+            // Without them an approval shows the ids; its question (from the core) names the thing anyway.
+          }
+        }),
 
       loadConversations: () =>
-        coalesce('conversations', () => loadInto(set, 'conversations', () => api.invoke('conversations.list'))),
+        coalesce('conversations', () => loadInto(set, 'conversations', () => api.invoke('conversations.list', get().showArchived ? { archived: true } : {}))),
+
+      setShowArchived: (archived) => {
+        if (archived === get().showArchived) return;
+        set({ showArchived: archived, conversations: idle() });
+        void get().loadConversations();
+      },
+
+      archiveConversation: async (id, archived) => {
+        try {
+          await api.invoke(archived ? 'conversations.archive' : 'conversations.unarchive', { id });
+          get().notify(archived ? 'Archived the conversation' : 'Unarchived the conversation');
+          await get().loadConversations();
+          return true;
+        } catch (e) {
+          const p = toProblem(e);
+          get().notify(`${p.message} — ${p.hint}`, 'error');
+          return false;
+        }
+      },
+
+      loadRunChanges: (runId) =>
+        coalesce(`changes:${runId}`, async () => {
+          try {
+            const page = await api.invoke('actions.list', { requestId: runId, limit: RUN_CHANGES_LIMIT });
+            const entries = page.groups.flatMap((g) => g.actions);
+            set((s) => ({ runChanges: { ...s.runChanges, [runId]: entries } }));
+          } catch {
+            // The summary is a convenience: without it the answer still shows, and Actions has every change.
+          }
+        }),
 
       openConversation: async (id) => {
         if (id === get().conversationId && id !== null) return;
@@ -303,6 +366,11 @@ export const createChatSlice =
 
       refreshChat: async (topics) => {
         const jobs: Promise<void>[] = [];
+        if (topics.includes('actions')) {
+          // An undo anywhere (Actions, Ctrl+Z, another window) shows in the summaries under the answers.
+          const shown = new Set(get().thread.value ?? []);
+          for (const runId of Object.keys(get().runChanges)) if (shown.has(runId)) jobs.push(get().loadRunChanges(runId));
+        }
         if (topics.includes('conversations')) jobs.push(get().loadConversations());
         if (topics.includes('runs') && get().conversationId !== null) jobs.push(loadThread());
         await Promise.all(jobs);

@@ -46,7 +46,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           name: 'tidy.ui',
           version: 1,
           storage: createJSONStorage(() => storage),
-          partialize: (s) => ({ traceOpen: s.traceOpen }),
+          partialize: (s) => ({ traceOpen: s.traceOpen, tracePinned: s.tracePinned }),
         },
       ),
     ),

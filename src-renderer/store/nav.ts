@@ -19,6 +19,11 @@ export interface NavSlice {
   narrow: boolean;
   /** The trace overlay of a narrow window; not remembered. */
   traceOverlay: boolean;
+  /** The trace stays on every view; unpinned it belongs to the chat. Remembered across launches. */
+  tracePinned: boolean;
+  pinTrace(pinned: boolean): void;
+  /** Alt+T and the sidebar's button: shows or hides the trace here; outside the chat, showing it pins it. */
+  toggleTraceHere(): void;
   setNarrow(narrow: boolean): void;
   helpOpen: boolean;
   notices: Notice[];
@@ -34,6 +39,10 @@ export interface NavSlice {
 /** Whether the trace panel is on screen: docked in a wide window, as an overlay in a narrow one. */
 export const traceShown = (s: Pick<NavSlice, 'narrow' | 'traceOpen' | 'traceOverlay'>): boolean => (s.narrow ? s.traceOverlay : s.traceOpen);
 
+/** Whether the trace is on screen in the current view: on the chat's, or on every view when pinned. */
+export const traceVisible = (s: Pick<NavSlice, 'narrow' | 'traceOpen' | 'traceOverlay' | 'tracePinned' | 'view'>): boolean =>
+  traceShown(s) && (s.view === 'chat' || s.tracePinned);
+
 const MAX_NOTICES = 3;
 let nextNotice = 1;
 
@@ -48,6 +57,13 @@ export const createNavSlice: SliceCreator<NavSlice> = (set) => ({
   traceOpen: true,
   narrow: false,
   traceOverlay: false,
+  tracePinned: false,
+  pinTrace: (tracePinned) => set({ tracePinned }),
+  toggleTraceHere: () =>
+    set((s) => {
+      const open = !traceVisible(s);
+      return { ...(s.narrow ? { traceOverlay: open } : { traceOpen: open }), ...(open && s.view !== 'chat' ? { tracePinned: true } : {}) };
+    }),
   helpOpen: false,
   notices: [],
   show: (view) => set({ view, helpOpen: false }),

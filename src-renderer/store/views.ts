@@ -29,7 +29,8 @@ export const VIEW_DEFS = [
     label: 'Chat',
     icon: 'M4 5h16v11H9l-5 4z',
     focus: 'composer',
-    topics: ['conversations', 'runs'],
+    // actions: the changes shown under each answer follow undo and redo.
+    topics: ['conversations', 'runs', 'actions'],
     refresh: (s, topics) => s.refreshChat(topics),
   },
   {

@@ -8,7 +8,7 @@ import type { ActionEntry } from '../../src-shared/domain';
 import type { ActionGroup } from '../../src-shared/ipc';
 import { focusIfIdle, focusWhenReady } from '../lib/focus';
 import { count, shortTime } from '../lib/format';
-import { actionKey, canRedo, canUndo, logRows, requestKey, type UndoProblem } from '../store/actions';
+import { actionKey, CASCADE_LABEL, canRedo, canUndo, logRows, requestKey, unarchiveLabel, type UndoProblem } from '../store/actions';
 import { useApp } from '../store/react';
 import { Loading, ProblemAlert, ViewHead } from './common';
 
@@ -20,6 +20,8 @@ export function ActionsView() {
   const loadActions = useApp((s) => s.loadActions);
   const loadMore = useApp((s) => s.loadMoreActions);
   const undoLast = useApp((s) => s.undoLastRequest);
+  const redoLast = useApp((s) => s.redoLastRequest);
+  const redoStack = useApp((s) => s.redoStack);
   const rows = useMemo(() => logRows(log.groups), [log.groups]);
   const scrollRef = useRef<HTMLDivElement>(null);
 
@@ -51,8 +53,11 @@ export function ActionsView() {
             <span className="visually-hidden"> entries loaded</span>
           </span>
         )}
-        <button type="button" className="btn small" onClick={() => void undoLast()} disabled={!log.groups.some((g) => g.actions.some(canUndo))}>
+        <button type="button" className="btn small" onClick={() => void undoLast()} disabled={!log.groups.some((g) => g.actions.some(canUndo))} aria-keyshortcuts="Control+Z">
           Undo last request
+        </button>
+        <button type="button" className="btn small" onClick={() => void redoLast()} disabled={redoStack.length === 0} aria-keyshortcuts="Control+Shift+Z Control+Y">
+          Redo last undo
         </button>
       </ViewHead>
       {log.problem && (
@@ -65,7 +70,7 @@ export function ActionsView() {
         </div>
       )}
       {!log.loaded && log.loading && <Loading what="the action log" />}
-      {log.loaded && rows.length === 0 && <p className="empty">Nothing has changed yet. Every change Tidy or you make shows up here, ready to undo.</p>}
+      {log.loaded && log.nextBefore === null && rows.length === 0 && <p className="empty">Nothing has changed yet. Every change Tidy or you make shows up here, ready to undo.</p>}
       <div ref={scrollRef} className="log-scroller" role="list" aria-label="Action log" aria-busy={log.loading}>
         <div className="log-inner" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((vi) => {
@@ -85,8 +90,7 @@ export function ActionsView() {
 const byFocusKey = (key: string) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`);
 
 function requestTitle(g: ActionGroup): string {
-  if (g.actions.every((a) => a.undoes !== null)) return g.actions.every((a) => a.summary.startsWith('Redid')) ? 'Redo' : 'Undo';
-  if (g.source === 'user') return 'Your change';
+  if (g.source === 'user') return g.actions.length > 1 ? 'Your changes' : 'Your change';
   return g.request ? `“${g.request}”` : `Agent request ${g.requestId}`;
 }
 
@@ -95,7 +99,10 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
   const problem = useApp((s) => s.undoProblems[key]);
   const pending = useApp((s) => key in s.undoPending);
   const undoRequest = useApp((s) => s.undoRequest);
+  const redoRequest = useApp((s) => s.redoRequest);
   const live = group.actions.filter(canUndo).length;
+  const undone = group.actions.filter(canRedo).length;
+  const whole = group.source === 'agent' || group.actions.length > 1;
   const title = requestTitle(group);
   const newest = group.actions[0];
   return (
@@ -107,23 +114,46 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
         </span>
         <span className="muted">{count(group.actions.length, 'change')}</span>
         {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
-        {(group.source === 'agent' || group.actions.length > 1) && live > 0 && (
+        {whole && live > 0 && (
           <button
             type="button"
             className="btn small"
-            disabled={live === 0 || pending}
+            disabled={pending}
+            data-focus-key={`undo-request:${group.requestId}`}
             aria-label={`Undo request: ${title}`}
             onClick={() => {
-              const first = group.actions.find(canUndo);
-              if (first) focusWhenReady(() => byFocusKey(`redo:${first.id}`));
+              focusWhenReady(() => byFocusKey(`redo-request:${group.requestId}`));
               void undoRequest(group.requestId);
             }}
           >
             Undo request
           </button>
         )}
+        {whole && undone > 0 && (
+          <button
+            type="button"
+            className="btn small"
+            disabled={pending}
+            data-focus-key={`redo-request:${group.requestId}`}
+            aria-label={`Redo request: ${title}`}
+            onClick={() => {
+              focusWhenReady(() => byFocusKey(`undo-request:${group.requestId}`));
+              void redoRequest(group.requestId);
+            }}
+          >
+            Redo request
+          </button>
+        )}
       </div>
-      {problem && <UndoProblemNote problemKey={key} problem={problem} onCascade={() => void undoRequest(group.requestId, true)} />}
+      {problem && (
+        <UndoProblemNote
+          problemKey={key}
+          problem={problem}
+          onCascade={() => void (problem.verb === 'redo' ? redoRequest(group.requestId, true) : undoRequest(group.requestId, true))}
+          onRetry={() => void (problem.verb === 'redo' ? redoRequest(group.requestId) : undoRequest(group.requestId))}
+          onRedo={() => void redoRequest(group.requestId)}
+        />
+      )}
     </>
   );
 });
@@ -177,20 +207,58 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
           </button>
         )}
       </div>
-      {problem && <UndoProblemNote problemKey={key} problem={problem} onCascade={() => void undoAction(entry.id, true)} />}
+      {problem && (
+        <UndoProblemNote
+          problemKey={key}
+          problem={problem}
+          onCascade={() => void (problem.verb === 'redo' ? redoAction(entry.id, true) : undoAction(entry.id, true))}
+          onRetry={() => void (problem.verb === 'redo' ? redoAction(entry.id) : undoAction(entry.id))}
+          onRedo={() => void redoAction(entry.id)}
+        />
+      )}
     </>
   );
 });
 
-/** Why an undo was refused (the later changes it names), and the way out: undo those too. */
-function UndoProblemNote({ problemKey, problem, onCascade }: { problemKey: string; problem: UndoProblem; onCascade: () => void }) {
+/**
+ * Why an undo or redo was refused (the later changes it names), and the way out its hint names: the same
+ * words on the button (src-renderer/store/actions.ts, CASCADE_LABEL).
+ */
+export function UndoProblemNote({
+  problemKey,
+  problem,
+  onCascade,
+  onRetry,
+  onRedo,
+}: {
+  problemKey: string;
+  problem: UndoProblem;
+  /** Undo (or redo) again, the later changes that block it first. */
+  onCascade: () => void;
+  /** The same undo (or redo) again. */
+  onRetry: () => void;
+  /** Redo instead (offered when it turned out to be undone already). */
+  onRedo?: () => void;
+}) {
   const dismiss = useApp((s) => s.dismissUndoProblem);
+  const unarchive = useApp((s) => s.unarchiveParent);
+  const parent = problem.reason === 'parent_archived' ? problem.details?.parent : undefined;
   return (
     <div className="log-problem">
-      <ProblemAlert problem={problem} title="Can't undo this yet">
+      <ProblemAlert problem={problem} title={problem.verb === 'redo' ? "Can't redo this yet" : "Can't undo this yet"}>
         {problem.canCascade && (
           <button type="button" className="btn small danger" onClick={onCascade}>
-            Undo with later changes
+            {CASCADE_LABEL[problem.verb]}
+          </button>
+        )}
+        {parent && (
+          <button type="button" className="btn small" onClick={() => void unarchive(parent).then((ok) => ok && onRetry())}>
+            {unarchiveLabel(parent.kind, problem.verb)}
+          </button>
+        )}
+        {problem.reason === 'already_undone' && problem.details?.undoneBy && onRedo && (
+          <button type="button" className="btn small" onClick={onRedo}>
+            Redo
           </button>
         )}
         <button type="button" className="btn small" onClick={() => dismiss(problemKey)}>

@@ -6,6 +6,7 @@ import { toolLabel } from '../lib/format';
 import type { Approval } from '../lib/runs';
 import { approvalKey } from '../store/chat';
 import { useApp } from '../store/react';
+import type { Names } from '../lib/words';
 import { ArgList } from './common';
 
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
@@ -15,7 +16,7 @@ const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline
  * Answered only on purpose: the card never takes the focus from where the user is typing (src-renderer/lib/focus.ts);
  * it is announced instead, and answered by a click, by Tab to a button, or by Alt+A / Alt+D.
  */
-export function ApprovalCard({ runId, approval, live }: { runId: string; approval: Approval; live: boolean }) {
+export function ApprovalCard({ runId, approval, live, names }: { runId: string; approval: Approval; live: boolean; names: Names }) {
   const answer = useApp((s) => s.answerApproval);
   const sent = useApp((s) => s.approvalsSent[approvalKey(runId, approval.approvalId)] ?? null);
   const cardRef = useRef<HTMLDivElement>(null);
@@ -46,7 +47,7 @@ export function ApprovalCard({ runId, approval, live }: { runId: string; approva
         {waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}
       </h3>
       <p>{approval.message}</p>
-      <ArgList args={approval.args} />
+      <ArgList args={approval.args} names={names} />
       {waiting ? (
         <>
           <div className="row wrap">

@@ -12,6 +12,8 @@ import { Composer } from './Composer';
 import { ConversationHeader, ConversationList } from './Conversations';
 import { CopyButton, Markdown } from './Markdown';
 import { SetupGate } from './FirstRun';
+import { useNames } from './names';
+import { RunChanges } from './RunChanges';
 
 export function ChatView() {
   const loadConversations = useApp((s) => s.loadConversations);
@@ -161,6 +163,7 @@ const AssistantMessage = memo(function AssistantMessage({ run }: { run: RunState
   const advice = runAdvice(run);
   const waiting = waitingApprovals(run);
   const thought = running && !text ? latestThought(run) : null;
+  const names = useNames(run);
   return (
     <article className="message assistant" aria-label="Tidy" aria-busy={running}>
       <div className="who">
@@ -180,10 +183,12 @@ const AssistantMessage = memo(function AssistantMessage({ run }: { run: RunState
         {!running && run.answer && <CopyButton text={run.answer} label="Copy the answer as Markdown" />}
       </div>
       {thought && <p className="thinking">{thought}</p>}
-      {(text || running) && <Markdown source={text} streaming={running} className={running && !waiting.length ? 'md-cursor' : undefined} />}
+      {/* The approvals come first: the answer is what followed them. */}
       {run.approvals.map((a) => (
-        <ApprovalCard key={a.approvalId} runId={run.id} approval={a} live={running} />
+        <ApprovalCard key={a.approvalId} runId={run.id} approval={a} live={running} names={names} />
       ))}
+      {(text || running) && <Markdown source={text} streaming={running} className={running && !waiting.length ? 'md-cursor' : undefined} />}
+      <RunChanges run={run} />
       {advice && <AdviceNote advice={advice} run={run} />}
     </article>
   );

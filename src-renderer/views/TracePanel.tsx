@@ -8,8 +8,11 @@ import { argPairs, count, duration, prettyJson, resultGist, shortTime, toolLabel
 import { elapsedMs, type RunState, type TraceEvent } from '../lib/runs';
 import { focusIsLost } from '../lib/focus';
 import { useApp } from '../store/react';
+import { resultInWords, type Names } from '../lib/words';
 import { ArgList } from './common';
 import { Markdown } from './Markdown';
+import { useNames } from './names';
+import '../styles/chat-undo.css';
 
 const STATUS_TONE: Record<RunState['status'], string> = { running: 'accent', done: 'ok', error: 'error', cancelled: '', limit: 'warn' };
 const STATUS_LABEL: Record<RunState['status'], string> = { running: 'Running', done: 'Done', error: 'Failed', cancelled: 'Stopped', limit: 'Limit reached' };
@@ -25,6 +28,8 @@ export function TracePanel({ overlay = false }: { overlay?: boolean }) {
   const runs = useApp((s) => s.runs);
   const showTrace = useApp((s) => s.showTrace);
   const toggleTrace = useApp((s) => s.toggleTrace);
+  const pinned = useApp((s) => s.tracePinned);
+  const pinTrace = useApp((s) => s.pinTrace);
   const problem = useApp((s) => s.traceProblem);
   const bodyRef = useRef<HTMLDivElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -52,6 +57,7 @@ export function TracePanel({ overlay = false }: { overlay?: boolean }) {
     if (el && stick.current) el.scrollTop = el.scrollHeight;
   }, [run]);
 
+  const names = useNames(run);
   const choices = [...(threadIds ?? [])].reverse().map((id) => runs[id]).filter((r): r is RunState => r !== undefined);
 
   return (
@@ -61,6 +67,16 @@ export function TracePanel({ overlay = false }: { overlay?: boolean }) {
           <h2 ref={headingRef} className="grow" tabIndex={-1} data-pane-focus="">
             Trace
           </h2>
+          <button
+            type="button"
+            className="btn small ghost trace-pin"
+            aria-pressed={pinned}
+            onClick={() => pinTrace(!pinned)}
+            title={pinned ? 'The trace stays on every view' : 'The trace shows with the chat only'}
+          >
+            {pinned ? 'Pinned' : 'Pin'}
+            <span className="visually-hidden"> the trace to every view</span>
+          </button>
           <button type="button" className="btn small ghost" onClick={() => toggleTrace(false)} aria-label="Hide trace">
             Hide
           </button>
@@ -98,7 +114,7 @@ export function TracePanel({ overlay = false }: { overlay?: boolean }) {
         ) : (
           <ol aria-label="Trace steps">
             {run.steps.map((e) => (
-              <Step key={e.seq} event={e} />
+              <Step key={e.seq} event={e} names={names} />
             ))}
             {run.status === 'running' && (run.streamed || run.reasoning) && (
               <li className="step thought">
@@ -147,7 +163,19 @@ function RunStats({ run }: { run: RunState }) {
   );
 }
 
-const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
+/** The exact JSON, for whoever wants it: closed by default, its summary says what it is. */
+function Json({ label, value }: { label: string; value: unknown }) {
+  const [open, setOpen] = useState(false);
+  if (value === undefined) return null;
+  return (
+    <details className="json" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary aria-label={`JSON of ${label}`}>JSON</summary>
+      {open && <pre>{prettyJson(value).text}</pre>}
+    </details>
+  );
+}
+
+const Step = memo(function Step({ event: e, names }: { event: TraceEvent; names: Names }) {
   const at = <time dateTime={e.at}>{new Date(e.at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</time>;
   switch (e.type) {
     case 'run_started':
@@ -167,36 +195,29 @@ const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
         </li>
       );
     case 'tool_call':
+      // In words, ids named; the exact call as the model wrote it on demand.
       return (
         <li className="step call">
           <div className="step-title">
-            Call <code>{e.tool}</code> {at}
+            {toolLabel(e.tool)} {at}
           </div>
-          {argPairs(e.args).length > 0 ? <ArgList className="args" args={e.args} /> : <div className="step-text muted">no arguments</div>}
+          {argPairs(e.args).length > 0 ? <ArgList className="args" args={e.args} names={names} /> : <div className="step-text muted">no arguments</div>}
+          <Json label={`${e.tool} arguments`} value={e.args} />
         </li>
       );
     case 'tool_result': {
-      const { text, long } = prettyJson(e.result);
       const failed = !e.ok;
       const hint = failed && e.result && typeof e.result === 'object' && 'hint' in e.result ? String((e.result as { hint: unknown }).hint) : null;
       return (
         <li className={`step ${failed ? 'result-error' : 'result-ok'}`}>
           <div className="step-title">
-            {failed ? 'Error, fed back to the model' : 'Result'} <span className="muted">{toolLabel(e.tool)}</span> {at}
+            {failed ? 'Error, fed back to the model' : 'Result'} <span className="step-tool">{toolLabel(e.tool)}</span> {at}
           </div>
-          {failed ? (
-            <div className="step-text">
-              {resultGist(e.result)}
-              {hint && <div className="muted">Hint: {hint}</div>}
-            </div>
-          ) : long ? (
-            <details>
-              <summary>{resultGist(e.result)} — show all</summary>
-              <pre>{text}</pre>
-            </details>
-          ) : (
-            <pre>{text}</pre>
-          )}
+          <div className="step-text step-words">
+            {failed ? resultGist(e.result) : resultInWords(e.tool, e.result, names)}
+            {hint && <div className="muted">Hint: {hint}</div>}
+          </div>
+          <Json label={`${e.tool} result`} value={e.result} />
         </li>
       );
     }

@@ -3,6 +3,7 @@ import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import type { Task } from '../../src-shared/domain';
 import { focusIfIdle, focusIsLost } from '../lib/focus';
 import { argPairs } from '../lib/format';
+import { argsInWords, type Names } from '../lib/words';
 import type { Problem } from '../lib/problem';
 import { useApp } from '../store/react';
 
@@ -129,8 +130,9 @@ export function TaskList({ tasks, label, showProject = false }: { tasks: Task[];
 }
 
 /** A tool call's arguments as label/value pairs; null when it has none. */
-export function ArgList({ args, className }: { args: unknown; className?: string }) {
-  const pairs = argPairs(args);
+/** Tool arguments as a definition list; with `names`, in words (ids named: src-renderer/lib/words.ts). */
+export function ArgList({ args, className, names }: { args: unknown; className?: string; names?: Names }) {
+  const pairs = names ? argsInWords(args, names) : argPairs(args);
   if (pairs.length === 0) return null;
   return (
     <dl className={className}>

@@ -188,15 +188,19 @@ describe('the focus follows the user and what changed is said', () => {
     }
   }, 30_000);
 
-  it('renaming a conversation puts the focus on the renamed one; Esc goes back to Rename', async () => {
+  it('renaming a conversation puts the focus on the renamed one; Esc goes back to the menu', async () => {
     await page.keyboard.press('Alt+1');
     await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /^complete Buy milk/ }).click();
-    const rename = page.getByRole('button', { name: 'Rename' });
-    await rename.focus();
+    const menu = page.getByRole('button', { name: 'Conversation actions' });
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('menuitem:Rename');
     await page.keyboard.press('Enter');
     await expect.poll(focused).toBe('input:Conversation title');
     await page.keyboard.press('Escape');
-    await expect.poll(focused).toBe('button:Rename');
+    await expect.poll(focused).toBe('button:Conversation actions');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe('menuitem:Rename');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Milk and lists');
     await page.keyboard.press('Enter');

@@ -132,9 +132,9 @@ describe('the UI in Chromium through tidy serve', () => {
     await send(REQUEST);
     // The message shows at once; the trace follows the run live.
     await visible(page.getByRole('log', { name: 'Messages' }).getByText(REQUEST));
-    await visible(traceSteps().filter({ hasText: 'Call create_project' }).nth(2));
+    await visible(traceSteps().filter({ hasText: /^Create project/ }).nth(2));
     await visible(traceSteps().filter({ hasText: 'Three groups' }).first());
-    expect(await traceSteps().filter({ hasText: 'Call get_inbox_tasks' }).count()).toBe(1);
+    expect(await traceSteps().filter({ hasText: /^Get inbox tasks/ }).count()).toBe(1);
     expect(await trace().getByLabel('Run summary').innerText()).toMatch(/Running/);
     await expect.poll(() => page.getByRole('button', { name: 'Stop' }).count()).toBe(1);
     await shot('chat-running-trace');
@@ -148,7 +148,7 @@ describe('the UI in Chromium through tidy serve', () => {
     moves.resolve();
     await visible(lastAnswer().getByText(/Done: your inbox is empty/));
     await visible(traceSteps().filter({ hasText: 'Finished: Done' }));
-    expect(await traceSteps().filter({ hasText: 'Call move_task' }).count()).toBe(9);
+    expect(await traceSteps().filter({ hasText: /^Move task/ }).count()).toBe(9);
     expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
     expect(await trace().getByLabel('Run summary').innerText()).toMatch(/\d+ tokens/);
     await shot('chat-done');
@@ -353,10 +353,11 @@ describe('the UI in Chromium through tidy serve', () => {
     const conversations = page.getByRole('navigation', { name: 'Conversations' });
     await conversations.getByRole('button').filter({ hasText: 'Get all tasks in my inbox' }).click();
     await visible(traceSteps().filter({ hasText: 'Finished: Done' }));
-    expect(await traceSteps().filter({ hasText: 'Call move_task' }).count()).toBe(9);
+    expect(await traceSteps().filter({ hasText: /^Move task/ }).count()).toBe(9);
     expect(await traceSteps().filter({ hasText: 'Thought' }).count()).toBe(2);
 
-    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('button', { name: 'Conversation actions' }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
     const title = page.getByRole('textbox', { name: 'Conversation title' });
     await title.fill('Inbox clean-up');
     await title.press('Enter');
@@ -364,7 +365,8 @@ describe('the UI in Chromium through tidy serve', () => {
     await visible(conversations.getByRole('button', { name: /^Inbox clean-up/ }));
 
     const exported = async (button: string) => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+      await page.getByRole('button', { name: 'Conversation actions' }).click();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: button }).click()]);
       return { name: download.suggestedFilename(), text: readFileSync((await download.path())!, 'utf8') };
     };
     const md = await exported('Export Markdown');

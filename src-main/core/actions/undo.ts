@@ -18,6 +18,8 @@ export interface UndoReport {
   reversed: { id: string; summary: string }[];
   /** The new log entries that record those reversals (each one can be undone again: a redo). */
   created: string[];
+  /** The request undone or redone as a whole (undoRequest, undoLast, redoRequest), so a window can redo what it undid. */
+  requestId?: string;
 }
 
 const MAX_NAMED = 5;
@@ -43,7 +45,7 @@ export function undoRequest(db: Db, requestId: string, options: UndoOptions): Re
       if (rows.length === 0) fail(`no request with id ${requestId} has changed anything`, 'run `tidy log` to see request ids');
       const live = rows.filter((r) => r.undone_at === null);
       if (live.length === 0) alreadyUndone(db, rows[0]!, `everything request ${requestId} changed is already undone`);
-      const report: UndoReport = { reversed: [], created: [] };
+      const report: UndoReport = { reversed: [], created: [], requestId };
       for (const r of live) {
         const fresh = getActionRow(db, r.id)!;
         if (fresh.undone_at === null) undoOne(db, fresh, options, report);
@@ -61,6 +63,29 @@ export function redoAction(db: Db, actionId: string, options: UndoOptions): Resu
   const undoer = undoerOf(db, row.id);
   if (!undoer) return { ok: false, code: 'refused', error: `action ${row.id} cannot be redone`, hint: 'undo its undo in the action log instead' };
   return undoAction(db, undoer, options);
+}
+
+/**
+ * Puts every undone change of a request back in effect, all or nothing: for each, oldest first (a project
+ * comes back before the tasks moved into it), the undo of the in-effect entry that undid it.
+ */
+export function redoRequest(db: Db, requestId: string, options: UndoOptions): Result<UndoReport> {
+  return attempt(() =>
+    db.transaction(() => {
+      const rows = cached(db, `SELECT * FROM actions WHERE request_id = ? AND undoes IS NULL ORDER BY seq`).all(requestId) as ActionRow[];
+      if (rows.length === 0) fail(`no request with id ${requestId} has changed anything`, 'run `tidy log` to see request ids');
+      const undone = rows.filter((r) => r.undone_at !== null);
+      if (undone.length === 0) fail(`everything request ${requestId} changed is in effect; there is nothing to redo`, 'redo applies to an undone request', 'refused');
+      const report: UndoReport = { reversed: [], created: [], requestId };
+      for (const r of undone) {
+        if (getActionRow(db, r.id)!.undone_at === null) continue; // a cascade above put it back already
+        const undoer = undoerOf(db, r.id);
+        if (!undoer) fail(`action ${r.id} (${r.summary}) cannot be redone`, 'undo its undo in the action log instead');
+        undoOne(db, getActionRow(db, undoer)!, options, report);
+      }
+      return report;
+    }).immediate(),
+  );
 }
 
 /** Reverses the most recent request that still has changes in effect (undo, redo and undo again walk back). */

@@ -10,7 +10,11 @@ export interface ConversationInfo {
   title: string;
   createdAt: string;
   updatedAt: string;
+  /** When it was archived; null for a live one. */
+  archivedAt: string | null;
 }
+
+const COLUMNS = 'id, title, created_at AS createdAt, updated_at AS updatedAt, archived_at AS archivedAt';
 
 export function createConversation(db: Db, firstMessage: string): string {
   const id = nextId(db, 'c');
@@ -21,15 +25,16 @@ export function createConversation(db: Db, firstMessage: string): string {
 }
 
 export function getConversation(db: Db, id: string): ConversationInfo | null {
-  const row = cached(db, `SELECT id, title, created_at AS createdAt, updated_at AS updatedAt FROM conversations WHERE id = ?`).get(id);
+  const row = cached(db, `SELECT ${COLUMNS} FROM conversations WHERE id = ?`).get(id);
   return (row as ConversationInfo | undefined) ?? null;
 }
 
-/** Conversations, the most recently active first. */
-export function listConversations(db: Db, limit = 100): ConversationInfo[] {
-  return cached(db, `SELECT id, title, created_at AS createdAt, updated_at AS updatedAt FROM conversations ORDER BY updated_at DESC, rowid DESC LIMIT ?`).all(
-    limit,
-  ) as ConversationInfo[];
+/** Conversations, the most recently active first: the live ones, or only the archived ones. */
+export function listConversations(db: Db, limit = 100, archived = false): ConversationInfo[] {
+  return cached(
+    db,
+    `SELECT ${COLUMNS} FROM conversations WHERE archived_at IS ${archived ? 'NOT NULL' : 'NULL'} ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
+  ).all(limit) as ConversationInfo[];
 }
 
 /** The conversation the user talked in last, to continue it by default. */

@@ -260,6 +260,13 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 9,
+    description: 'archived conversations: out of the list, kept with their runs and traces',
+    up(db) {
+      db.exec(`ALTER TABLE conversations ADD COLUMN archived_at TEXT`);
+    },
+  },
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;

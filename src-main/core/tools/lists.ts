@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asWritten } from '../../../src-shared/written';
 import { addListItem, archiveListItem, checkListItem, editListItem, listItems, listLists, makeList } from '../domain/lists';
 import { fail } from '../domain/fail';
 import { quote } from '../domain/text';
@@ -14,7 +15,7 @@ export const LIST_TOOLS = [
     input: z.strictObject({ name: z.string() }),
     effect: 'write',
     changesExisting: () => 0,
-    run: ({ name }, { db, action }) => mutation(makeList(db, action, { name }), (l) => ({ id: l.id, name: l.name })),
+    run: ({ name }, { db, action }) => mutation(makeList(db, action, { name: asWritten(name) }), (l) => ({ id: l.id, name: l.name })),
   }),
   defineTool({
     name: 'get_list_names',

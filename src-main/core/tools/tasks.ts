@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { INBOX_ID, type Task } from '../../../src-shared/domain';
 import { addTask, completeTask, getTask, listTasks, moveTask, updateTask } from '../domain/tasks';
+import { asWritten } from '../../../src-shared/written';
 import { createProject, listProjects } from '../domain/projects';
 import { quote } from '../domain/text';
 import { capped, defineTool, mutation, read, READ_CAP } from './tool';
@@ -61,7 +62,8 @@ export const TASK_TOOLS = [
     input: z.strictObject({ name: z.string() }),
     effect: 'write',
     changesExisting: () => 0,
-    run: ({ name }, { db, action }) => mutation(createProject(db, action, { name }), (p) => ({ id: p.id, name: p.name })),
+    // Named as the user would write it (src-shared/written.ts): "birthday_celebration" → "Birthday celebration".
+    run: ({ name }, { db, action }) => mutation(createProject(db, action, { name: asWritten(name) }), (p) => ({ id: p.id, name: p.name })),
   }),
   defineTool({
     name: 'move_task',

@@ -368,6 +368,30 @@ describe('the action log and undo', () => {
     expect(events.at(-1)).toEqual({ topics: ['tasks', 'projects', 'lists', 'actions'] });
   });
 
+  it('redoes a whole request over the contract, the window naming the request it undid', async () => {
+    const { call } = setup();
+    await call('tasks.add', { content: 'Water the plants' });
+    const undone = await call('actions.undoLast', {});
+    expect(undone.requestId).toMatch(/^u/);
+    const inbox = async () => (await call('tasks.list', { project: 'inbox' })).tasks.map((t) => t.content);
+    expect(await inbox()).toEqual([]);
+    const redone = await call('actions.redoRequest', { requestId: undone.requestId! });
+    expect(redone.reversed).toEqual([{ id: undone.created[0], summary: "Undid: Added 'Water the plants' to Inbox" }]);
+    expect(await inbox()).toEqual(['Water the plants']);
+    expect((await refusal(call('actions.redoRequest', { requestId: undone.requestId! }))).message).toContain('nothing to redo');
+  });
+
+  it('archives a conversation out of the list and back', async () => {
+    const { call } = setup();
+    const c = await call('conversations.create', { title: 'Old plans' });
+    expect((await call('conversations.archive', { id: c.id })).archivedAt).not.toBeNull();
+    expect((await call('conversations.list', {})).map((x) => x.id)).not.toContain(c.id);
+    expect((await call('conversations.list', { archived: true })).map((x) => x.id)).toEqual([c.id]);
+    expect((await call('conversations.unarchive', { id: c.id })).archivedAt).toBeNull();
+    expect((await call('conversations.list', {})).map((x) => x.id)).toContain(c.id);
+    expect((await refusal(call('conversations.archive', { id: 'c999' }))).message).toContain('no conversation with id c999');
+  });
+
   it('undo with cascade reverses the later changes first', async () => {
     const { call } = setup();
     const t = await call('tasks.add', { content: 'Plan' });

@@ -157,6 +157,6 @@ describe('actions slice', () => {
   it('turns CLI advice into UI advice, from the refusal’s code', () => {
     const blocked = { code: 'failed' as const, reason: 'undo_blocked' as const, message: '', hint: 'undo the later changes first, or undo a4 with --cascade', details: { blockers: [], more: 0, why: 'x' } };
     expect(undoWords(blocked).hint).toBe('undo those later changes first, or choose "Undo with later changes" to undo them too');
-    expect(undoWords({ code: 'failed', reason: 'already_undone', message: '', hint: 'to redo it, undo a9', details: { undoneBy: 'a9' } }).hint).toBe('use Redo to bring it back');
+    expect(undoWords({ code: 'failed', reason: 'already_undone', message: '', hint: 'to redo it, undo a9', details: { undoneBy: 'a9' } }).hint).toBe('choose "Redo" to bring it back');
   });
 });

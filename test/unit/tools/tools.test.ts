@@ -105,6 +105,10 @@ describe('task and project tools', () => {
       hint: 'use project p1, or pick another name',
     });
     expect(await use(db, 'move_task', { task_id: '42', project_id: 'p1' })).toMatchObject({ ok: false, hint: expect.any(String) });
+    // A name written like an identifier is stored as the user would write it.
+    expect(await value(db, 'create_project', { name: 'personal_website' })).toMatchObject({ name: 'Personal website' });
+    expect(await value(db, 'make_list', { name: 'packing_list_2' })).toMatchObject({ name: 'Packing list 2' });
+    expect(await value(db, 'create_project', { name: 'e-mail backlog' })).toMatchObject({ name: 'e-mail backlog' });
     expect(await use(db, 'update_task', { task_id: t1, due: 'tomorrow' })).toMatchObject({ ok: false, error: 'due date "tomorrow" is not a date' });
   });
 

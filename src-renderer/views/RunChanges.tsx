@@ -1,0 +1,162 @@
+/**
+ * What an answer changed, under it: one line in words ("Created 3 projects · moved 9 tasks"), Undo all
+ * (then "Undone", with Redo), and the list of changes, each with its own Undo or Redo, on demand.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import type { ActionEntry } from '../../src-shared/domain';
+import { focusWhenReady } from '../lib/focus';
+import { changesInWords } from '../lib/words';
+import type { RunState } from '../lib/runs';
+import { actionKey, canRedo, canUndo, requestKey } from '../store/actions';
+import { useApp } from '../store/react';
+import { UndoProblemNote } from './ActionsView';
+import '../styles/chat-undo.css';
+
+const byFocusKey = (key: string) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`);
+
+export function RunChanges({ run }: { run: RunState }) {
+  const entries = useApp((s) => s.runChanges[run.id]);
+  const load = useApp((s) => s.loadRunChanges);
+  const key = requestKey(run.id);
+  const problem = useApp((s) => s.undoProblems[key]);
+  const pending = useApp((s) => key in s.undoPending);
+  const undoRequest = useApp((s) => s.undoRequest);
+  const redoRequest = useApp((s) => s.redoRequest);
+  const listId = useId();
+  const [open, setOpen] = useState(false);
+  const running = run.status === 'running';
+  const acted = run.actions > 0;
+
+  // Loaded once the run has done something (again when it ends); undo and redo reload it (store/chat.ts refreshChat).
+  useEffect(() => {
+    if (acted) void load(run.id);
+  }, [acted, running, run.id, load]);
+
+  const changes = (entries ?? []).filter((e) => e.undoes === null);
+  if (changes.length === 0) return null;
+  const live = changes.filter(canUndo);
+  const undone = changes.filter(canRedo);
+  const words = changesInWords([...changes].reverse());
+  const state = live.length === 0 ? 'undone' : undone.length > 0 ? 'partly' : 'live';
+  return (
+    <section className={`run-changes ${state}`} aria-label="Changes">
+      <div className="run-changes-bar">
+        <button type="button" className="run-changes-toggle grow" aria-expanded={open} aria-controls={listId} onClick={() => setOpen((o) => !o)}>
+          <span className="run-changes-caret" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
+          {state === 'undone' && <span className="badge warn">Undone</span>}
+          <span className="run-changes-words">{words}</span>
+          {state === 'partly' && <span className="muted"> · {undone.length} undone</span>}
+        </button>
+        {live.length > 0 && !running && (
+          <button
+            type="button"
+            className="btn small"
+            disabled={pending}
+            data-focus-key={`undo-all:${run.id}`}
+            aria-label="Undo all changes"
+            onClick={() => {
+              focusWhenReady(() => byFocusKey(`redo-all:${run.id}`));
+              void undoRequest(run.id);
+            }}
+          >
+            Undo all
+          </button>
+        )}
+        {undone.length > 0 && !running && (
+          <button
+            type="button"
+            className="btn small"
+            disabled={pending}
+            data-focus-key={`redo-all:${run.id}`}
+            aria-label="Redo all changes"
+            onClick={() => {
+              focusWhenReady(() => byFocusKey(`undo-all:${run.id}`));
+              void redoRequest(run.id);
+            }}
+          >
+            Redo
+          </button>
+        )}
+      </div>
+      {open && (
+        <ul id={listId} className="run-changes-list" aria-label="Changes, newest first">
+          {changes.map((e) => (
+            <ChangeRow key={e.id} entry={e} />
+          ))}
+        </ul>
+      )}
+      {problem && (
+        <UndoProblemNote
+          problemKey={key}
+          problem={problem}
+          onCascade={() => void (problem.verb === 'redo' ? redoRequest(run.id, true) : undoRequest(run.id, true))}
+          onRetry={() => void (problem.verb === 'redo' ? redoRequest(run.id) : undoRequest(run.id))}
+          onRedo={() => void redoRequest(run.id)}
+        />
+      )}
+    </section>
+  );
+}
+
+function ChangeRow({ entry }: { entry: ActionEntry }) {
+  const key = actionKey(entry.id);
+  const problem = useApp((s) => s.undoProblems[key]);
+  const pending = useApp((s) => key in s.undoPending);
+  const undoAction = useApp((s) => s.undoAction);
+  const redoAction = useApp((s) => s.redoAction);
+  const undone = entry.undoneAt !== null;
+  const rowRef = useRef<HTMLLIElement>(null);
+  // A refusal opens under its row, inside a list that scrolls: brought into view to be read and answered.
+  useEffect(() => {
+    if (problem) rowRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [problem]);
+  return (
+    <li ref={rowRef} className={undone ? 'undone' : undefined}>
+      <div className="run-change">
+        <span className="grow">{entry.summary}</span>
+        {undone && <span className="badge warn">Undone</span>}
+        {canUndo(entry) && (
+          <button
+            type="button"
+            className="btn small ghost"
+            disabled={pending}
+            data-focus-key={`chat-undo:${entry.id}`}
+            aria-label={`Undo: ${entry.summary}`}
+            onClick={() => {
+              focusWhenReady(() => byFocusKey(`chat-redo:${entry.id}`));
+              void undoAction(entry.id);
+            }}
+          >
+            Undo
+          </button>
+        )}
+        {canRedo(entry) && (
+          <button
+            type="button"
+            className="btn small ghost"
+            disabled={pending}
+            data-focus-key={`chat-redo:${entry.id}`}
+            aria-label={`Redo: ${entry.summary}`}
+            onClick={() => {
+              focusWhenReady(() => byFocusKey(`chat-undo:${entry.id}`));
+              void redoAction(entry.id);
+            }}
+          >
+            Redo
+          </button>
+        )}
+      </div>
+      {problem && (
+        <UndoProblemNote
+          problemKey={key}
+          problem={problem}
+          onCascade={() => void (problem.verb === 'redo' ? redoAction(entry.id, true) : undoAction(entry.id, true))}
+          onRetry={() => void (problem.verb === 'redo' ? redoAction(entry.id) : undoAction(entry.id))}
+          onRedo={() => void redoAction(entry.id)}
+        />
+      )}
+    </li>
+  );
+}
