@@ -84,9 +84,12 @@ export function ActionsView() {
 
 const byFocusKey = (key: string) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`);
 
+const SOURCE_BADGE: Record<ActionGroup['source'], string> = { agent: 'Agent', mcp: 'MCP', user: 'You', import: 'Import' };
+
 function requestTitle(g: ActionGroup): string {
   if (g.actions.every((a) => a.undoes !== null)) return g.actions.every((a) => a.summary.startsWith('Redid')) ? 'Redo' : 'Undo';
   if (g.source === 'user') return 'Your change';
+  if (g.source === 'mcp') return g.request ? `${g.request} (through MCP)` : `An MCP client's session ${g.requestId}`;
   return g.request ? `“${g.request}”` : `Agent request ${g.requestId}`;
 }
 
@@ -101,13 +104,13 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
   return (
     <>
       <div className="log-group">
-        <span className={`badge ${group.source === 'agent' ? 'accent' : ''}`}>{group.source === 'agent' ? 'Agent' : 'You'}</span>
+        <span className={`badge ${group.source === 'agent' || group.source === 'mcp' ? 'accent' : ''}`}>{SOURCE_BADGE[group.source]}</span>
         <span className="title" title={title}>
           {title}
         </span>
         <span className="muted">{count(group.actions.length, 'change')}</span>
         {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
-        {(group.source === 'agent' || group.actions.length > 1) && live > 0 && (
+        {(group.source === 'agent' || group.source === 'mcp' || group.actions.length > 1) && live > 0 && (
           <button
             type="button"
             className="btn small"
@@ -142,6 +145,7 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
         <span className="summary" title={entry.summary}>
           {entry.summary}
         </span>
+        {entry.external && <span className="badge warn">Cannot be undone</span>}
         {undone && !reversal && <span className="badge warn">Undone</span>}
         {undone && reversal && <span className="badge">Reverted</span>}
         <time dateTime={entry.createdAt}>{shortTime(entry.createdAt)}</time>
