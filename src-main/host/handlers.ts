@@ -206,6 +206,15 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return SettingsSchema.parse(readSettings(db));
     },
 
+    'mcp.tools': async (i) => {
+      const config = readSettings(db).mcpServers[i.server] ?? fail(`no MCP server named ${i.server}`, 'add it first: tidy mcp add NAME -- command args…');
+      const { inspectServer } = await import('../core/mcp/client');
+      try {
+        return await inspectServer(i.server, config, { fetch: services.fetch });
+      } catch (e) {
+        return fail(`could not list the tools of ${i.server}: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`, 'check its command or URL with tidy mcp list --tools');
+      }
+    },
     'providers.list': profiles,
     'providers.use': (i) => {
       must(useProfile(db, i.id));
