@@ -183,7 +183,6 @@ describe('settings: wikipedia and MCP servers', () => {
     const refused = [
       { 'Bad Name': { command: 'x' } },
       { a__b: { command: 'x' } },
-      JSON.parse('{"__proto__": {"command": "x"}}') as unknown,
       { x: { command: '' } },
       { x: { url: 'ftp://mcp.example' } },
       { x: { url: 'https://user:pw@mcp.example/mcp' } },
@@ -194,5 +193,10 @@ describe('settings: wikipedia and MCP servers', () => {
     ];
     for (const value of refused) expect(writeSetting(db, 'mcpServers', value).ok, JSON.stringify(value).slice(0, 80)).toBe(false);
     expect(Object.keys(readSettings(db).mcpServers)).toEqual(['notes', 'web']);
+    // A `__proto__` key (JSON.parse makes it an own key) is dropped, never a server nor a prototype.
+    expect(writeSetting(db, 'mcpServers', JSON.parse('{"__proto__": {"command": "x"}}') as unknown).ok).toBe(true);
+    const after = readSettings(db).mcpServers;
+    expect(Object.keys(after)).toEqual([]);
+    expect(Object.getPrototypeOf(after)).toBe(Object.prototype);
   });
 });
