@@ -183,6 +183,7 @@ const Step = memo(function Step({ event: e }: { event: TraceEvent }) {
         <li className={`step ${failed ? 'result-error' : 'result-ok'}`}>
           <div className="step-title">
             {failed ? 'Error, fed back to the model' : 'Result'} <span className="muted">{toolLabel(e.tool)}</span> {at}
+            {e.external && !failed && <span className="badge warn">On the MCP server {e.external}: cannot be undone</span>}
           </div>
           {failed ? (
             <div className="step-text">
