@@ -3,9 +3,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, tidy } from '../support/cli';
+import { REPO, TIDY_BIN, tidy } from '../support/cli';
 import { buildRendererOnce } from '../support/renderer';
 import { startServe, type Served } from '../support/serve';
 
@@ -92,5 +94,21 @@ describe('Settings: MCP servers and Wikipedia', () => {
     await expect.poll(() => Object.keys(settingsJson()['mcpServers'] as object)).toEqual(['fake']);
     expect((settingsJson()['mcpServers'] as Record<string, { enabled: boolean }>)['fake']!.enabled).toBe(false);
     expect(problems).toEqual([]);
+  });
+
+  it('shows another app’s MCP session in Actions as it happens, and undoes it there', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Actions' }).click();
+    const client = new Client({ name: 'Claude Desktop', version: '1.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [TIDY_BIN, '--db', dbPath, 'mcp'], stderr: 'pipe' }));
+    try {
+      await client.callTool({ name: 'add_tasks', arguments: { tasks: [{ content: 'Water the plants' }, { content: 'Book the dentist' }] } });
+    } finally {
+      await client.close();
+    }
+    const undo = page.getByRole('button', { name: 'Undo request: Claude Desktop (through MCP)' });
+    await undo.waitFor(); // the app notices another process's commit (data_version) and reloads the log
+    await page.screenshot({ path: join(SHOTS, 'actions-mcp-session.png') });
+    await undo.click();
+    await expect.poll(() => (JSON.parse(tidy(dbPath, ['tasks', '--json']).stdout) as unknown[]).length).toBe(0);
   });
 });
