@@ -82,5 +82,7 @@ export const ActionEntry = z.object({
   undoneAt: z.string().nullable(),
   /** For an undo (or a redo, which is the undo of an undo): the action it reversed. */
   undoes: z.string().nullable(),
+  /** It ran a tool of an MCP server: it happened outside Tidy and cannot be undone here. */
+  external: z.literal(true).optional(),
 });
 export type ActionEntry = z.infer<typeof ActionEntry>;

@@ -20,9 +20,9 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
 /**
  * What an `error` event is about: a failed model call (ModelErrorKind), a reply the protocol could not
- * read (`invalid_reply`), or anything else that went wrong inside Tidy (`internal`).
+ * read (`invalid_reply`), an MCP server left out of the run (`mcp`), or anything else that went wrong inside Tidy (`internal`).
  */
-export const RunErrorKind = z.union([ModelErrorKind, z.enum(['invalid_reply', 'internal', 'storage', 'context'])]);
+export const RunErrorKind = z.union([ModelErrorKind, z.enum(['invalid_reply', 'internal', 'storage', 'context', 'mcp'])]);
 export type RunErrorKind = z.infer<typeof RunErrorKind>;
 
 export const TokenUsage = z.object({
@@ -67,6 +67,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
     result: z.unknown(),
     /** The action-log entry a mutating tool wrote (undo it with `tidy undo <actionId>`). */
     actionId: z.string().optional(),
+    /** For a tool of an MCP server the user added: that server. What it did happened outside Tidy and cannot be undone. */
+    external: z.string().optional(),
   }),
   z.object({
     ...base,

@@ -11,6 +11,7 @@ import { ActionEntry, ActionSource, List, ListItem, Project, Task, TaskStatus } 
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
 import { ConnectionReport, DetectedServer, KeyStatus, PresetId, ProfileId, ProviderProfile } from './providers';
+import { McpServerName, McpToolInfo } from './mcp';
 import { ApprovalPolicy, SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
 
 export { DATA_TOPICS, Topic } from './operations';
@@ -212,6 +213,10 @@ export const channels = {
     output: SettingsSchema,
     changes: ['settings'],
   },
+
+  // --- MCP servers the agent may use (settings `mcpServers`) -------------------------------------
+  /** Starts one configured server (within a time limit), lists the tools it offers, and ends it. */
+  'mcp.tools': { input: z.object({ server: McpServerName }), output: z.array(McpToolInfo) },
 
   // --- provider profiles and API keys -------------------------------------------------------------
   // Presets (labels, default URLs, help) are static: the UI imports PRESETS from src-shared/providers.

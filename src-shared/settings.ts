@@ -1,6 +1,7 @@
 /** User settings: each key with its schema, allowed range and default. `tidy config` and the UI use these. */
 import { z } from 'zod';
 import { Accelerator } from './accelerator';
+import { McpServers } from './mcp';
 import { BaseUrl, DEFAULT_PROFILE_ID, DEFAULT_PROFILES, ModelName, ProfileId } from './providers';
 
 export const Protocol = z.enum(['auto', 'native', 'json']);
@@ -22,6 +23,26 @@ export const TOOL_NAME = /^[a-z][a-z0-9_]*$/;
 /** Per tool: pause the run and ask the user first, or run it without asking. */
 export const ApprovalPolicy = z.enum(['ask', 'auto']);
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicy>;
+
+/** A MediaWiki site: http(s), no credentials, query or fragment; stored without a trailing slash. */
+const WikipediaUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .transform((input, ctx) => {
+    let u: URL;
+    try {
+      u = new URL(input);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a URL like https://en.wikipedia.org' });
+      return z.NEVER;
+    }
+    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password || u.search || u.hash) {
+      ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL without a user name, password, query or fragment' });
+      return z.NEVER;
+    }
+    return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
+  });
 
 export const SETTINGS = {
   /** The active provider profile (`tidy config profile use ID`); baseUrl and model are that profile's. */
@@ -50,6 +71,21 @@ export const SETTINGS = {
     // Each tool declares its own default (src-main/core/tools); this holds the user's choices over them.
     default: {} as Record<string, ApprovalPolicy>,
     help: 'per tool: ask before running it, or auto (set one with approvals.<tool> ask|auto)',
+  },
+  wikipedia: {
+    schema: bool,
+    default: false as boolean,
+    help: 'offer the agent the wikipedia tool (on sends its queries to wikipediaUrl)',
+  },
+  wikipediaUrl: {
+    schema: WikipediaUrl,
+    default: 'https://en.wikipedia.org',
+    help: 'the MediaWiki site the wikipedia tool asks (its API is /w/api.php below it), e.g. https://de.wikipedia.org',
+  },
+  mcpServers: {
+    schema: McpServers,
+    default: {} as McpServers,
+    help: 'MCP servers whose tools the agent may use (tidy mcp add|list|remove)',
   },
   quickCaptureShortcut: {
     schema: Accelerator,

@@ -8,6 +8,7 @@ import { registerConfigCommands } from './commands/config';
 import { registerDataCommands } from './commands/data';
 import { registerKeyCommands } from './commands/key';
 import { registerLogCommands } from './commands/log';
+import { registerMcpCommands } from './commands/mcp';
 import { registerServeCommand } from './commands/serve';
 import { CliFailure, createCli, printable } from './context';
 import { VERSION } from './version';
@@ -30,6 +31,7 @@ registerLogCommands(program, cli);
 registerConfigCommands(program, cli);
 registerAgentCommands(program, cli);
 registerServeCommand(program, cli);
+registerMcpCommands(program, cli);
 registerKeyCommands(program, cli);
 registerBackupCommands(program, cli);
 

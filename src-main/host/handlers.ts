@@ -68,6 +68,7 @@ import type { Handlers } from './dispatch';
 import { OPERATION_IMPLEMENTATIONS } from '../core/domain';
 import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
+import { sessionClient } from '../core/mcp/sessions';
 
 export interface HostDeps {
   db: Db;
@@ -104,14 +105,14 @@ function logged<T>(r: Mutated<T>): { value: T; actionId: string } {
 
 /**
  * Consecutive entries of one request form a group (the log is newest first, so a request's actions are
- * adjacent). `requestOf` names an agent run's request (its user message).
+ * adjacent). `requestOf` names an agent run's request (its user message) and an MCP session's (its client).
  */
-export function groupByRequest(entries: ActionEntry[], requestOf: (runId: string) => string | null = () => null): ActionGroup[] {
+export function groupByRequest(entries: ActionEntry[], requestOf: (requestId: string, source: ActionEntry['source']) => string | null = () => null): ActionGroup[] {
   const groups: ActionGroup[] = [];
   for (const e of entries) {
     const last = groups.at(-1);
     if (last && last.requestId === e.requestId) last.actions.push(e);
-    else groups.push({ requestId: e.requestId, source: e.source, request: e.source === 'agent' ? requestOf(e.requestId) : null, actions: [e] });
+    else groups.push({ requestId: e.requestId, source: e.source, request: e.source === 'agent' || e.source === 'mcp' ? requestOf(e.requestId, e.source) : null, actions: [e] });
   }
   return groups;
 }
@@ -199,7 +200,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       // One more than asked tells whether there is a next page.
       const entries = listActions(db, { limit: limit + 1, before: i.before, requestId: i.requestId });
       const page = entries.slice(0, limit);
-      return { groups: groupByRequest(page, (runId) => getRun(db, runId)?.request ?? null), nextBefore: entries.length > limit ? page.at(-1)!.id : null };
+      const requestOf = (id: string, source: ActionEntry['source']) => (source === 'mcp' ? sessionClient(db, id) : (getRun(db, id)?.request ?? null));
+      return { groups: groupByRequest(page, requestOf), nextBefore: entries.length > limit ? page.at(-1)!.id : null };
     },
     'actions.undo': (i) => must(undoAction(db, i.actionId, undoOptions(i.cascade))),
     'actions.undoRequest': (i) => must(undoRequest(db, i.requestId, undoOptions(i.cascade))),
@@ -214,6 +216,15 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return SettingsSchema.parse(readSettings(db));
     },
 
+    'mcp.tools': async (i) => {
+      const config = readSettings(db).mcpServers[i.server] ?? fail(`no MCP server named ${i.server}`, 'add it first: tidy mcp add NAME -- command args…');
+      const { inspectServer } = await import('../core/mcp/client');
+      try {
+        return await inspectServer(i.server, config, { fetch: services.fetch });
+      } catch (e) {
+        return fail(`could not list the tools of ${i.server}: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`, 'check its command or URL with tidy mcp list --tools');
+      }
+    },
     'providers.list': profiles,
     'providers.use': (i) => {
       must(useProfile(db, i.id));

@@ -84,7 +84,7 @@ export function mergeGroups(older: ActionGroup[], page: ActionGroup[]): ActionGr
 }
 
 /** An entry that can be undone: in effect, and not itself an undo (undoing an undo is the original's Redo). */
-export const canUndo = (a: ActionEntry): boolean => a.undoneAt === null && a.undoes === null;
+export const canUndo = (a: ActionEntry): boolean => a.undoneAt === null && a.undoes === null && a.external !== true;
 /** An entry that can be redone: an undone change (its undo is in effect). An undone undo is the original back in effect. */
 export const canRedo = (a: ActionEntry): boolean => a.undoneAt !== null && a.undoes === null;
 

@@ -89,8 +89,11 @@ export function ActionsView() {
 
 const byFocusKey = (key: string) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`);
 
+const SOURCE_BADGE: Record<ActionGroup['source'], string> = { agent: 'Agent', mcp: 'MCP', user: 'You', import: 'Import' };
+
 function requestTitle(g: ActionGroup): string {
   if (g.source === 'user') return g.actions.length > 1 ? 'Your changes' : 'Your change';
+  if (g.source === 'mcp') return g.request ? `${g.request} (through MCP)` : `An MCP client's session ${g.requestId}`;
   return g.request ? `“${g.request}”` : `Agent request ${g.requestId}`;
 }
 
@@ -102,13 +105,13 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
   const redoRequest = useApp((s) => s.redoRequest);
   const live = group.actions.filter(canUndo).length;
   const undone = group.actions.filter(canRedo).length;
-  const whole = group.source === 'agent' || group.actions.length > 1;
+  const whole = group.source === 'agent' || group.source === 'mcp' || group.actions.length > 1;
   const title = requestTitle(group);
   const newest = group.actions[0];
   return (
     <>
       <div className="log-group">
-        <span className={`badge ${group.source === 'agent' ? 'accent' : ''}`}>{group.source === 'agent' ? 'Agent' : 'You'}</span>
+        <span className={`badge ${group.source === 'agent' || group.source === 'mcp' ? 'accent' : ''}`}>{SOURCE_BADGE[group.source]}</span>
         <span className="title" title={title}>
           {title}
         </span>
@@ -172,6 +175,7 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
         <span className="summary" title={entry.summary}>
           {entry.summary}
         </span>
+        {entry.external && <span className="badge warn">Cannot be undone</span>}
         {undone && !reversal && <span className="badge warn">Undone</span>}
         {undone && reversal && <span className="badge">Reverted</span>}
         <time dateTime={entry.createdAt}>{shortTime(entry.createdAt)}</time>

@@ -212,6 +212,7 @@ const Step = memo(function Step({ event: e, names }: { event: TraceEvent; names:
         <li className={`step ${failed ? 'result-error' : 'result-ok'}`}>
           <div className="step-title">
             {failed ? 'Error, fed back to the model' : 'Result'} <span className="step-tool">{toolLabel(e.tool)}</span> {at}
+            {e.external && !failed && <span className="badge warn">On the MCP server {e.external}: cannot be undone</span>}
           </div>
           <div className="step-text step-words">
             {failed ? resultGist(e.result) : resultInWords(e.tool, e.result, names)}

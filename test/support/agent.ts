@@ -1,6 +1,8 @@
 import type { AgentEvent } from '../../src-shared/events';
 import { addTask, type Db } from '../../src-main/core';
 import { runAgent, TOOLS, type RunAgentOptions, type RunOutcome } from '../../src-main/core/agent';
+import { offeredTools } from '../../src-main/core/tools';
+import { DEFAULT_SETTINGS } from '../../src-shared/settings';
 import { DEFAULT_LIMITS } from '../../src-main/core/agent/limits';
 import { createConversation } from '../../src-main/core/agent/conversations';
 import type { Model } from '../../src-main/core/llm/port';
@@ -25,7 +27,7 @@ export interface AgentRun extends RunOutcome {
   events: AgentEvent[];
 }
 
-/** runAgent with test defaults: a fresh conversation, the real tools, the seed's limits. */
+/** runAgent with test defaults: a fresh conversation, the real tools the default settings offer (wikipedia is off), the seed's limits. */
 export async function run(db: Db, model: Model, request: string, options: Partial<RunAgentOptions> = {}): Promise<AgentRun> {
   const events: AgentEvent[] = [];
   const outcome = await runAgent({
@@ -33,7 +35,7 @@ export async function run(db: Db, model: Model, request: string, options: Partia
     conversationId: createConversation(db, request),
     baseUrl: 'http://fake',
     model,
-    tools: TOOLS,
+    tools: offeredTools(TOOLS, DEFAULT_SETTINGS),
     protocol: 'native',
     messages: [{ role: 'user', content: request }],
     limits: DEFAULT_LIMITS,

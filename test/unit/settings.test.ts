@@ -23,6 +23,10 @@ describe('settings: validated, with the allowed range in the refusal', () => {
       stream: true,
       // the user's choices only: each tool declares its own default (core/tools)
       approvals: {},
+      // nothing leaves the machine beyond the model endpoint until the user turns it on
+      wikipedia: false,
+      wikipediaUrl: 'https://en.wikipedia.org',
+      mcpServers: {},
       quickCaptureShortcut: 'CommandOrControl+Shift+Space',
     });
     expect(readSettings(db)).toEqual({ ...DEFAULT_SETTINGS });
@@ -158,5 +162,41 @@ describe('settings: hostile keys and values', () => {
     expect(r.ok).toBe(false);
     expect(readSettings(db).approvals).toEqual({});
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('settings: wikipedia and MCP servers', () => {
+  it('takes a MediaWiki site as an http(s) origin and path, and refuses credentials, queries and other schemes', () => {
+    const { db } = tempDb();
+    expect(okValue(writeSetting(db, 'wikipediaUrl', 'https://de.wikipedia.org/'))).toBe('https://de.wikipedia.org');
+    expect(okValue(writeSetting(db, 'wikipediaUrl', 'http://127.0.0.1:8080/mirror/'))).toBe('http://127.0.0.1:8080/mirror');
+    for (const bad of ['file:///etc/passwd', 'https://u:p@wiki.example', 'https://wiki.example/?x=1', 'javascript:alert(1)', 'not a url', 42]) {
+      expect(writeSetting(db, 'wikipediaUrl', bad).ok).toBe(false);
+    }
+    expect(okValue(writeSetting(db, 'wikipedia', 'on'))).toBe(true);
+  });
+
+  it('checks MCP servers: names, commands, URLs, environment names, and how many', () => {
+    const { db } = tempDb();
+    expect(writeSetting(db, 'mcpServers', { notes: { command: 'npx', args: ['-y', 'notes'], env: { NOTES_DIR: '/tmp' } }, web: { url: 'https://mcp.example/mcp' } }).ok).toBe(true);
+    expect(readSettings(db).mcpServers['notes']).toEqual({ command: 'npx', args: ['-y', 'notes'], env: { NOTES_DIR: '/tmp' }, enabled: true });
+    const refused = [
+      { 'Bad Name': { command: 'x' } },
+      { a__b: { command: 'x' } },
+      { x: { command: '' } },
+      { x: { url: 'ftp://mcp.example' } },
+      { x: { url: 'https://user:pw@mcp.example/mcp' } },
+      { x: { command: 'x', url: 'https://mcp.example' } },
+      { x: { command: 'x', env: { 'BAD NAME': '1' } } },
+      { x: { command: 'x', args: Array(101).fill('a') } },
+      Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`s${i}`, { command: 'x' }])),
+    ];
+    for (const value of refused) expect(writeSetting(db, 'mcpServers', value).ok, JSON.stringify(value).slice(0, 80)).toBe(false);
+    expect(Object.keys(readSettings(db).mcpServers)).toEqual(['notes', 'web']);
+    // A `__proto__` key (JSON.parse makes it an own key) is dropped, never a server nor a prototype.
+    expect(writeSetting(db, 'mcpServers', JSON.parse('{"__proto__": {"command": "x"}}') as unknown).ok).toBe(true);
+    const after = readSettings(db).mcpServers;
+    expect(Object.keys(after)).toEqual([]);
+    expect(Object.getPrototypeOf(after)).toBe(Object.prototype);
   });
 });

@@ -65,7 +65,8 @@ export function createPrinter(write: (text: string) => void): (event: AgentEvent
       case 'tool_result': {
         if (e.actionId) changed = true;
         const r = e.result as { error?: unknown; hint?: unknown };
-        return line(e.ok ? `  ← ${resultSummary(e.result)}${e.actionId ? `  (${e.actionId})` : ''}` : `  ✗ ${String(r.error)} (${String(r.hint)})`);
+        const outside = e.external ? `  (on the MCP server ${e.external}: cannot be undone)` : '';
+        return line(e.ok ? `  ← ${resultSummary(e.result)}${e.actionId ? `  (${e.actionId})` : ''}${outside}` : `  ✗ ${String(r.error)} (${String(r.hint)})`);
       }
       case 'approval_requested':
         return line(`  ? ${e.message}`);

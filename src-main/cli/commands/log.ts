@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { listActions, undoAction, undoLast, undoRequest, type UndoReport } from '../../core';
 import type { ActionEntry } from '../../../src-shared/domain';
+import { sessionClient } from '../../core/mcp/sessions';
 import { must, usage, type Cli } from '../context';
 
 const SOURCE_WORDS: Record<ActionEntry['source'], string> = { user: 'you', agent: 'Tidy', mcp: 'another AI app', import: 'import' };
@@ -11,9 +12,10 @@ function printLog(cli: Cli, entries: ActionEntry[]): void {
   for (const e of entries) {
     if (e.requestId !== run) {
       run = e.requestId;
-      cli.out(`${run}  (${SOURCE_WORDS[e.source]}, ${e.createdAt.replace('T', ' ').slice(0, 19)})`);
+      const who = e.source === 'mcp' ? `${sessionClient(cli.db(), run) ?? SOURCE_WORDS.mcp} through MCP` : SOURCE_WORDS[e.source];
+      cli.out(`${run}  (${who}, ${e.createdAt.replace('T', ' ').slice(0, 19)})`);
     }
-    cli.out(`  ${e.id.padEnd(7)} ${e.summary}${e.undoneAt ? '  [undone]' : ''}`);
+    cli.out(`  ${e.id.padEnd(7)} ${e.summary}${e.undoneAt ? '  [undone]' : ''}${e.external ? '  [outside Tidy: cannot be undone]' : ''}`);
   }
 }
 

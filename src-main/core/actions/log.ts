@@ -82,6 +82,8 @@ export function toEntry(row: ActionRow): ActionEntry {
     createdAt: row.created_at,
     undoneAt: row.undone_at,
     undoes: row.undoes,
+    // A call of an MCP server's tool: logged, but nothing in Tidy to reverse.
+    ...(row.changes === '[]' ? { external: true } : {}),
   };
 }
 

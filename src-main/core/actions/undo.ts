@@ -43,8 +43,10 @@ export function undoRequest(db: Db, requestId: string, options: UndoOptions): Re
     db.transaction(() => {
       const rows = cached(db, `SELECT * FROM actions WHERE request_id = ? ORDER BY seq DESC`).all(requestId) as ActionRow[];
       if (rows.length === 0) fail(`no request with id ${requestId} has changed anything`, 'run `tidy log` to see request ids');
-      const live = rows.filter((r) => r.undone_at === null);
-      if (live.length === 0) alreadyUndone(db, rows[0]!, `everything request ${requestId} changed is already undone`);
+      const live = rows.filter((r) => r.undone_at === null && !isExternal(r));
+      if (live.length === 0 && rows.every(isExternal))
+        fail(`request ${requestId} changed nothing Tidy can undo: it only ran tools of MCP servers, outside Tidy`, 'undo those changes in the app or service they happened in', 'refused');
+      if (live.length === 0) alreadyUndone(db, rows.find((r) => !isExternal(r))!, `everything request ${requestId} changed is already undone`);
       const report: UndoReport = { reversed: [], created: [], requestId };
       for (const r of live) {
         const fresh = getActionRow(db, r.id)!;
@@ -90,14 +92,22 @@ export function redoRequest(db: Db, requestId: string, options: UndoOptions): Re
 
 /** Reverses the most recent request that still has changes in effect (undo, redo and undo again walk back). */
 export function undoLast(db: Db, options: UndoOptions): Result<UndoReport> {
-  const row = cached(db, `SELECT request_id FROM actions WHERE undone_at IS NULL AND undoes IS NULL ORDER BY seq DESC LIMIT 1`).get() as
+  const row = cached(db, `SELECT request_id FROM actions WHERE undone_at IS NULL AND undoes IS NULL AND changes != '[]' ORDER BY seq DESC LIMIT 1`).get() as
     | { request_id: string }
     | undefined;
   if (!row) return { ok: false, code: 'nothing_to_undo', error: 'there is nothing to undo', hint: 'every change in the log is already undone' };
   return undoRequest(db, row.request_id, options);
 }
 
+/**
+ * An action that changed nothing in Tidy's data: a call of an MCP server's tool, logged so the user sees
+ * it, but holding no before-image to restore.
+ */
+export const isExternal = (row: ActionRow): boolean => row.changes === '[]';
+
 function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoReport): void {
+  if (isExternal(row))
+    fail(`can't undo ${row.id} (${row.summary}): it happened outside Tidy, on an MCP server`, 'undo it in the app or service it happened in', 'refused');
   if (row.undone_at !== null) alreadyUndone(db, row, `action ${row.id} is already undone`);
   let blockers = findBlockers(db, row);
   if (blockers.length > 0 && options.cascade) {

@@ -43,6 +43,8 @@ export interface RunAgentOptions {
   /** The user's cancel. The loop merges it with the time limit into the one signal it hands to the model and the tools. */
   signal?: AbortSignal;
   onEvent: (event: AgentEvent) => void;
+  /** Lines to show right after the run starts, e.g. an MCP server that could not be started. */
+  notices?: readonly string[];
   /**
    * The messages each finished step added to the conversation (an assistant turn and the results of all its
    * calls, never one without the other), so the caller can persist them and continue the conversation later.
@@ -228,7 +230,16 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     emit({ type: 'tool_call', callId: call.id, tool: call.tool, args: call.args });
     const outcome = await perform(call);
     const result = outcome.ok ? outcome.value : { error: outcome.error, hint: outcome.hint };
-    emit({ type: 'tool_result', callId: call.id, tool: call.tool, ok: outcome.ok, result, ...(outcome.ok && outcome.actionId ? { actionId: outcome.actionId } : {}) });
+    const external = byName.get(call.tool)?.external;
+    emit({
+      type: 'tool_result',
+      callId: call.id,
+      tool: call.tool,
+      ok: outcome.ok,
+      result,
+      ...(outcome.ok && outcome.actionId ? { actionId: outcome.actionId } : {}),
+      ...(external ? { external: external.server } : {}),
+    });
     return JSON.stringify(result);
   }
 
@@ -250,6 +261,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     baseUrl: o.baseUrl,
     protocol: protocol.name,
   });
+  for (const message of o.notices ?? []) emit({ type: 'error', message, kind: 'mcp', fatal: false });
 
   try {
     for (;;) {

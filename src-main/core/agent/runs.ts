@@ -11,7 +11,8 @@ import { readSettings, writeSetting } from '../settings';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { approvalPolicy } from '../tools/invoke';
-import type { Tool, ToolServices } from '../tools/tool';
+import { offeredTools, type Tool, type ToolServices } from '../tools/tool';
+import { connectMcpServers, type McpLauncher } from '../mcp/client';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { RunError, runAgent, type RunOutcome } from './loop';
 import { appendMessages, createConversation, getConversation, loadMessages, rememberedProtocol, rememberProtocol, type Endpoint } from './conversations';
@@ -36,6 +37,8 @@ export interface AgentDeps {
   live: LiveRuns;
   /** What the tools reach outside the database: one set per process, made by the host. */
   services?: ToolServices;
+  /** Starts the MCP servers the user enabled, for one run (default: the real ones; none configured, nothing starts). */
+  mcp?: McpLauncher;
 }
 
 export interface StartRunInput {
@@ -110,12 +113,21 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
   const trace = createTraceWriter(db, { onError: (message) => run.controller.abort(new RunError(message)) });
   const listeners = [trace.event, onEvent];
 
-  const finished = runAgent({
+  const launch = deps.mcp ?? connectMcpServers;
+  const go = async (): Promise<RunOutcome> => {
+  const mcp = await launch(settings.mcpServers, { signal: run.controller.signal, ...(deps.services ? { fetch: deps.services.fetch } : {}) }).catch((e: unknown) => ({
+    tools: [],
+    problems: [`the MCP servers could not be started: ${e instanceof Error ? e.message : String(e)}`],
+    close: async () => {},
+  }));
+  try {
+  return await runAgent({
     runId,
     conversationId,
     baseUrl: endpoint.baseUrl,
     model,
-    tools: deps.tools,
+    tools: [...offeredTools(deps.tools, settings), ...mcp.tools],
+    notices: mcp.problems,
     protocol: chosen === 'auto' ? (rememberedProtocol(db, endpoint) ?? 'native') : chosen,
     ...(chosen === 'auto' ? { onToolsUnsupported: (reason: string) => rememberProtocol(db, endpoint, 'json', reason) } : {}),
     messages: history,
@@ -140,7 +152,13 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     needsApproval: (tool) => !input.approveAll && approvalPolicy(readSettings(db).approvals, tool) === 'ask',
     ...(input.approveAll ? {} : { bulkApproval: settings.bulkApproval }),
     approve: (request) => new Promise((resolve) => run.approvals.set(request.approvalId, { tool: request.tool, resolve })),
-  })
+  });
+  } finally {
+    // The servers' processes end with the run.
+    await mcp.close();
+  }
+  };
+  const finished = go()
     .then((outcome) => ({ runId, conversationId, ...outcome }))
     .finally(() => live.delete(runId));
 

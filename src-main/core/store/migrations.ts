@@ -261,6 +261,30 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 8,
+    description: 'MCP client sessions (named after the client, one request each in the action log) and the wikipedia tool\'s one-day cache',
+    up(db) {
+      db.exec(`
+        -- One row per session of another AI app with \`tidy mcp\`: its actions are logged under this id.
+        CREATE TABLE mcp_sessions (
+          id TEXT PRIMARY KEY,
+          client_name TEXT NOT NULL,
+          client_version TEXT,
+          started_at TEXT NOT NULL
+        );
+
+        -- Answers of the wikipedia tool by site and query, reused for a day (src-main/core/tools/wikipedia.ts).
+        CREATE TABLE wikipedia_cache (
+          site TEXT NOT NULL,
+          query TEXT NOT NULL,
+          result TEXT NOT NULL,
+          fetched_at TEXT NOT NULL,
+          PRIMARY KEY (site, query)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+  {
     version: 9,
     description: 'archived conversations: out of the list, kept with their runs and traces',
     up(db) {

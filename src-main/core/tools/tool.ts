@@ -3,7 +3,7 @@ import type { Failure } from '../../../src-shared/result';
 import type { ActionContext } from '../actions/log';
 import { attempt } from '../domain/fail';
 import type { Mutated } from '../domain/mutation';
-import type { ApprovalPolicy } from '../../../src-shared/settings';
+import type { ApprovalPolicy, Settings } from '../../../src-shared/settings';
 import { createCalculator, type Calculator } from '../../sandbox/calculator';
 import type { Db } from '../store/db';
 
@@ -73,8 +73,20 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * such task): then the call fails without bothering the user.
    */
   confirm?: (input: z.output<S>, ctx: ToolContext) => string;
+  /**
+   * Whether the model is offered the tool, by the user's settings (e.g. `wikipedia` only while it is on).
+   * Default: always. A tool that reaches the network is off until the user turns it on.
+   */
+  available?: (settings: Settings) => boolean;
+  /** The arguments' JSON Schema as given by another program (an MCP server's tool), sent to the model instead of `input`'s. */
+  parameters?: Record<string, unknown>;
+  /** The tool acts outside Tidy (another app's MCP server): its effects cannot be undone from the action log. */
+  external?: { server: string; original: string };
   run(input: z.output<S>, ctx: ToolContext): ToolOutcome | Promise<ToolOutcome>;
 }
+
+/** The tools the model is offered under these settings. */
+export const offeredTools = (tools: readonly Tool[], settings: Settings): Tool[] => tools.filter((t) => t.available?.(settings) ?? true);
 
 /**
  * Keeps a tool's input type checked where it is written, then erases it for the registry. The erasure is
@@ -106,6 +118,7 @@ const jsonSchemas = new WeakMap<Tool, Record<string, unknown>>();
 
 /** The tool's arguments as JSON Schema (for native tool calling), computed once per tool. */
 export function inputSchema(tool: Tool): Record<string, unknown> {
+  if (tool.parameters) return tool.parameters;
   let schema = jsonSchemas.get(tool);
   if (!schema) {
     const { $schema: _drop, ...rest } = z.toJSONSchema(tool.input) as Record<string, unknown>;

@@ -1,6 +1,6 @@
 /**
  * Settings: the model provider (profile, endpoint, model, test connection, API key), the model's limits,
- * protocol, per-tool approvals and the quick-capture shortcut, one section each. Every field validates
+ * protocol, per-tool approvals, where data can go (Wikipedia, MCP servers) and the quick-capture shortcut, one section each. Every field validates
  * inline, with the same schemas the main side uses.
  */
 import { useEffect } from 'react';
@@ -8,6 +8,7 @@ import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../common';
 import { AgentSection } from './AgentSection';
 import { ApprovalsSection } from './ApprovalsSection';
+import { McpSection } from './McpSection';
 import { ModelSection } from './ModelSection';
 import { ProviderSection } from './ProviderSection';
 import { ShortcutSection } from './ShortcutSection';
@@ -36,6 +37,7 @@ export function SettingsView() {
             <ModelSection />
             <AgentSection />
             <ApprovalsSection />
+            <McpSection />
             <ShortcutSection />
           </div>
         )}

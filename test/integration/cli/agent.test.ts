@@ -100,7 +100,7 @@ describe('tidy ask: the seed inbox (001) through the real CLI', () => {
     const sent = t.fake.chatRequests;
     expect(sent).toHaveLength(replies.length);
     expect(sent.every((q) => q.body?.stream === stream && q.body?.model === 'fake-model')).toBe(true);
-    if (protocol === 'native') expect(sent[0]!.body?.tools?.map((x) => x.function.name)).toEqual(TOOLS.map((t) => t.name));
+    if (protocol === 'native') expect(sent[0]!.body?.tools?.map((x) => x.function.name)).toEqual(TOOLS.filter((t) => t.name !== 'wikipedia').map((t) => t.name)); // wikipedia is off by default
     else {
       expect(sent.every((q) => q.body?.tools === undefined)).toBe(true);
       expect(String(sent[0]!.body?.messages?.[0]?.['content'])).toContain('Reply with exactly one JSON object');

@@ -461,6 +461,19 @@ describe('the dispatcher', () => {
   });
 });
 
+describe('MCP servers', () => {
+  it('lists the tools a configured server offers, and refuses an unknown or broken one', async () => {
+    const { call } = setup();
+    const fake = new URL('../../fakes/mcp-server.mjs', import.meta.url).pathname;
+    await call('settings.set', { key: 'mcpServers', value: { fake: { command: process.execPath, args: [fake] }, broken: { command: '/nonexistent/server' } } });
+    const tools = await call('mcp.tools', { server: 'fake' });
+    expect(tools.map((t) => t.name)).toEqual(['fake__echo', 'fake__save_note']);
+    expect(tools[0]).toMatchObject({ original: 'echo', readOnly: true });
+    expect(await refusal(call('mcp.tools', { server: 'nope' }))).toMatchObject({ message: expect.stringContaining('no MCP server named nope') });
+    expect(await refusal(call('mcp.tools', { server: 'broken' }))).toMatchObject({ message: expect.stringContaining('could not list the tools of broken') });
+  });
+});
+
 afterAll(() => {
   // Every channel of the contract was exercised above, through the transport.
   expect([...covered].sort()).toEqual(Object.keys(channels).sort());

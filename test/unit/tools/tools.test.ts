@@ -25,7 +25,7 @@ describe('the tool catalogue', () => {
       'get_inbox_tasks', 'get_all_tasks', 'get_all_projects', 'create_project', 'move_task', 'add_task', 'update_task', 'complete_task',
       'move_tasks', 'add_tasks', 'complete_tasks',
       'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item', 'calculate',
-      'search',
+      'search', 'wikipedia',
     ]);
     for (const t of TOOLS) {
       expect(t.description.length).toBeLessThan(130);
@@ -52,6 +52,7 @@ describe('the tool catalogue', () => {
       calculate: '{expression}',
       archive_list_item: '{list, item_id}',
       search: '{query}',
+      wikipedia: '{query}',
       move_tasks: '{task_ids: array, project_id}',
       add_tasks: '{tasks: array}',
       complete_tasks: '{task_ids: array}',

@@ -1,0 +1,114 @@
+// End to end: Settings → where data can go, Wikipedia and MCP servers, in Chromium through `tidy serve`.
+// The MCP server is the tiny one from test/fakes; elements are found by role and accessible name.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, TIDY_BIN, tidy } from '../support/cli';
+import { buildRendererOnce } from '../support/renderer';
+import { startServe, type Served } from '../support/serve';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SHOTS = join(REPO, 'test-results', 'screenshots');
+const FAKE = join(REPO, 'test', 'fakes', 'mcp-server.mjs');
+
+let browser: Browser;
+let page: Page;
+let served: Served;
+let dir = '';
+let dbPath = '';
+const problems: string[] = [];
+
+beforeAll(async () => {
+  await buildRendererOnce();
+  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-mcp-'));
+  dbPath = join(dir, 'tidy.db');
+  for (const args of [
+    ['config', 'set', 'baseUrl', 'http://127.0.0.1:9/v1'],
+    ['config', 'set', 'wikipediaUrl', 'https://de.wikipedia.org'],
+    ['mcp', 'add', 'fake', '--', process.execPath, FAKE],
+  ]) {
+    const r = tidy(dbPath, args);
+    if (r.code !== 0) throw new Error(`tidy ${args.join(' ')}: ${r.stderr}`);
+  }
+  served = await startServe(dbPath);
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
+  context.setDefaultTimeout(10_000);
+  page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(e.message));
+  mkdirSync(SHOTS, { recursive: true });
+  await page.goto(served.url);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const destinations = () => page.getByRole('list', { name: 'Destinations' }).getByRole('listitem');
+const settingsJson = () => JSON.parse(tidy(dbPath, ['config', 'get', '--json']).stdout) as Record<string, unknown>;
+
+describe('Settings: MCP servers and Wikipedia', () => {
+  it('lists where data can go: the model endpoint and each enabled server, Wikipedia only once it is on', async () => {
+    await expect.poll(() => destinations().allInnerTexts()).toEqual([expect.stringContaining('http://127.0.0.1:9/v1'), expect.stringContaining('fake')]);
+    const wikipedia = page.getByRole('checkbox', { name: 'Let the agent look things up on Wikipedia' });
+    expect(await wikipedia.isChecked()).toBe(false);
+    await expect.poll(() => page.getByText('are sent to https://de.wikipedia.org/w/api.php').count()).toBe(1);
+    // A controlled box: it shows the saved value once the main side has it.
+    await wikipedia.click();
+    await expect.poll(() => wikipedia.isChecked()).toBe(true);
+    await expect.poll(() => destinations().count()).toBe(3);
+    expect(await destinations().nth(2).innerText()).toContain('https://de.wikipedia.org/w/api.php');
+    expect(settingsJson()['wikipedia']).toBe(true);
+  });
+
+  it('shows the tools a server offers and sets one to always allow', async () => {
+    await page.getByRole('button', { name: 'Show tools of fake' }).click();
+    const table = page.getByRole('table', { name: 'Tools of fake' });
+    await table.waitFor();
+    expect(await table.getByRole('rowheader').allInnerTexts()).toEqual([expect.stringContaining('echo'), expect.stringContaining('saveNote')]);
+    await page.getByRole('combobox', { name: 'Approval for fake__save_note' }).selectOption('auto');
+    await expect.poll(() => (settingsJson()['approvals'] as Record<string, string>)['fake__save_note']).toBe('auto');
+    expect(await page.getByRole('combobox', { name: 'Approval for fake__echo' }).inputValue()).toBe('ask');
+  });
+
+  it('adds, switches off and removes a server', async () => {
+    await page.getByRole('textbox', { name: 'Server name' }).fill('Bad Name');
+    await page.getByRole('textbox', { name: 'Command or URL' }).fill('npx -y notes-server');
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.getByRole('alert').filter({ hasText: 'lower_snake_case' }).waitFor();
+    await page.getByRole('textbox', { name: 'Server name' }).fill('notes');
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await expect.poll(() => Object.keys(settingsJson()['mcpServers'] as object)).toEqual(['fake', 'notes']);
+    await page.getByRole('checkbox', { name: 'Use fake' }).click();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Use fake' }).isChecked()).toBe(false);
+    await expect.poll(() => destinations().allInnerTexts()).toEqual([expect.any(String), expect.stringContaining('notes'), expect.stringContaining('Wikipedia')]);
+    await page.screenshot({ path: join(SHOTS, 'settings-mcp.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Remove notes' }).click();
+    await expect.poll(() => Object.keys(settingsJson()['mcpServers'] as object)).toEqual(['fake']);
+    expect((settingsJson()['mcpServers'] as Record<string, { enabled: boolean }>)['fake']!.enabled).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows another app’s MCP session in Actions as it happens, and undoes it there', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Actions' }).click();
+    const client = new Client({ name: 'Claude Desktop', version: '1.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [TIDY_BIN, '--db', dbPath, 'mcp'], stderr: 'pipe' }));
+    try {
+      await client.callTool({ name: 'add_tasks', arguments: { tasks: [{ content: 'Water the plants' }, { content: 'Book the dentist' }] } });
+    } finally {
+      await client.close();
+    }
+    const undo = page.getByRole('button', { name: 'Undo request: Claude Desktop (through MCP)' });
+    await undo.waitFor(); // the app notices another process's commit (data_version) and reloads the log
+    await page.screenshot({ path: join(SHOTS, 'actions-mcp-session.png') });
+    await undo.click();
+    await expect.poll(() => (JSON.parse(tidy(dbPath, ['tasks', '--json']).stdout) as unknown[]).length).toBe(0);
+  });
+});

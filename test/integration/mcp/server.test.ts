@@ -1,0 +1,141 @@
+// `tidy mcp` driven by the MCP SDK's own client over stdio: the catalogue with its annotations, changes
+// logged as one request named after the client, approvals asked through elicitation (or refused), undo.
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { openDatabase } from '../../../src-main/core';
+import { TOOLS } from '../../../src-main/core/agent';
+import { TIDY_BIN, tidy } from '../../support/cli';
+import { tempDir } from '../../support/db';
+import { join } from 'node:path';
+
+interface Opened {
+  client: Client;
+  stderr: () => string;
+}
+
+async function connect(db: string, name: string, options: { elicit?: (message: string) => boolean } = {}): Promise<Opened> {
+  const client = new Client({ name, version: '9.9' }, options.elicit ? { capabilities: { elicitation: {} } } : {});
+  if (options.elicit) {
+    const decide = options.elicit;
+    client.setRequestHandler('elicitation/create', (req) => {
+      const message = (req.params as { message: string }).message;
+      return Promise.resolve(decide(message) ? { action: 'accept' as const, content: { approve: true } } : { action: 'decline' as const });
+    });
+  }
+  const transport = new StdioClientTransport({ command: process.execPath, args: [TIDY_BIN, '--db', db, 'mcp'], stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return { client, stderr: () => err };
+}
+
+const textOf = (r: { content?: unknown }): string => ((r.content as { type: string; text: string }[])[0]?.text ?? '');
+const json = (r: { content?: unknown }): Record<string, unknown> => JSON.parse(textOf(r)) as Record<string, unknown>;
+
+describe('tidy mcp', () => {
+  it('lists the agent’s catalogue with annotations, the batch tools and the undo tools', async () => {
+    const db = join(tempDir(), 'tidy.db');
+    const { client } = await connect(db, 'Inspector');
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    // The same definitions the agent uses (wikipedia is off by default, so not offered).
+    expect(names).toEqual([...TOOLS.filter((t) => t.name !== 'wikipedia').map((t) => t.name), 'undo_last_request', 'undo_request']);
+    for (const name of ['move_tasks', 'add_tasks', 'complete_tasks']) expect(names).toContain(name);
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('get_inbox_tasks')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(byName.get('add_task')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(byName.get('move_task')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    for (const t of tools) expect(t.annotations?.destructiveHint).toBe(false);
+    expect(byName.get('move_tasks')!.inputSchema).toMatchObject({ type: 'object', required: ['task_ids', 'project_id'] });
+  });
+
+  it('logs a session’s changes as one request named after the client, and undoes it', async () => {
+    const db = join(tempDir(), 'tidy.db');
+    expect(tidy(db, ['add', 'Buy milk']).code).toBe(0);
+    const { client, stderr } = await connect(db, 'Claude Desktop');
+    const project = json(await client.callTool({ name: 'create_project', arguments: { name: 'Errands' } }));
+    const added = json(await client.callTool({ name: 'add_tasks', arguments: { tasks: [{ content: 'Post the letter' }, { content: 'Fix the bike' }] } }));
+    const ids = (added['added'] as { id: string }[]).map((t) => t.id);
+    const moved = await client.callTool({ name: 'move_tasks', arguments: { task_ids: [...ids, 't1', 'nope'], project_id: project['id'] } });
+    expect((json(moved)['failed'] as { task_id: string }[]).map((f) => f.task_id)).toEqual(['nope']);
+    const note = (moved.content as { text: string }[])[1]!.text;
+    const request = /request (m\d+)/.exec(note)?.[1];
+    expect(request).toBeDefined();
+
+    // The log: every change of the session under one request, source mcp, named after the client.
+    const log = JSON.parse(tidy(db, ['log', '--json']).stdout) as { runId: string; tool: string; undoneAt: string | null }[];
+    const session = log.filter((a) => a.runId === request);
+    expect(session.map((a) => a.tool).sort()).toEqual(['add_task', 'add_task', 'create_project', 'move_task', 'move_task', 'move_task']);
+    const raw = openDatabase(db);
+    try {
+      expect(raw.prepare(`SELECT DISTINCT source FROM actions WHERE request_id = ?`).all(request)).toEqual([{ source: 'mcp' }]);
+      expect(raw.prepare(`SELECT client_name FROM mcp_sessions WHERE id = ?`).get(request)).toEqual({ client_name: 'Claude Desktop' });
+    } finally {
+      raw.close();
+    }
+
+    const undone = json(await client.callTool({ name: 'undo_last_request', arguments: {} }));
+    expect((undone['reversed'] as unknown[]).length).toBe(6);
+    const tasks = JSON.parse(tidy(db, ['tasks', '--json']).stdout) as { content: string; project: string }[];
+    expect(tasks).toEqual([expect.objectContaining({ content: 'Buy milk', project: 'Inbox' })]);
+    const after = JSON.parse(tidy(db, ['log', '--json']).stdout) as { runId: string; undoneAt: string | null }[];
+    expect(after.filter((a) => a.runId === request).every((a) => a.undoneAt !== null)).toBe(true);
+    expect(stderr()).toContain('undid 6 changes');
+  });
+
+  it('asks through elicitation before a tool that needs approval, and honours a decline', async () => {
+    const db = join(tempDir(), 'tidy.db');
+    expect(tidy(db, ['add', 'Buy milk']).code).toBe(0);
+    expect(tidy(db, ['add', 'Call mum']).code).toBe(0);
+    const asked: string[] = [];
+    const { client } = await connect(db, 'Cursor', { elicit: (m) => (asked.push(m), m.includes('Buy milk')) });
+    const ok = await client.callTool({ name: 'complete_task', arguments: { task_id: 't1' } });
+    expect(ok.isError).toBeFalsy();
+    const no = await client.callTool({ name: 'complete_task', arguments: { task_id: 't2' } });
+    expect(no.isError).toBe(true);
+    expect(json(no)['error']).toMatch(/declined/);
+    expect(asked).toEqual(["Tidy: Complete task 'Buy milk'?", "Tidy: Complete task 'Call mum'?"]);
+    const open = JSON.parse(tidy(db, ['tasks', '--json']).stdout) as { content: string }[];
+    expect(open.map((t) => t.content)).toEqual(['Call mum']);
+  });
+
+  it('refuses a tool that needs approval when the client cannot ask, and changes nothing', async () => {
+    const db = join(tempDir(), 'tidy.db');
+    expect(tidy(db, ['add', 'Buy milk']).code).toBe(0);
+    const { client, stderr } = await connect(db, 'Plain client');
+    const r = await client.callTool({ name: 'complete_tasks', arguments: { task_ids: ['t1'] } });
+    expect(r.isError).toBe(true);
+    expect(json(r)).toMatchObject({ code: 'declined', hint: expect.stringContaining('tidy config set approvals.complete_tasks auto') });
+    expect(JSON.parse(tidy(db, ['tasks', '--json']).stdout)).toHaveLength(1);
+    expect(stderr()).toContain('cannot ask');
+    // After the user allows it in Tidy, the same call runs.
+    expect(tidy(db, ['config', 'set', 'approvals.complete_tasks', 'auto']).code).toBe(0);
+    const { client: again } = await connect(db, 'Plain client');
+    expect((await again.callTool({ name: 'complete_tasks', arguments: { task_ids: ['t1'] } })).isError).toBeFalsy();
+  });
+
+  it('keeps stdout for the protocol and reports bad calls as tool errors', async () => {
+    const db = join(tempDir(), 'tidy.db');
+    const { client } = await connect(db, 'Hostile');
+    const bad = await client.callTool({ name: 'move_task', arguments: { task_id: 'x'.repeat(5000), project_id: 'p999' } });
+    expect(bad.isError).toBe(true);
+    const wrong = await client.callTool({ name: 'add_task', arguments: { content: 42 } as unknown as Record<string, unknown> });
+    expect(wrong.isError).toBe(true);
+    const unknownRequest = json(await client.callTool({ name: 'undo_request', arguments: { id: 'm404' } }));
+    expect(unknownRequest['error']).toMatch(/no request with id m404/);
+    // The connection survived all of it.
+    expect((await client.listTools()).tools.length).toBeGreaterThan(10);
+  });
+
+  it('prints the configuration snippet for a client', () => {
+    const db = join(tempDir(), 'tidy.db');
+    const claude = JSON.parse(tidy(db, ['mcp', '--print-config']).stdout) as { mcpServers: { tidy: { command: string; args: string[] } } };
+    expect(claude.mcpServers.tidy.command).toBe(process.execPath);
+    expect(claude.mcpServers.tidy.args).toEqual([TIDY_BIN, '--db', db, 'mcp']);
+    const vscode = JSON.parse(tidy(db, ['mcp', '--print-config', 'vscode']).stdout) as { servers: { tidy: { type: string } } };
+    expect(vscode.servers.tidy.type).toBe('stdio');
+    expect(tidy(db, ['mcp', '--print-config', 'emacs']).code).toBe(2);
+  });
+});
