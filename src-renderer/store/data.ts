@@ -139,9 +139,12 @@ export const createDataSlice =
         const tick = (page: TaskPage | null) => page && { ...page, tasks: page.tasks.map((t) => (t.id === task ? { ...t, status } : t)) };
         set((s) => ({ inbox: { ...s.inbox, value: tick(s.inbox.value) }, project: { ...s.project, value: tick(s.project.value) } }));
         const content = [...(get().inbox.value?.tasks ?? []), ...(get().project.value?.tasks ?? [])].find((t) => t.id === task)?.content;
-        const ok = await edit(null, () => (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task })));
+        let actionId: string | null = null;
+        const ok = await edit(null, async () => {
+          actionId = (await (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task }))).actionId;
+        });
         if (!ok) await get().refreshData(['tasks']);
-        else if (content !== undefined) get().notify(`${done ? 'Completed' : 'Reopened'}: ${content}`);
+        else if (content !== undefined && actionId !== null) get().notifyUndoable(`${done ? 'Completed' : 'Reopened'}: ${content}`, actionId);
       },
       createProject: (name) => edit('projects.create', () => api.invoke('projects.create', { name })),
       createList: (name) => edit('lists.create', () => api.invoke('lists.create', { name })),

@@ -10,6 +10,7 @@ import { createChatSlice } from './chat';
 import { createDataSlice } from './data';
 import { createNavSlice } from './nav';
 import { createSettingsSlice } from './settings';
+import { createTasksSlice } from './tasks';
 import type { AppState, Deps, Mutators } from './types';
 import { refreshViews } from './views';
 
@@ -39,6 +40,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           ...createActionsSlice(deps)(...a),
           ...createSettingsSlice(deps)(...a),
           ...createChatSlice(deps)(...a),
+          ...createTasksSlice(deps)(...a),
         }),
         {
           name: 'tidy.ui',

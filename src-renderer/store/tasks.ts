@@ -1,0 +1,160 @@
+/**
+ * Editing by hand: tasks (edit, move, archive), projects and lists (rename, archive, unarchive), list
+ * items (edit, archive). Every change is one logged operation (src-shared/operations.ts), so it shows in
+ * Actions and can be undone there; the ones that make something leave a view get an Undo on their notice.
+ */
+import type { List, Task } from '../../src-shared/domain';
+import { createCoalescer } from '../lib/coalesce';
+import { toProblem, type Problem } from '../lib/problem';
+import { actionKey } from './actions';
+import type { ProjectRow } from './data';
+import { idle, loadInto, type Loadable, type ValueOf } from './loadable';
+import type { Deps, SliceCreator } from './types';
+
+/** What an inline edit of a task changes; what is left out stays as it is. */
+export interface TaskPatch {
+  content?: string;
+  /** 1 = p1 = most urgent … 4 = normal. */
+  priority?: number;
+  /** A due as stored, or null to clear it. */
+  due?: string | null;
+  /** The project id to move it to. */
+  project?: string;
+}
+
+export interface TasksSlice {
+  archivedProjects: Loadable<ProjectRow[]>;
+  archivedLists: Loadable<List[]>;
+  loadArchivedProjects(): Promise<void>;
+  loadArchivedLists(): Promise<void>;
+  /** Applies an inline edit (one update and, if the project changed, one move). Null when it worked. */
+  editTask(task: Task, patch: TaskPatch): Promise<Problem | null>;
+  archiveTask(task: Task): Promise<void>;
+  renameProject(id: string, name: string): Promise<Problem | null>;
+  archiveProject(id: string): Promise<Problem | null>;
+  unarchiveProject(id: string): Promise<Problem | null>;
+  renameList(id: string, name: string): Promise<Problem | null>;
+  archiveList(id: string): Promise<Problem | null>;
+  unarchiveList(id: string): Promise<Problem | null>;
+  editListItem(list: string, item: string, text: string): Promise<Problem | null>;
+  archiveListItem(list: string, item: string): Promise<Problem | null>;
+  /** Shows `text` with an Undo button that undoes the logged action `actionId`. */
+  notifyUndoable(text: string, actionId: string): void;
+}
+
+export const createTasksSlice =
+  ({ api }: Deps): SliceCreator<TasksSlice> =>
+  (set, get) => {
+    const coalesce = createCoalescer();
+    const load = <K extends 'archivedProjects' | 'archivedLists'>(key: K, fetch: () => Promise<ValueOf<K> | undefined>) =>
+      coalesce(key, () => loadInto(set, key, fetch));
+
+    /** Runs a change; its refusal comes back as a problem for the form that asked. */
+    const attempt = async <T>(run: () => Promise<T>, then?: (value: T) => void): Promise<Problem | null> => {
+      try {
+        const value = await run();
+        then?.(value);
+        return null;
+      } catch (e) {
+        return toProblem(e);
+      }
+    };
+
+    /** The same, with the refusal shown as a notice (for buttons, which have no field to put it by). */
+    const act = async <T>(run: () => Promise<T>, then?: (value: T) => void): Promise<Problem | null> => {
+      const problem = await attempt(run, then);
+      if (problem) get().notify(`${problem.message} — ${problem.hint}`, 'error');
+      return problem;
+    };
+
+    const refreshArchived = () => {
+      const s = get();
+      return Promise.all([s.archivedProjects.value ? s.loadArchivedProjects() : null, s.archivedLists.value ? s.loadArchivedLists() : null]);
+    };
+
+    return {
+      archivedProjects: idle(),
+      archivedLists: idle(),
+      loadArchivedProjects: () =>
+        load('archivedProjects', async () => (await api.invoke('projects.list', { includeArchived: true })).filter((p) => p.archivedAt !== null)),
+      loadArchivedLists: () => load('archivedLists', async () => (await api.invoke('lists.list', { includeArchived: true })).filter((l) => l.archivedAt !== null)),
+
+      editTask: async (task, patch) => {
+        const update: { content?: string; priority?: number; due?: string | null } = {};
+        if (patch.content !== undefined && patch.content !== task.content) update.content = patch.content;
+        if (patch.priority !== undefined && patch.priority !== task.priority) update.priority = patch.priority;
+        if (patch.due !== undefined && patch.due !== task.due) update.due = patch.due;
+        const move = patch.project !== undefined && patch.project !== task.projectId ? patch.project : null;
+        if (Object.keys(update).length > 0) {
+          const problem = await attempt(() => api.invoke('tasks.update', { task: task.id, ...update }));
+          if (problem) return problem;
+        }
+        if (move) {
+          const problem = await attempt(() => api.invoke('tasks.move', { task: task.id, project: move }));
+          if (problem) return problem;
+        }
+        if (move || Object.keys(update).length > 0) get().announce(`Saved: ${update.content ?? task.content}`);
+        return null;
+      },
+      archiveTask: async (task) => {
+        await act(
+          () => api.invoke('tasks.archive', { task: task.id }),
+          (r) => get().notifyUndoable(`Archived: ${task.content}`, r.actionId),
+        );
+      },
+
+      renameProject: (id, name) => attempt(() => api.invoke('projects.rename', { project: id, name }), (r) => get().announce(`Renamed to ${r.value.name}`)),
+      archiveProject: (id) =>
+        act(
+          () => api.invoke('projects.archive', { project: id }),
+          (r) => {
+            get().notifyUndoable(`Archived the project ${r.value.name}`, r.actionId);
+            void refreshArchived();
+          },
+        ),
+      unarchiveProject: (id) =>
+        act(
+          () => api.invoke('projects.unarchive', { project: id }),
+          (r) => {
+            get().notify(`Brought back the project ${r.value.name}`);
+            void refreshArchived();
+          },
+        ),
+      renameList: (id, name) => attempt(() => api.invoke('lists.rename', { list: id, name }), (r) => get().announce(`Renamed to ${r.value.name}`)),
+      archiveList: (id) =>
+        act(
+          () => api.invoke('lists.archive', { list: id }),
+          (r) => {
+            get().notifyUndoable(`Archived the list ${r.value.name}`, r.actionId);
+            void refreshArchived();
+          },
+        ),
+      unarchiveList: (id) =>
+        act(
+          () => api.invoke('lists.unarchive', { list: id }),
+          (r) => {
+            get().notify(`Brought back the list ${r.value.name}`);
+            void refreshArchived();
+          },
+        ),
+      editListItem: (list, item, text) => attempt(() => api.invoke('lists.editItem', { list, item, text }), (r) => get().announce(`Saved: ${r.value.text}`)),
+      archiveListItem: (list, item) =>
+        act(
+          () => api.invoke('lists.archiveItem', { list, item }),
+          (r) => get().notifyUndoable(`Archived: ${r.value.text}`, r.actionId),
+        ),
+
+      notifyUndoable: (text, actionId) =>
+        get().notify(text, 'info', {
+          label: 'Undo',
+          run: async () => {
+            if (await get().undoAction(actionId)) return;
+            // The refusal belongs to the entry in Actions; here it is said as a notice instead.
+            const key = actionKey(actionId);
+            const problem = get().undoProblems[key];
+            get().dismissUndoProblem(key);
+            if (problem) get().notify(`${problem.message} — ${problem.hint}`, 'error');
+          },
+        }),
+    };
+  };
