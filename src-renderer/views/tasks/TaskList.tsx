@@ -13,7 +13,7 @@ import type { Task } from '../../../src-shared/domain';
 import { dueLabel, dueParts, relativeDay } from '../../lib/due';
 import { focusIfIdle, focusIsLost } from '../../lib/focus';
 import type { Problem } from '../../lib/problem';
-import { parseDue } from '../../lib/quickadd';
+import { parseDue } from '../../../src-shared/quickadd';
 import { useApp } from '../../store/react';
 import '../../styles/tasks-ui.css';
 
