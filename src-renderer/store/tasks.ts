@@ -4,10 +4,11 @@
  * Actions and can be undone there; the ones that make something leave a view get an Undo on their notice.
  */
 import type { List, Task } from '../../src-shared/domain';
+import type { QuickAdd } from '../../src-shared/quickadd';
 import { createCoalescer } from '../lib/coalesce';
 import { toProblem, type Problem } from '../lib/problem';
 import { actionKey } from './actions';
-import type { ProjectRow } from './data';
+import type { DataForm, ProjectRow } from './data';
 import { idle, loadInto, type Loadable, type ValueOf } from './loadable';
 import type { Deps, SliceCreator } from './types';
 
@@ -27,6 +28,11 @@ export interface TasksSlice {
   archivedLists: Loadable<List[]>;
   loadArchivedProjects(): Promise<void>;
   loadArchivedLists(): Promise<void>;
+  /**
+   * Adds a task from a quick-add line: its content, due, priority, repeat, and its #project (else
+   * `project`, else the inbox). The form shows a refusal; an unknown #name is said in a notice.
+   */
+  addQuick(form: DataForm, parsed: QuickAdd, project?: string): Promise<boolean>;
   /** Applies an inline edit (one update and, if the project changed, one move). Null when it worked. */
   editTask(task: Task, patch: TaskPatch): Promise<Problem | null>;
   archiveTask(task: Task): Promise<void>;
@@ -79,6 +85,25 @@ export const createTasksSlice =
         load('archivedProjects', async () => (await api.invoke('projects.list', { includeArchived: true })).filter((p) => p.archivedAt !== null)),
       loadArchivedLists: () => load('archivedLists', async () => (await api.invoke('lists.list', { includeArchived: true })).filter((l) => l.archivedAt !== null)),
 
+      addQuick: async (form, parsed, project) => {
+        const target = parsed.project?.id ?? project;
+        try {
+          const r = await api.invoke('tasks.add', {
+            content: parsed.content,
+            ...(target ? { project: target } : {}),
+            ...(parsed.priority ? { priority: parsed.priority } : {}),
+            ...(parsed.due ? { due: parsed.due } : {}),
+          });
+          set((s) => ({ formProblems: { ...s.formProblems, [form]: undefined } }));
+          if (parsed.unknownProject) get().notify(`Added to ${r.value.project}: there is no project “${parsed.unknownProject}”, so it stays in the text`);
+          else get().announce(`Added: ${r.value.content}`);
+          return true;
+        } catch (e) {
+          const problem = toProblem(e);
+          set((s) => ({ formProblems: { ...s.formProblems, [form]: problem } }));
+          return false;
+        }
+      },
       editTask: async (task, patch) => {
         const update: { content?: string; priority?: number; due?: string | null } = {};
         if (patch.content !== undefined && patch.content !== task.content) update.content = patch.content;

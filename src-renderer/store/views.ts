@@ -47,7 +47,9 @@ export const VIEW_DEFS = [
     focus: 'heading',
     // The project list carries the open-task counts, the sidebar's inbox count too: refreshed whenever loaded.
     topics: ['tasks', 'projects'],
-    refresh: (s) => s.refreshProjects(),
+    refresh: async (s) => {
+      await Promise.all([s.refreshProjects(), s.archivedProjects.value ? s.loadArchivedProjects() : null]);
+    },
   },
   {
     id: 'lists',
@@ -55,7 +57,9 @@ export const VIEW_DEFS = [
     icon: 'M9 6h11M9 12h11M9 18h11M4 6h1M4 12h1M4 18h1',
     focus: 'heading',
     topics: ['lists'],
-    refresh: (s) => s.refreshLists(),
+    refresh: async (s) => {
+      await Promise.all([s.refreshLists(), s.archivedLists.value ? s.loadArchivedLists() : null]);
+    },
   },
   {
     id: 'actions',
