@@ -300,6 +300,7 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
           <input
             className="input"
             data-field="due"
+            aria-label="Due"
             value={due}
             placeholder="tomorrow, fri 3pm…"
             onChange={(e) => setDue(e.target.value)}
@@ -312,7 +313,7 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
         </span>
         <label className="task-edit-field">
           <span>Priority</span>
-          <select className="input" data-field="priority" value={priority} onChange={(e) => setPriority(Number(e.target.value))}>
+          <select className="input" data-field="priority" aria-label="Priority" value={priority} onChange={(e) => setPriority(Number(e.target.value))}>
             {PRIORITIES.map((p) => (
               <option key={p.value} value={p.value}>
                 {p.label}
@@ -322,7 +323,7 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
         </label>
         <label className="task-edit-field">
           <span>Project</span>
-          <select className="input" data-field="project" value={project} onChange={(e) => setProject(e.target.value)}>
+          <select className="input" data-field="project" aria-label="Project" value={project} onChange={(e) => setProject(e.target.value)}>
             {choices.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
