@@ -61,6 +61,7 @@ export function connectStore(store: AppStore, api: Deps['api']): () => void {
   const offs = [
     api.on('data.changed', ({ topics }) => void refreshViews(store.getState(), topics)),
     api.on('agent.event', (event) => store.getState().receive(event)),
+    api.on('reminder.due', ({ task }) => store.getState().receiveReminder(task)),
   ];
   return () => {
     for (const off of offs) off();

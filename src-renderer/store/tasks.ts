@@ -4,11 +4,13 @@
  * Actions and can be undone there; the ones that make something leave a view get an Undo on their notice.
  */
 import type { List, Task } from '../../src-shared/domain';
+import type { Output } from '../../src-shared/ipc';
 import type { QuickAdd } from '../../src-shared/quickadd';
 import { createCoalescer } from '../lib/coalesce';
 import { toProblem, type Problem } from '../lib/problem';
 import { actionKey } from './actions';
-import type { DataForm, ProjectRow } from './data';
+import { isoDay } from '../lib/due';
+import { TASK_PAGE, type DataForm, type ProjectRow, type TaskPage } from './data';
 import { idle, loadInto, type Loadable, type ValueOf } from './loadable';
 import type { Deps, SliceCreator } from './types';
 
@@ -23,7 +25,39 @@ export interface TaskPatch {
   project?: string;
 }
 
+export type TaskCounts = Output<'tasks.counts'>;
+export type SearchResults = Output<'search.query'>;
+
+/** How long Snooze puts a reminder off. */
+export const SNOOZE_MINUTES = 10;
+
 export interface TasksSlice {
+  /** Open tasks due today or before (overdue first). */
+  today: Loadable<TaskPage>;
+  /** Open tasks due from today to the 7th day, by due. */
+  upcoming: Loadable<TaskPage>;
+  /** Completed tasks, the most recent first. */
+  completed: Loadable<TaskPage>;
+  /** The sidebar's numbers; null until loaded. */
+  counts: TaskCounts | null;
+  /** The search box's words and what they found (null before the first search). */
+  search: Loadable<SearchResults> & { query: string };
+  /** Tasks whose due time has come and that the user has not answered yet (newest last). */
+  reminders: Task[];
+  loadToday(): Promise<void>;
+  loadUpcoming(): Promise<void>;
+  loadCompleted(): Promise<void>;
+  loadCounts(): Promise<void>;
+  /** Refetches a task view if it is shown (and the counts with Today, if loaded). */
+  refreshTaskView(view: 'today' | 'upcoming' | 'completed'): Promise<void>;
+  /** Runs the shown search again. */
+  refreshSearch(): Promise<void>;
+  runSearch(query: string): Promise<void>;
+  /** Puts `task` just before `before` in its project (last when null). */
+  reorderTask(task: Task, before: Task | null): Promise<void>;
+  receiveReminder(task: Task): void;
+  dismissReminder(taskId: string): void;
+  snoozeReminder(task: Task): Promise<void>;
   archivedProjects: Loadable<ProjectRow[]>;
   archivedLists: Loadable<List[]>;
   loadArchivedProjects(): Promise<void>;
@@ -52,7 +86,7 @@ export const createTasksSlice =
   ({ api }: Deps): SliceCreator<TasksSlice> =>
   (set, get) => {
     const coalesce = createCoalescer();
-    const load = <K extends 'archivedProjects' | 'archivedLists'>(key: K, fetch: () => Promise<ValueOf<K> | undefined>) =>
+    const load = <K extends 'archivedProjects' | 'archivedLists' | 'today' | 'upcoming' | 'completed'>(key: K, fetch: () => Promise<ValueOf<K> | undefined>) =>
       coalesce(key, () => loadInto(set, key, fetch));
 
     /** Runs a change; its refusal comes back as a problem for the form that asked. */
@@ -78,7 +112,72 @@ export const createTasksSlice =
       return Promise.all([s.archivedProjects.value ? s.loadArchivedProjects() : null, s.archivedLists.value ? s.loadArchivedLists() : null]);
     };
 
+    const shown = (l: Loadable<unknown>) => l.value !== null || l.loading || l.problem !== null;
+    /** The renderer's own date: "today" is the user's day, not the host's. */
+    const today = () => isoDay(new Date(Date.now()));
+    const view = (v: 'today' | 'upcoming' | 'completed') => () => api.invoke('tasks.list', { view: v, today: today(), limit: TASK_PAGE });
+    let searchSeq = 0;
+
     return {
+      today: idle(),
+      upcoming: idle(),
+      completed: idle(),
+      counts: null,
+      search: { ...idle(), query: '' },
+      reminders: [],
+      loadToday: () => load('today', view('today')),
+      loadUpcoming: () => load('upcoming', view('upcoming')),
+      loadCompleted: () => load('completed', view('completed')),
+      loadCounts: () =>
+        coalesce('counts', async () => {
+          try {
+            set({ counts: await api.invoke('tasks.counts', { today: today() }) });
+          } catch {
+            // The counts are a hint beside the names; the views themselves say what failed.
+          }
+        }),
+      refreshTaskView: async (v) => {
+        const s = get();
+        const loader = { today: s.loadToday, upcoming: s.loadUpcoming, completed: s.loadCompleted }[v];
+        await Promise.all([v === 'today' && s.counts ? s.loadCounts() : null, shown(s[v]) ? loader() : null]);
+      },
+      refreshSearch: async () => {
+        const { query } = get().search;
+        if (query.trim()) await get().runSearch(query);
+      },
+      runSearch: async (query) => {
+        const seq = ++searchSeq;
+        set((s) => ({ search: { ...s.search, query, loading: query.trim() !== '' } }));
+        if (!query.trim()) {
+          set({ search: { ...idle(), query } });
+          return;
+        }
+        try {
+          const value = await api.invoke('search.query', { query, limit: 50 });
+          // Only the answer to the latest words is shown.
+          if (seq === searchSeq) set({ search: { value, loading: false, problem: null, query } });
+        } catch (e) {
+          if (seq === searchSeq) set((s) => ({ search: { ...s.search, loading: false, problem: toProblem(e) } }));
+        }
+      },
+      reorderTask: async (task, before) => {
+        await act(
+          () => api.invoke('tasks.reorder', { task: task.id, before: before?.id ?? null }),
+          () => get().announce(before ? `Moved ${task.content} before ${before.content}` : `Moved ${task.content} to the end`),
+        );
+      },
+      receiveReminder: (task) => {
+        set((s) => ({ reminders: [...s.reminders.filter((t) => t.id !== task.id), task] }));
+        get().announce(`Reminder: ${task.content} is due`);
+      },
+      dismissReminder: (id) => set((s) => ({ reminders: s.reminders.filter((t) => t.id !== id) })),
+      snoozeReminder: async (task) => {
+        const problem = await act(() => api.invoke('tasks.snooze', { task: task.id, minutes: SNOOZE_MINUTES }));
+        if (!problem) {
+          get().dismissReminder(task.id);
+          get().announce(`Snoozed for ${SNOOZE_MINUTES} minutes: ${task.content}`);
+        }
+      },
       archivedProjects: idle(),
       archivedLists: idle(),
       loadArchivedProjects: () =>
@@ -93,6 +192,7 @@ export const createTasksSlice =
             ...(target ? { project: target } : {}),
             ...(parsed.priority ? { priority: parsed.priority } : {}),
             ...(parsed.due ? { due: parsed.due } : {}),
+            ...(parsed.recurrence ? { recurrence: parsed.recurrence } : {}),
           });
           set((s) => ({ formProblems: { ...s.formProblems, [form]: undefined } }));
           if (parsed.unknownProject) get().notify(`Added to ${r.value.project}: there is no project “${parsed.unknownProject}”, so it stays in the text`);

@@ -41,6 +41,23 @@ export const VIEW_DEFS = [
     refresh: (s) => s.refreshInbox(),
   },
   {
+    id: 'today',
+    label: 'Today',
+    icon: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4M10.5 13.5h3v3h-3z',
+    focus: 'heading',
+    // The sidebar's counts come with it: refreshed whenever loaded.
+    topics: ['tasks', 'projects'],
+    refresh: (s) => s.refreshTaskView('today'),
+  },
+  {
+    id: 'upcoming',
+    label: 'Upcoming',
+    icon: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4M8 15h7M13 13l2 2-2 2',
+    focus: 'heading',
+    topics: ['tasks', 'projects'],
+    refresh: (s) => s.refreshTaskView('upcoming'),
+  },
+  {
     id: 'projects',
     label: 'Projects',
     icon: 'M3 6h6l2 2h10v11H3z',
@@ -62,6 +79,14 @@ export const VIEW_DEFS = [
     },
   },
   {
+    id: 'completed',
+    label: 'Completed',
+    icon: 'M12 21a9 9 0 100-18 9 9 0 000 18zM8 12l3 3 5-6',
+    focus: 'heading',
+    topics: ['tasks', 'projects'],
+    refresh: (s) => s.refreshTaskView('completed'),
+  },
+  {
     id: 'actions',
     label: 'Actions',
     icon: 'M9 14L4 9l5-5M4 9h10a6 6 0 010 12h-3',
@@ -78,6 +103,15 @@ export const VIEW_DEFS = [
     focus: 'heading',
     topics: ['settings', 'providers', 'secrets'],
     refresh: (s, topics) => s.refreshSettings(topics),
+  },
+  {
+    id: 'search',
+    label: 'Search',
+    icon: 'M11 18a7 7 0 100-14 7 7 0 000 14zM16 16l5 5',
+    // Ctrl+F or / lands in the search box (app/App.tsx); from the sidebar, on the heading like the others.
+    focus: 'heading',
+    topics: ['tasks', 'projects', 'lists', 'conversations'],
+    refresh: (s) => s.refreshSearch(),
   },
 ] as const satisfies readonly ViewDef[];
 

@@ -8,6 +8,7 @@ export function InboxView() {
   const inbox = useApp((s) => s.inbox);
   const loadInbox = useApp((s) => s.loadInbox);
   const addQuick = useApp((s) => s.addQuick);
+  const reorderTask = useApp((s) => s.reorderTask);
   const problem = useApp((s) => s.formProblems['inbox.add']);
   useEffect(() => {
     void loadInbox();
@@ -25,7 +26,7 @@ export function InboxView() {
           <p className="empty">The inbox is empty. Nicely done.</p>
         ) : (
           <>
-            <TaskList tasks={page.tasks} label="Inbox tasks" />
+            <TaskList tasks={page.tasks} label="Inbox tasks" onReorder={reorderTask} />
             {page.total > page.tasks.length && <p className="muted" style={{ marginTop: 8 }}>Showing the first {page.tasks.length} of {page.total} tasks.</p>}
           </>
         )}

@@ -12,6 +12,7 @@ export function ProjectsView() {
   const openProject = useApp((s) => s.openProject);
   const createProject = useApp((s) => s.createProject);
   const addQuick = useApp((s) => s.addQuick);
+  const reorderTask = useApp((s) => s.reorderTask);
   const createProblem = useApp((s) => s.formProblems['projects.create']);
   const archived = useApp((s) => s.archivedProjects.value);
   const loadArchived = useApp((s) => s.loadArchivedProjects);
@@ -58,7 +59,7 @@ export function ProjectsView() {
             ) : project.value.tasks.length === 0 ? (
               <p className="empty">No open tasks in {selected.name}.</p>
             ) : (
-              <TaskList tasks={project.value.tasks} label={`Tasks in ${selected.name}`} />
+              <TaskList tasks={project.value.tasks} label={`Tasks in ${selected.name}`} onReorder={reorderTask} />
             )}
           </>
         ),

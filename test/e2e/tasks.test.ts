@@ -111,8 +111,10 @@ describe('task rows', () => {
     expect(await overdue.locator('.due time').innerText()).toBe('3 days ago');
     expect(await overdue.locator('.due').innerText()).toContain('(overdue)');
     expect(await overdue.locator('.due').getAttribute('title')).toMatch(/^Overdue, was due /);
-    const red = await overdue.locator('.due').evaluate((el) => getComputedStyle(el).color);
-    const plain = await row('Send the invitations').locator('.due').evaluate((el) => getComputedStyle(el).color);
+    // (Page code as a string: the node tsconfig has no DOM types.)
+    const colour = (l: Locator) => l.evaluate('(el) => getComputedStyle(el).color') as Promise<string>;
+    const red = await colour(overdue.locator('.due'));
+    const plain = await colour(row('Send the invitations').locator('.due'));
     expect(red).not.toBe(plain);
     expect(await row('Order the cake').getByRole('img', { name: 'Priority 2' }).count()).toBe(1);
     expect(await row('Order the cake').locator('.due').innerText()).toBe('today');
@@ -288,16 +290,138 @@ describe('the quick-add field', () => {
   });
 });
 
+/** Task contents of a project in its stored order. */
+function order(project: string): string[] {
+  const db = openDatabase(dbPath);
+  try {
+    return listTasks(db, { project }).tasks.map((t) => t.content);
+  } finally {
+    db.close();
+  }
+}
+
+describe('reordering within a project', () => {
+  const tasksIn = () => page.getByRole('list', { name: 'Tasks in Personal Website' });
+  it('Alt+↑/↓ move the focused task, logged as reorder_task', async () => {
+    await nav('Projects').click();
+    await page.getByRole('list', { name: 'Projects' }).getByRole('button', { name: /^Personal Website/ }).click();
+    await visible(tasksIn());
+    expect(order('Personal Website')).toEqual(['Set up version control', 'Write the about page', 'Pick a theme']);
+    await tasksIn().getByRole('checkbox', { name: 'Pick a theme' }).focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect.poll(() => order('Personal Website')).toEqual(['Set up version control', 'Pick a theme', 'Write the about page']);
+    await expect.poll(() => tasksIn().getByRole('checkbox').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(order('Personal Website'));
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect.poll(() => order('Personal Website')).toEqual(['Set up version control', 'Write the about page', 'Pick a theme']);
+    expect(log()[0]!.tool).toBe('reorder_task');
+  });
+
+  it('by drag and drop', async () => {
+    await tasksIn().getByRole('listitem').filter({ hasText: 'Pick a theme' }).dragTo(tasksIn().getByRole('listitem').filter({ hasText: 'Set up version control' }));
+    await expect.poll(() => order('Personal Website')).toEqual(['Pick a theme', 'Set up version control', 'Write the about page']);
+  });
+});
+
+describe('Today, Upcoming and Completed', () => {
+  it('Today marks what is overdue and counts it in the sidebar', async () => {
+    await nav(/^Today/).click();
+    const overdue = page.getByRole('list', { name: 'Overdue tasks' });
+    await visible(overdue);
+    expect(await overdue.getByRole('checkbox').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['Pay the venue deposit']);
+    const due = page.getByRole('list', { name: 'Tasks due today' });
+    expect(await due.getByRole('checkbox').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['Order the cake']);
+    await expect.poll(() => nav(/^Today/).innerText()).toMatch(/2\s*due, 1 overdue/);
+    await shot('tasks-today');
+    // Added here, a task is due today unless its line says otherwise.
+    const box = page.getByRole('textbox', { name: 'New task for today' });
+    await box.fill('Call the caterer');
+    await box.press('Enter');
+    await expect.poll(() => task('Call the caterer')?.due).toBe(day(0));
+    await visible(due.getByRole('checkbox', { name: 'Call the caterer' }));
+    await expect.poll(() => nav(/^Today/).innerText()).toMatch(/3\s*due, 1 overdue/);
+  });
+
+  it('Upcoming groups the next seven days by date', async () => {
+    await nav(/^Upcoming/).click();
+    const tomorrow = page.getByRole('list', { name: /^Tasks due Tomorrow · / });
+    await visible(tomorrow);
+    const names = await tomorrow.getByRole('checkbox').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    expect(names).toEqual(expect.arrayContaining(['Send the invitations', 'Buy birthday candles', 'Buy milk']));
+    expect(await page.getByRole('list', { name: /^Tasks due Today · / }).getByRole('checkbox', { name: 'Order the cake' }).count()).toBe(1);
+    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).count()).toBeGreaterThanOrEqual(3);
+    await shot('tasks-upcoming');
+  });
+
+  it('Completed lists what was done; unticking reopens it', async () => {
+    await nav(/^Upcoming/).click();
+    await page.getByRole('checkbox', { name: 'Send the invitations' }).check();
+    await expect.poll(() => task('Send the invitations')?.status).toBe('done');
+    await nav('Completed').click();
+    const done = page.getByRole('list', { name: 'Completed tasks' });
+    await visible(done.getByRole('checkbox', { name: 'Send the invitations' }));
+    expect(await done.getByRole('checkbox', { name: 'Send the invitations' }).isChecked()).toBe(true);
+    await shot('tasks-completed');
+    await done.getByRole('checkbox', { name: 'Send the invitations' }).uncheck();
+    await expect.poll(() => task('Send the invitations')?.status).toBe('open');
+    await expect.poll(() => done.getByRole('checkbox', { name: 'Send the invitations' }).count()).toBe(0);
+  });
+});
+
+describe('search', () => {
+  it('Ctrl+F opens the search box; results are grouped; Enter opens the first', async () => {
+    await nav(/^Inbox/).click();
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).focus();
+    await page.keyboard.press('Control+f');
+    await expect.poll(focused).toBe('input:Search');
+    await page.keyboard.type('candles');
+    const tasksFound = page.getByRole('list', { name: 'Tasks found' });
+    await visible(tasksFound.getByRole('button', { name: /Buy birthday candles/ }));
+    await shot('tasks-search');
+    await page.keyboard.press('Enter');
+    await visible(page.getByRole('heading', { name: 'Birthday Celebration', level: 2 }));
+    await expect.poll(focused).toBe('input:Buy birthday candles');
+  });
+
+  it('/ opens it too, and finds projects, lists and items, each opening its view', async () => {
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).focus();
+    await page.keyboard.press('/');
+    await expect.poll(focused).toBe('input:Search');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('charger');
+    await visible(page.getByRole('list', { name: 'List items found' }).getByRole('button', { name: /Phone charger/ }));
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await visible(page.getByRole('checkbox', { name: 'Phone charger' }));
+    await page.keyboard.press('/');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('website');
+    await visible(page.getByRole('list', { name: 'Projects found' }).getByRole('button', { name: /Personal Website/ }));
+    await page.getByRole('searchbox', { name: 'Search' }).fill('zzzz nothing here');
+    await visible(page.getByText('Nothing found for “zzzz nothing here”.'));
+  });
+});
+
 describe('how it looks', () => {
   it('in dark, and at 800 px wide', async () => {
     await openInbox();
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.getByRole('textbox', { name: 'New inbox task' }).fill('Water the plants every monday 9am p3');
+    await page.getByRole('textbox', { name: 'New inbox task' }).fill('Water the plants every monday 9am p3 #Nowhere');
     await row('Order the cake').getByRole('button', { name: 'Edit: Order the cake' }).click();
     await shot('tasks-inbox-dark');
     await page.getByRole('form', { name: 'Edit task: Order the cake' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('textbox', { name: 'New inbox task' }).fill('');
+    await nav(/^Today/).click();
+    await visible(page.getByRole('list', { name: 'Overdue tasks' }));
+    await shot('tasks-today-dark');
+    await nav('Search').click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('the');
+    await visible(page.getByRole('list', { name: 'Tasks found' }));
+    await shot('tasks-search-dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 800, height: 700 });
+    await nav(/^Upcoming/).click();
+    await visible(page.getByRole('list', { name: /^Tasks due Tomorrow · / }));
+    await shot('tasks-upcoming-800');
+    await openInbox();
+    await page.getByRole('textbox', { name: 'New inbox task' }).fill('Renew passport next friday 3pm p2 #Personal Website');
     await shot('tasks-inbox-800');
     await page.getByRole('textbox', { name: 'New inbox task' }).fill('');
     await page.setViewportSize({ width: 1280, height: 800 });

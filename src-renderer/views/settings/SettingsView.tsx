@@ -9,6 +9,7 @@ import { Loading, ProblemAlert, ViewHead } from '../common';
 import { AgentSection } from './AgentSection';
 import { ApprovalsSection } from './ApprovalsSection';
 import { ModelSection } from './ModelSection';
+import { NotificationsSection } from './NotificationsSection';
 import { ProviderSection } from './ProviderSection';
 import { ShortcutSection } from './ShortcutSection';
 
@@ -37,6 +38,7 @@ export function SettingsView() {
             <AgentSection />
             <ApprovalsSection />
             <ShortcutSection />
+            <NotificationsSection />
           </div>
         )}
       </div>

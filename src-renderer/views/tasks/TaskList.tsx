@@ -57,8 +57,8 @@ export interface TaskListProps {
   label: string;
   /** Shows each task's project (views across projects). */
   showProject?: boolean;
-  /** Moves a task up or down (Alt+↑/↓ and drag), when the list is one project in its own order. */
-  onReorder?: (task: Task, before: Task | null, after: Task | null) => unknown;
+  /** Moves a task up or down (Alt+↑/↓ and drag) to just before `next` (last when null), when the list is one project in its own order. */
+  onReorder?: (task: Task, next: Task | null) => unknown;
   /** "now" for the relative dates; the wall clock by default. */
   now?: Date;
 }
@@ -126,7 +126,7 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
         if (to < 0 || to >= tasks.length) return;
         e.preventDefault();
         const rest = tasks.filter((t) => t.id !== task.id);
-        void onReorder(task, rest[to - 1] ?? null, rest[to] ?? null);
+        void onReorder(task, rest[to] ?? null);
       }
       return;
     }
@@ -187,7 +187,7 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
               const from = tasks.indexOf(moved);
               const rest = tasks.filter((x) => x.id !== moved.id);
               const at = rest.indexOf(t) + (from < i ? 1 : 0);
-              void onReorder(moved, rest[at - 1] ?? null, rest[at] ?? null);
+              void onReorder(moved, rest[at] ?? null);
             }}
           >
             <input
