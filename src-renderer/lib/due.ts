@@ -82,6 +82,13 @@ export function dueLabel(due: string | null | undefined, now: Date): DueLabel | 
   };
 }
 
+/** A day as "tomorrow · Tue, Nov 24", or just "Mon, Nov 30" when it is not near enough for a word. */
+export function dayPhrase(day: Date, now: Date, year = false): string {
+  const n = daysBetween(now, day);
+  const full = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', ...(year || day.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}) }).format(day);
+  return n >= -1 && n < 7 ? `${relativeDay(day, now)} · ${full}` : full;
+}
+
 /** The heading of a day in the Upcoming view: "Today · Mon Nov 23", "Tomorrow · Tue Nov 24", "Thursday · Nov 26". */
 export function dayHeading(day: Date, now: Date): string {
   const n = daysBetween(now, day);

@@ -24,6 +24,8 @@ function snippet(text: string): ReactNode[] {
   return text.split(/«([^»]*)»/g).map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : part));
 }
 
+const plain = (text: string): string => text.replace(/[«»]/g, '');
+
 const WAIT_MS = 150;
 
 export function SearchView() {
@@ -132,9 +134,10 @@ export function SearchView() {
                   {g.hits.map((h) => (
                     <li key={`${h.kind}:${h.id}`}>
                       <button type="button" className="hit" onClick={() => open(h)}>
-                        <span className={`hit-title${h.done ? ' done' : ''}`}>{h.title}</span>
+                        {/* A snippet that is the whole title marks the matches in the title itself. */}
+                        <span className={`hit-title${h.done ? ' done' : ''}`}>{plain(h.snippet) === h.title ? snippet(h.snippet) : h.title}</span>
                         {h.parent && <span className="badge">{h.parent}</span>}
-                        {h.snippet && h.snippet !== h.title && <span className="hit-snippet muted">{snippet(h.snippet)}</span>}
+                        {h.snippet && plain(h.snippet) !== h.title && <span className="hit-snippet muted">{snippet(h.snippet)}</span>}
                       </button>
                     </li>
                   ))}

@@ -10,7 +10,7 @@
  */
 import { forwardRef, useEffect, useId, useMemo, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { parseQuickAdd, type QuickAdd } from '../../../src-shared/quickadd';
-import { dueParts, relativeDay } from '../../lib/due';
+import { dayPhrase, dueParts } from '../../lib/due';
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
 import '../../styles/tasks-ui.css';
@@ -35,13 +35,11 @@ export function recurrenceWords(rule: string): string {
   return interval > 1 ? `every ${interval} ${unit[1]}` : `every ${unit[0]}`;
 }
 
-const dayWords = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric' });
-
 /** What will be stored, as short phrases: "due tomorrow · Tue Nov 24 09:00", "in Birthday Celebration", "p1", "every Monday". */
 export function quickAddSummary(q: QuickAdd, now: Date): { label: string; text: string; kind: string }[] {
   const out: { label: string; text: string; kind: string }[] = [];
   const p = dueParts(q.due);
-  if (p) out.push({ kind: 'date', label: 'Due', text: `${relativeDay(p.day, now)} · ${dayWords.format(p.day)}${p.time ? ` ${p.time}` : ''}` });
+  if (p) out.push({ kind: 'date', label: 'Due', text: `${dayPhrase(p.day, now)}${p.time ? ` ${p.time}` : ''}` });
   if (q.project) out.push({ kind: 'project', label: 'Project', text: q.project.name });
   if (q.priority) out.push({ kind: 'priority', label: 'Priority', text: `p${q.priority}` });
   if (q.recurrence) out.push({ kind: 'recurrence', label: 'Repeats', text: recurrenceWords(q.recurrence) });

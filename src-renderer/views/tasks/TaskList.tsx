@@ -10,7 +10,7 @@
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Task } from '../../../src-shared/domain';
-import { dueLabel, dueParts, relativeDay } from '../../lib/due';
+import { dayPhrase, dueLabel, dueParts } from '../../lib/due';
 import { focusIfIdle, focusIsLost } from '../../lib/focus';
 import type { Problem } from '../../lib/problem';
 import { parseDue } from '../../../src-shared/quickadd';
@@ -229,8 +229,7 @@ export function duePreview(text: string, now: Date): { due: string | null; words
   const due = parseDue(t, now);
   const p = dueParts(due);
   if (!due || !p) return { due: null, words: 'not a date I know — try "tomorrow", "fri 3pm" or 2026-12-24', ok: false };
-  const day = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' }).format(p.day);
-  return { due, words: `${relativeDay(p.day, now)} · ${day}${p.time ? ` ${p.time}` : ''}`, ok: true };
+  return { due, words: `${dayPhrase(p.day, now, true)}${p.time ? ` ${p.time}` : ''}`, ok: true };
 }
 
 /** The inline editor of one task: Enter saves, Esc cancels. Each change is a logged, undoable operation. */
