@@ -77,10 +77,13 @@ function segments(text: string, q: QuickAdd): ReactNode[] {
 export function useQuickAdd(text: string): QuickAdd {
   const projects = useApp((s) => s.projects.value);
   const loadProjects = useApp((s) => s.loadProjects);
-  const loading = useApp((s) => s.projects.loading);
+  // Once per field: a failed load is not retried in a loop (the views say what failed).
+  const asked = useRef(false);
   useEffect(() => {
-    if (projects === null && !loading) void loadProjects();
-  }, [projects, loading, loadProjects]);
+    if (projects !== null || asked.current) return;
+    asked.current = true;
+    void loadProjects();
+  }, [projects, loadProjects]);
   // Parsed against the minute: "today 9am" turns into tomorrow's date at 9:01 without a re-render storm.
   const minute = Math.floor(Date.now() / 60_000);
   return useMemo(() => parseQuickAdd(text, { projects: projects ?? [], now: new Date(minute * 60_000) }), [text, projects, minute]);
