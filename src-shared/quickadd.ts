@@ -96,8 +96,10 @@ function everyRule(other: string | undefined, count: string | undefined, what: s
 export function validRecurrence(rule: string): boolean {
   if (rule.length > 200 || !/^FREQ=(DAILY|WEEKLY|MONTHLY|YEARLY)(;[A-Z]+=[A-Z0-9,+-]+)*$/.test(rule)) return false;
   try {
-    const r = ICAL.Recur.fromString(rule);
-    return r.interval >= 1 && r.interval <= 1000;
+    const interval = /;INTERVAL=(\d+)/.exec(rule);
+    if (interval && !(Number(interval[1]) >= 1 && Number(interval[1]) <= 1000)) return false;
+    ICAL.Recur.fromString(rule);
+    return true;
   } catch {
     return false;
   }
@@ -153,11 +155,15 @@ const WORD_LIKE = new Set(['sun', 'sat', 'wed', 'mar', 'may', 'jan', 'jun', 'mon
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2})?$/;
 const CONNECTORS = /\b(?:at|to|on|by|from|the|of|and|in|until|till|-)\b/gi;
 
+/** A length of time without "in" before it ("2 weeks", "31m", "a day"): a quantity in the text, not a date. */
+const BARE_DURATION = /^(?:\d+|an?|one|two|three|few)\s*(?:m|h|d|w|y|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?)$/i;
+
 function acceptable(r: chrono.ParsedResult): boolean {
   const text = r.text.trim();
   if (ISO_DATE.test(text)) return true;
+  if (BARE_DURATION.test(text) || /^now$/i.test(text)) return false;
   const words = text.replace(CONNECTORS, ' ').match(/\p{L}+/gu) ?? [];
-  if (words.length === 0) return false;
+  if (words.length === 0 && !/\b\d{1,2}:\d{2}\b/.test(text)) return false;
   // One word that is also an English word or a bare abbreviation: "sun cream", "sat exam", "may".
   if (words.length === 1 && WORD_LIKE.has(words[0]!.toLowerCase()) && !/\d/.test(text)) return false;
   const known = r.start;
