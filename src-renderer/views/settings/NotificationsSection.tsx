@@ -1,5 +1,6 @@
 /** Reminders: whether Tidy may show system notifications when a task's due time comes. */
 import { useState } from 'react';
+import { inDesktopApp } from '../../api';
 import { askNotifyPermission, notifyPermission, type NotifyPermission } from '../../lib/notify';
 
 const SAID: Record<NotifyPermission, string> = {
@@ -11,6 +12,15 @@ const SAID: Record<NotifyPermission, string> = {
 
 export function NotificationsSection() {
   const [permission, setPermission] = useState(notifyPermission);
+  if (inDesktopApp)
+    return (
+      <section aria-labelledby="set-reminders">
+        <h2 id="set-reminders">Reminders</h2>
+        <div className="setting">
+          <p>A task with a due time notifies you at that time, with Complete and Snooze where your system shows them.</p>
+        </div>
+      </section>
+    );
   return (
     <section aria-labelledby="set-reminders">
       <h2 id="set-reminders">Reminders</h2>

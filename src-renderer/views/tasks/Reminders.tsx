@@ -5,6 +5,7 @@
  * buttons), until answered or dismissed.
  */
 import { useEffect, useRef, useState } from 'react';
+import { inDesktopApp } from '../../api';
 import { dueLabel } from '../../lib/due';
 import { askNotifyPermission, notifyPermission, systemNotify } from '../../lib/notify';
 import { useApp, useAppStore } from '../../store/react';
@@ -25,6 +26,8 @@ export function Reminders() {
       const key = `${t.id}@${t.due}`;
       if (notified.current.has(key)) continue;
       notified.current.add(key);
+      // The desktop app's main process shows its own (with Complete and Snooze where the system allows).
+      if (inDesktopApp) continue;
       const when = dueLabel(t.due, new Date());
       systemNotify(`Due: ${t.content}`, { body: [when?.long, t.project].filter(Boolean).join(' · '), tag: `tidy-${t.id}`, onClick: () => store.getState().show('today') });
     }
@@ -56,7 +59,7 @@ export function Reminders() {
             <button type="button" className="btn small ghost" onClick={() => dismiss(t.id)}>
               Dismiss
             </button>
-            {permission === 'default' && (
+            {permission === 'default' && !inDesktopApp && (
               <button type="button" className="btn small ghost" onClick={() => void askNotifyPermission().then(setPermission)}>
                 Notify me outside Tidy
               </button>
