@@ -72,6 +72,7 @@ interface TaskJson {
   status: string;
   priority: number;
   due: string | null;
+  recurrence: string | null;
 }
 /** A task as stored, read from the database the host writes (WAL: a second reader is fine). */
 function task(content: string): TaskJson | undefined {
@@ -277,6 +278,17 @@ describe('the quick-add field', () => {
     await box.press('Enter');
     await expect.poll(() => task('Buy milk')).toMatchObject({ project: 'Birthday Celebration', priority: 1, due: day(1) });
     await expect.poll(() => box.inputValue()).toBe('');
+    // A repeat is stored as a rule and shown on the row.
+    await box.fill('Water the plants every monday');
+    await box.press('Enter');
+    await expect.poll(() => task('Water the plants')?.recurrence).toBe('FREQ=WEEKLY;BYDAY=MO');
+    await visible(row('Water the plants').getByRole('img', { name: 'Repeats every Monday' }));
+    // Archived from its editor (out of the way of the views below), with Undo on the notice.
+    await row('Water the plants').getByRole('button', { name: 'Edit: Water the plants' }).click();
+    await page.getByRole('form', { name: 'Edit task: Water the plants' }).getByRole('button', { name: 'Archive task' }).click();
+    await expect.poll(() => task('Water the plants')?.status).toBe('archived');
+    await visible(notices().getByText('Archived: Water the plants'));
+    expect(log()[0]!.tool).toBe('archive_task');
   });
 
   it('marks an unknown #project and keeps it in the text', async () => {

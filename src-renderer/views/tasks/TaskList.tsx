@@ -15,6 +15,7 @@ import { focusIfIdle, focusIsLost } from '../../lib/focus';
 import type { Problem } from '../../lib/problem';
 import { parseDue } from '../../../src-shared/quickadd';
 import { useApp } from '../../store/react';
+import { recurrenceWords } from './QuickAdd';
 import '../../styles/tasks-ui.css';
 
 /** The four priorities as people say them: p1 is the most urgent, p4 (normal) shows no flag. */
@@ -202,6 +203,11 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
               {t.content}
             </button>
             <PriorityFlag priority={t.priority} />
+            {t.recurrence && (
+              <span className="repeat" role="img" aria-label={`Repeats ${recurrenceWords(t.recurrence)}`} title={`Repeats ${recurrenceWords(t.recurrence)}`}>
+                ↻
+              </span>
+            )}
             <DueBadge due={t.due} now={now} />
             {showProject && <span className="badge">{t.project}</span>}
           </li>
