@@ -38,3 +38,6 @@ function webTransport(): Transport {
 }
 
 export const api: Bridge = createBridge(window.tidy ?? webTransport());
+
+/** In the desktop app (the preload's bridge is there) the main process shows the system notifications itself. */
+export const inDesktopApp: boolean = window.tidy !== undefined;

@@ -23,7 +23,6 @@ import {
   useProfile,
   type Connection,
   type SecretStore,
-  addTask,
   DomainError,
   fail,
   listActions,
@@ -32,6 +31,7 @@ import {
   listProjectsWithCounts,
   listTasks,
   newUserRequest,
+  taskCounts,
   readSettings,
   redoAction,
   redoRequest,
@@ -66,6 +66,8 @@ import type { Model } from '../core/llm/port';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { Handlers } from './dispatch';
 import { OPERATION_IMPLEMENTATIONS } from '../core/domain';
+import { addFromText } from '../core/domain/quickadd';
+import { searchAll } from '../core/domain/search';
 import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 import { sessionClient } from '../core/mcp/sessions';
@@ -164,13 +166,19 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   return {
     ...operationHandlers(db, deps.operations ?? OPERATION_IMPLEMENTATIONS),
     'tasks.list': (i) => listTasks(db, i),
+    'tasks.counts': (i) => taskCounts(db, i.today),
+
+    'search.query': (i) => searchAll(db, i.query, i.limit),
 
     'projects.list': (i) => listProjectsWithCounts(db, i),
 
     'lists.list': (i) => listLists(db, i),
     'lists.items': (i) => listItems(db, i.list, i),
 
-    'capture.add': (i) => logged(addTask(db, ctx(), { content: i.text })),
+    'capture.add': (i) => {
+      const r = addFromText(db, ctx(), i.text);
+      return { ...logged(r), note: r.note };
+    },
     'capture.ask': (i) => ask(i.text),
     'app.open': (i) => {
       hub.emit('app.open', { conversationId: conversation(i.conversationId).id });

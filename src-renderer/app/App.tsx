@@ -1,10 +1,12 @@
 /** The main window: a skip link, the sidebar, the current view, the trace panel; the global keyboard shortcuts. */
 import { useEffect, useRef } from 'react';
-import { composer } from '../lib/focus';
+import { composer, focusWhenReady } from '../lib/focus';
 import { activeRun, waitingApproval } from '../store/chat';
 import { traceVisible } from '../store/nav';
 import { useApp, useAppStore } from '../store/react';
 import { viewDef, viewForDigit, type View } from '../store/views';
+import { SEARCH_BOX } from '../views/SearchView';
+import { Reminders } from '../views/tasks/Reminders';
 import { TracePanel } from '../views/TracePanel';
 import { HelpOverlay } from './HelpOverlay';
 import { Notices } from './Notices';
@@ -44,8 +46,9 @@ export function App() {
   }, [view]);
 
   useEffect(() => {
-    // The sidebar's inbox count and the conversation list are wanted from the start.
+    // The sidebar's counts and the conversation list are wanted from the start.
     void store.getState().loadProjects();
+    void store.getState().loadCounts();
     void store.getState().loadConversations();
   }, [store]);
 
@@ -92,6 +95,11 @@ export function App() {
         void s.answerApproval(waiting.runId, waiting.approval.approvalId, e.code === 'KeyA' ? 'approve' : 'decline');
       } else if (e.altKey && !mod && e.code === 'KeyT') {
         s.toggleTraceHere();
+      } else if ((mod && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') || (e.key === '/' && !mod && !e.altKey && !isTyping(e.target))) {
+        // The app's own search instead of the page's find: Tidy's data is not all on screen.
+        if (s.view !== 'search') s.show('search');
+        focusWhenReady(() => document.getElementById(SEARCH_BOX));
+        (document.getElementById(SEARCH_BOX) as HTMLInputElement | null)?.select();
       } else if (mod && !e.altKey && e.key.toLowerCase() === 'k') {
         open('chat');
       } else if (mod && !e.altKey && !e.shiftKey && e.code === 'KeyZ' && !isTyping(e.target)) {
@@ -128,6 +136,7 @@ export function App() {
         {trace && <TracePanel overlay={narrow} />}
       </div>
       <HelpOverlay />
+      <Reminders />
       <Notices />
     </>
   );

@@ -11,7 +11,8 @@ export function Notices() {
   const notices = useApp((s) => s.notices);
   const dismiss = useApp((s) => s.dismissNotice);
   useEffect(() => {
-    const timers = notices.filter((n) => n.tone !== 'error').map((n) => setTimeout(() => dismiss(n.id), SHOWN_MS));
+    // A notice with a button (Undo) stays a little longer, to be reached.
+    const timers = notices.filter((n) => n.tone !== 'error').map((n) => setTimeout(() => dismiss(n.id), n.action ? SHOWN_MS * 2 : SHOWN_MS));
     return () => timers.forEach(clearTimeout);
   }, [notices, dismiss]);
   return (
@@ -24,6 +25,18 @@ export function Notices() {
         ) : (
         <div key={n.id} className={`notice ${n.tone}`}>
           <span className="grow">{n.text}</span>
+          {n.action && (
+            <button
+              type="button"
+              className="btn small"
+              onClick={() => {
+                dismiss(n.id);
+                void n.action!.run();
+              }}
+            >
+              {n.action.label}
+            </button>
+          )}
           <button type="button" className="btn small" onClick={() => dismiss(n.id)}>
             Dismiss
           </button>

@@ -9,6 +9,14 @@ export function Sidebar() {
   const view = useApp((s) => s.view);
   const show = useApp((s) => s.show);
   const inboxCount = useApp((s) => s.projects.value?.find((p) => p.id === INBOX_ID)?.openTasks ?? null);
+  const counts = useApp((s) => s.counts);
+  /** The number beside a view's name, what it counts, and whether some of it is overdue. */
+  const countOf = (id: string): { value: number; of: string; overdue?: boolean } | null => {
+    if (id === 'inbox' && inboxCount !== null) return { value: inboxCount, of: 'open' };
+    if (id === 'today' && counts) return { value: counts.today, of: counts.overdue > 0 ? `due, ${counts.overdue} overdue` : 'due', overdue: counts.overdue > 0 };
+    if (id === 'upcoming' && counts) return { value: counts.upcoming, of: 'due in the next 7 days' };
+    return null;
+  };
   const running = useApp((s) => Object.values(s.runs).filter((r) => r.status === 'running').length);
   const toggleHelp = useApp((s) => s.toggleHelp);
   const toggleTrace = useApp((s) => s.toggleTraceHere);
@@ -28,12 +36,17 @@ export function Sidebar() {
                 <Icon path={v.icon} />
               </span>
               <span className="nav-label">{v.label}</span>
-              {v.id === 'inbox' && inboxCount !== null && (
-                <span className="count">
-                  {inboxCount}
-                  <span className="visually-hidden"> open</span>
-                </span>
-              )}
+              {(() => {
+                const c = countOf(v.id);
+                return (
+                  c && (
+                    <span className={c.overdue ? 'count overdue' : 'count'}>
+                      {c.value}
+                      <span className="visually-hidden"> {c.of}</span>
+                    </span>
+                  )
+                );
+              })()}
             </button>
           </li>
         ))}

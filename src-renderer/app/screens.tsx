@@ -11,16 +11,24 @@ import type { ComponentType } from 'react';
 import type { View } from '../store/views';
 import { ActionsView } from '../views/ActionsView';
 import { ChatView } from '../views/ChatView';
+import { CompletedView } from '../views/CompletedView';
 import { InboxView } from '../views/InboxView';
 import { ListsView } from '../views/ListsView';
 import { ProjectsView } from '../views/ProjectsView';
+import { SearchView } from '../views/SearchView';
 import { SettingsView } from '../views/settings/SettingsView';
+import { TodayView } from '../views/TodayView';
+import { UpcomingView } from '../views/UpcomingView';
 
 export const SCREENS: Record<View, ComponentType> = {
   chat: ChatView,
   inbox: InboxView,
+  today: TodayView,
+  upcoming: UpcomingView,
   projects: ProjectsView,
   lists: ListsView,
+  completed: CompletedView,
   actions: ActionsView,
   settings: SettingsView,
+  search: SearchView,
 };

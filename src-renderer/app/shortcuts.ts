@@ -18,7 +18,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['Esc'], what: 'Stop the running request; close a dialog' },
   { keys: [MOD, 'K'], what: 'Focus the message box' },
   { keys: [ALT, 'N'], what: 'New conversation' },
-  ...VIEW_DEFS.map((v, i) => ({ keys: [ALT, String(i + 1)], what: `Go to ${v.label}` })),
+  ...VIEW_DEFS.slice(0, 9).map((v, i) => ({ keys: [ALT, String(i + 1)], what: `Go to ${v.label}` })),
+  { keys: [MOD, 'F'], what: 'Search (also /)' },
   { keys: [ALT, 'A'], what: 'Approve the change Tidy asks about' },
   { keys: [ALT, 'D'], what: 'Decline the change Tidy asks about' },
   { keys: [ALT, 'T'], what: 'Show or hide the trace panel' },
@@ -26,6 +27,10 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: [MOD, 'Z'], what: 'Undo the last request (outside a text field)' },
   { keys: [MOD, 'Shift', 'Z'], what: `Redo what Undo took back in this window (also ${MOD}+Y)` },
   { keys: ['?'], what: 'Show these shortcuts' },
+  { keys: ['↑', '↓'], what: 'In a task list: move (also k, j)' },
+  { keys: ['Enter'], what: 'In a task list: edit the task (also e; d due, p priority, m project)' },
+  { keys: ['Space'], what: 'In a task list: complete the task (also x)' },
+  { keys: [ALT, '↑'], what: 'In a project: move the task up (Alt+↓ down)' },
 ];
 
 /** Whether the event comes from a place where keys type text. */

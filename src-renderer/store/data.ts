@@ -17,7 +17,7 @@ export interface ListPage {
 }
 
 /** The forms of the data views, each showing its own refusal inline. */
-export type DataForm = 'inbox.add' | 'projects.create' | 'project.add' | 'lists.create' | 'list.add';
+export type DataForm = 'inbox.add' | 'today.add' | 'upcoming.add' | 'projects.create' | 'project.add' | 'lists.create' | 'list.add';
 
 export interface DataSlice {
   inbox: Loadable<TaskPage>;
@@ -137,11 +137,15 @@ export const createDataSlice =
         // The box ticks at once; the views refetch on data.changed (or now, to undo the tick, if refused).
         const status = done ? ('done' as const) : ('open' as const);
         const tick = (page: TaskPage | null) => page && { ...page, tasks: page.tasks.map((t) => (t.id === task ? { ...t, status } : t)) };
-        set((s) => ({ inbox: { ...s.inbox, value: tick(s.inbox.value) }, project: { ...s.project, value: tick(s.project.value) } }));
-        const content = [...(get().inbox.value?.tasks ?? []), ...(get().project.value?.tasks ?? [])].find((t) => t.id === task)?.content;
-        const ok = await edit(null, () => (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task })));
+        const pages = ['inbox', 'project', 'today', 'upcoming', 'completed'] as const;
+        set((s) => Object.fromEntries(pages.map((k) => [k, { ...s[k], value: tick(s[k].value) }])));
+        const content = pages.flatMap((k) => get()[k].value?.tasks ?? []).find((t) => t.id === task)?.content;
+        let actionId: string | null = null;
+        const ok = await edit(null, async () => {
+          actionId = (await (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task }))).actionId;
+        });
         if (!ok) await get().refreshData(['tasks']);
-        else if (content !== undefined) get().notify(`${done ? 'Completed' : 'Reopened'}: ${content}`);
+        else if (content !== undefined && actionId !== null) get().notifyUndoable(`${done ? 'Completed' : 'Reopened'}: ${content}`, actionId);
       },
       createProject: (name) => edit('projects.create', () => api.invoke('projects.create', { name })),
       createList: (name) => edit('lists.create', () => api.invoke('lists.create', { name })),

@@ -11,6 +11,7 @@ import { createChatSlice } from './chat';
 import { createDataSlice } from './data';
 import { createNavSlice } from './nav';
 import { createSettingsSlice } from './settings';
+import { createTasksSlice } from './tasks';
 import type { AppState, Deps, Mutators } from './types';
 import { refreshViews } from './views';
 
@@ -41,6 +42,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           ...createSettingsSlice(deps)(...a),
           ...createChatSlice(deps)(...a),
           ...createCaptureSlice(deps)(...a),
+          ...createTasksSlice(deps)(...a),
         }),
         {
           name: 'tidy.ui',
@@ -61,6 +63,7 @@ export function connectStore(store: AppStore, api: Deps['api']): () => void {
   const offs = [
     api.on('data.changed', ({ topics }) => void refreshViews(store.getState(), topics)),
     api.on('agent.event', (event) => store.getState().receive(event)),
+    api.on('reminder.due', ({ task }) => store.getState().receiveReminder(task)),
   ];
   return () => {
     for (const off of offs) off();

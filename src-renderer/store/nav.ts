@@ -9,6 +9,13 @@ export interface Notice {
   text: string;
   /** `announce`: for screen readers only (what the screen already shows, e.g. an approval card appearing). */
   tone: 'info' | 'error' | 'announce';
+  /** A button on the notice, e.g. Undo on "Completed: …"; pressing it also dismisses the notice. */
+  action?: NoticeAction;
+}
+
+export interface NoticeAction {
+  label: string;
+  run(): unknown;
 }
 
 export interface NavSlice {
@@ -30,7 +37,7 @@ export interface NavSlice {
   show(view: View): void;
   toggleTrace(open?: boolean): void;
   toggleHelp(open?: boolean): void;
-  notify(text: string, tone?: Notice['tone']): void;
+  notify(text: string, tone?: Notice['tone'], action?: NoticeAction): void;
   /** Says `text` in the polite status region without showing a notice. */
   announce(text: string): void;
   dismissNotice(id: number): void;
@@ -70,7 +77,7 @@ export const createNavSlice: SliceCreator<NavSlice> = (set) => ({
   setNarrow: (narrow) => set({ narrow, traceOverlay: false }),
   toggleTrace: (open) => set((s) => (s.narrow ? { traceOverlay: open ?? !s.traceOverlay } : { traceOpen: open ?? !s.traceOpen })),
   toggleHelp: (open) => set((s) => ({ helpOpen: open ?? !s.helpOpen })),
-  notify: (text, tone = 'info') => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone }]) })),
+  notify: (text, tone = 'info', action) => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone, ...(action ? { action } : {}) }]) })),
   announce: (text) => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone: 'announce' }]) })),
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 });

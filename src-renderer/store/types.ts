@@ -7,8 +7,9 @@ import type { ChatSlice } from './chat';
 import type { DataSlice } from './data';
 import type { NavSlice } from './nav';
 import type { SettingsSlice } from './settings';
+import type { TasksSlice } from './tasks';
 
-export type AppState = NavSlice & DataSlice & ActionsSlice & SettingsSlice & ChatSlice & CaptureSlice;
+export type AppState = NavSlice & DataSlice & ActionsSlice & SettingsSlice & ChatSlice & CaptureSlice & TasksSlice;
 
 /** The middleware applied to the combined store (store/index.ts), in order; slices see their mutators. */
 export type Mutators = [['zustand/subscribeWithSelector', never], ['zustand/persist', unknown]];

@@ -42,13 +42,32 @@ export const VIEW_DEFS = [
     refresh: (s) => s.refreshInbox(),
   },
   {
+    id: 'today',
+    label: 'Today',
+    icon: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4M10.5 13.5h3v3h-3z',
+    focus: 'heading',
+    // The sidebar's counts come with it: refreshed whenever loaded.
+    topics: ['tasks', 'projects'],
+    refresh: (s) => s.refreshTaskView('today'),
+  },
+  {
+    id: 'upcoming',
+    label: 'Upcoming',
+    icon: 'M4 6h16v14H4zM4 10h16M8 3v4M16 3v4M8 15h7M13 13l2 2-2 2',
+    focus: 'heading',
+    topics: ['tasks', 'projects'],
+    refresh: (s) => s.refreshTaskView('upcoming'),
+  },
+  {
     id: 'projects',
     label: 'Projects',
     icon: 'M3 6h6l2 2h10v11H3z',
     focus: 'heading',
     // The project list carries the open-task counts, the sidebar's inbox count too: refreshed whenever loaded.
     topics: ['tasks', 'projects'],
-    refresh: (s) => s.refreshProjects(),
+    refresh: async (s) => {
+      await Promise.all([s.refreshProjects(), s.archivedProjects.value ? s.loadArchivedProjects() : null]);
+    },
   },
   {
     id: 'lists',
@@ -56,7 +75,17 @@ export const VIEW_DEFS = [
     icon: 'M9 6h11M9 12h11M9 18h11M4 6h1M4 12h1M4 18h1',
     focus: 'heading',
     topics: ['lists'],
-    refresh: (s) => s.refreshLists(),
+    refresh: async (s) => {
+      await Promise.all([s.refreshLists(), s.archivedLists.value ? s.loadArchivedLists() : null]);
+    },
+  },
+  {
+    id: 'completed',
+    label: 'Completed',
+    icon: 'M12 21a9 9 0 100-18 9 9 0 000 18zM8 12l3 3 5-6',
+    focus: 'heading',
+    topics: ['tasks', 'projects'],
+    refresh: (s) => s.refreshTaskView('completed'),
   },
   {
     id: 'actions',
@@ -75,6 +104,15 @@ export const VIEW_DEFS = [
     focus: 'heading',
     topics: ['settings', 'providers', 'secrets'],
     refresh: (s, topics) => s.refreshSettings(topics),
+  },
+  {
+    id: 'search',
+    label: 'Search',
+    icon: 'M11 18a7 7 0 100-14 7 7 0 000 14zM16 16l5 5',
+    // Ctrl+F or / lands in the search box (app/App.tsx); from the sidebar, on the heading like the others.
+    focus: 'heading',
+    topics: ['tasks', 'projects', 'lists', 'conversations'],
+    refresh: (s) => s.refreshSearch(),
   },
 ] as const satisfies readonly ViewDef[];
 

@@ -7,6 +7,7 @@ import type { Problem } from '../lib/problem';
 import { MOD } from '../app/shortcuts';
 import { useApp } from '../store/react';
 import { CaptureAnswer } from './CaptureAnswer';
+import { QuickAddInput, QuickAddSummary, useQuickAdd } from './tasks/QuickAdd';
 
 export function CaptureView({ close }: { close: () => void }) {
   const capture = useApp((s) => s.capture);
@@ -18,6 +19,9 @@ export function CaptureView({ close }: { close: () => void }) {
   const [done, setDone] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const hintId = useId();
+  const summaryId = useId();
+  // Read with the quick-add grammar as it is typed; the main side reads the same text the same way when storing it.
+  const parsed = useQuickAdd(text);
 
   // The desktop app keeps this window and shows it again on the shortcut: be ready to type each time.
   useEffect(() => {
@@ -39,25 +43,26 @@ export function CaptureView({ close }: { close: () => void }) {
     inputRef.current?.focus();
     if (p) return;
     setText('');
-    setDone(to === 'inbox' ? `Added to the inbox: ${value}` : `Asked Tidy: ${value}`);
+    setDone(to === 'agent' ? `Asked Tidy: ${value}` : parsed.project && parsed.project.id !== 'inbox' ? `Added to ${parsed.project.name}: ${parsed.content}` : `Added to the inbox: ${parsed.content}`);
     if (to === 'inbox') close();
   };
 
   return (
     <main className="capture">
-      <input
+      <QuickAddInput
         ref={inputRef}
-        className="input"
         aria-label="Quick capture"
         placeholder="Add to the inbox…"
         autoFocus
         value={text}
+        parsed={parsed}
+        summaryId={summaryId}
         readOnly={busy}
         aria-busy={busy}
         aria-invalid={problem ? true : undefined}
         aria-describedby={hintId}
-        onChange={(e) => {
-          setText(e.target.value);
+        onValue={(value) => {
+          setText(value);
           setDone(null);
         }}
         onKeyDown={(e) => {
@@ -70,6 +75,7 @@ export function CaptureView({ close }: { close: () => void }) {
           }
         }}
       />
+      <QuickAddSummary id={summaryId} parsed={parsed} />
       {problem ? (
         <p id={hintId} className="field-error" role="alert">
           {problem.message} — {problem.hint}

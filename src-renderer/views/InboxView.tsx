@@ -1,12 +1,14 @@
 import { useEffect } from 'react';
 import { useApp } from '../store/react';
-import { AddForm, Loading, ProblemAlert, TaskList, ViewHead } from './common';
+import { Loading, ProblemAlert, TaskList, ViewHead } from './common';
+import { QuickAddForm } from './tasks/QuickAdd';
 
 /** The inbox: what was captured and not yet organised. Updates live as the agent moves tasks out. */
 export function InboxView() {
   const inbox = useApp((s) => s.inbox);
   const loadInbox = useApp((s) => s.loadInbox);
-  const addTask = useApp((s) => s.addTask);
+  const addQuick = useApp((s) => s.addQuick);
+  const reorderTask = useApp((s) => s.reorderTask);
   const problem = useApp((s) => s.formProblems['inbox.add']);
   useEffect(() => {
     void loadInbox();
@@ -16,7 +18,7 @@ export function InboxView() {
     <>
       <ViewHead title="Inbox">{page && <span className="badge">{page.total} open</span>}</ViewHead>
       <div className="view-body">
-        <AddForm label="New inbox task" button="Add" placeholder="Add a task to the inbox" problem={problem} onAdd={(text) => addTask('inbox.add', text)} />
+        <QuickAddForm label="New inbox task" button="Add" placeholder="Add a task to the inbox" problem={problem} onAdd={(parsed) => addQuick('inbox.add', parsed, 'inbox')} />
         {inbox.problem && <ProblemAlert problem={inbox.problem} title="Could not load the inbox" />}
         {page === null ? (
           inbox.loading && <Loading what="the inbox" />
@@ -24,7 +26,7 @@ export function InboxView() {
           <p className="empty">The inbox is empty. Nicely done.</p>
         ) : (
           <>
-            <TaskList tasks={page.tasks} label="Inbox tasks" />
+            <TaskList tasks={page.tasks} label="Inbox tasks" onReorder={reorderTask} />
             {page.total > page.tasks.length && <p className="muted" style={{ marginTop: 8 }}>Showing the first {page.tasks.length} of {page.total} tasks.</p>}
           </>
         )}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useApp } from '../store/react';
-import { AddForm, Loading, ProblemAlert, TaskList } from './common';
+import { Loading, ProblemAlert, TaskList } from './common';
+import { QuickAddForm } from './tasks/QuickAdd';
 import { MasterDetail } from './MasterDetail';
 
 /** Projects on the left (with open-task counts), the chosen project's tasks on the right. */
@@ -10,8 +11,14 @@ export function ProjectsView() {
   const loadProjects = useApp((s) => s.loadProjects);
   const openProject = useApp((s) => s.openProject);
   const createProject = useApp((s) => s.createProject);
-  const addTask = useApp((s) => s.addTask);
+  const addQuick = useApp((s) => s.addQuick);
+  const reorderTask = useApp((s) => s.reorderTask);
   const createProblem = useApp((s) => s.formProblems['projects.create']);
+  const archived = useApp((s) => s.archivedProjects.value);
+  const loadArchived = useApp((s) => s.loadArchivedProjects);
+  const renameProject = useApp((s) => s.renameProject);
+  const archiveProject = useApp((s) => s.archiveProject);
+  const unarchiveProject = useApp((s) => s.unarchiveProject);
   const addProblem = useApp((s) => s.formProblems['project.add']);
 
   useEffect(() => {
@@ -35,15 +42,16 @@ export function ProjectsView() {
       create={{ label: 'New project name', placeholder: 'New project', problem: createProblem, onAdd: createProject }}
       selectedId={project.id}
       onSelect={openProject}
+      manage={{ rename: renameProject, archive: archiveProject, unarchive: unarchiveProject, archived, loadArchived }}
       detail={(selected) => ({
         body: (
           <>
-            <AddForm
+            <QuickAddForm
               label={`New task in ${selected.name}`}
               button="Add"
               placeholder={`Add a task to ${selected.name}`}
               problem={addProblem}
-              onAdd={(text) => addTask('project.add', text, selected.id)}
+              onAdd={(parsed) => addQuick('project.add', parsed, selected.id)}
             />
             {project.problem && <ProblemAlert problem={project.problem} title="Could not load the tasks" />}
             {project.value === null ? (
@@ -51,7 +59,7 @@ export function ProjectsView() {
             ) : project.value.tasks.length === 0 ? (
               <p className="empty">No open tasks in {selected.name}.</p>
             ) : (
-              <TaskList tasks={project.value.tasks} label={`Tasks in ${selected.name}`} />
+              <TaskList tasks={project.value.tasks} label={`Tasks in ${selected.name}`} onReorder={reorderTask} />
             )}
           </>
         ),

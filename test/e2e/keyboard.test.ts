@@ -158,7 +158,7 @@ describe('the focus follows the user and what changed is said', () => {
   }, 30_000);
 
   it('Undo hands the focus to the new Redo, Redo back to Undo, each said in the status region', async () => {
-    await page.keyboard.press('Alt+5');
+    await page.keyboard.press('Alt+8');
     await expect.poll(focused).toBe('h1:Actions');
     const log = page.getByRole('list', { name: 'Action log' });
     const undo = log.getByRole('button', { name: /^Undo: Completed/ }).first();
@@ -173,13 +173,13 @@ describe('the focus follows the user and what changed is said', () => {
   }, 30_000);
 
   it('a view opened by shortcut from a field puts the focus on its start, never on the page body', async () => {
-    await page.keyboard.press('Alt+3');
+    await page.keyboard.press('Alt+5');
     const field = page.getByRole('textbox', { name: 'New project name' });
     await field.focus();
     await page.keyboard.type('half a name');
     for (const [key, target] of [
-      ['Alt+4', 'h1:Lists'],
-      ['Alt+6', 'h1:Settings'],
+      ['Alt+6', 'h1:Lists'],
+      ['Alt+9', 'h1:Settings'],
       ['Alt+1', 'textarea:Message'],
       ['Alt+2', 'h1:Inbox'],
     ] as const) {
@@ -304,7 +304,7 @@ describe('at 200% zoom (640×400 CSS pixels)', () => {
   }, 30_000);
 
   it('keeps every Settings field at least 120 px wide and nothing clipped', async () => {
-    await page.keyboard.press('Alt+6');
+    await page.keyboard.press('Alt+9');
     await visible(page.getByRole('textbox', { name: 'Endpoint (base URL)' }));
     const narrow = await page
       .getByRole('main')
@@ -315,7 +315,7 @@ describe('at 200% zoom (640×400 CSS pixels)', () => {
   }, 30_000);
 
   it('shows every view without clipping or scrolling the page', async () => {
-    for (const key of ['Alt+2', 'Alt+3', 'Alt+4', 'Alt+5']) {
+    for (const key of ['Alt+2', 'Alt+3', 'Alt+4', 'Alt+5', 'Alt+6', 'Alt+7', 'Alt+8']) {
       await page.keyboard.press(key);
       await page.getByRole('main').getByRole('heading', { level: 1 }).waitFor();
       await page.waitForTimeout(100);

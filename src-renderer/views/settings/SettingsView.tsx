@@ -10,6 +10,7 @@ import { AgentSection } from './AgentSection';
 import { ApprovalsSection } from './ApprovalsSection';
 import { McpSection } from './McpSection';
 import { ModelSection } from './ModelSection';
+import { NotificationsSection } from './NotificationsSection';
 import { ProviderSection } from './ProviderSection';
 import { ShortcutSection } from './ShortcutSection';
 
@@ -39,6 +40,7 @@ export function SettingsView() {
             <ApprovalsSection />
             <McpSection />
             <ShortcutSection />
+            <NotificationsSection />
           </div>
         )}
       </div>

@@ -1,0 +1,197 @@
+/// <reference types="vite/client" />
+/**
+ * The one field every "add a task" place uses (the Inbox, a project, the quick-capture window): as the
+ * user types, the parts the quick-add grammar recognises (src-shared/quickadd.ts) are highlighted in the
+ * text, and a line under it says what will be stored: the due, the project, the priority, the repeat.
+ * An unknown #name is marked and said to stay in the text.
+ *
+ * The highlights are a mirror of the text drawn under a transparent-background input (same font, padding
+ * and scroll), so the field stays a plain <input> for the keyboard, the IME and screen readers.
+ */
+import { forwardRef, useEffect, useId, useMemo, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { parseQuickAdd, type QuickAdd } from '../../../src-shared/quickadd';
+import { dayPhrase, dueParts } from '../../lib/due';
+import type { Problem } from '../../lib/problem';
+import { useApp } from '../../store/react';
+import '../../styles/tasks-ui.css';
+
+const DAYS: Record<string, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' };
+const UNITS: Record<string, [string, string]> = { DAILY: ['day', 'days'], WEEKLY: ['week', 'weeks'], MONTHLY: ['month', 'months'], YEARLY: ['year', 'years'] };
+
+/** An RRULE in words: FREQ=WEEKLY;BYDAY=MO → "every Monday", FREQ=DAILY;INTERVAL=2 → "every 2 days". */
+export function recurrenceWords(rule: string): string {
+  const parts = new Map(rule.split(';').map((p) => p.split('=') as [string, string]));
+  const freq = parts.get('FREQ') ?? '';
+  const interval = Number(parts.get('INTERVAL') ?? '1');
+  const days = (parts.get('BYDAY') ?? '').split(',').filter((d) => DAYS[d]);
+  const unit = UNITS[freq];
+  if (!unit) return rule;
+  if (freq === 'WEEKLY' && days.length > 0) {
+    const names = days.map((d) => DAYS[d]!);
+    const weekdays = days.length === 5 && ['MO', 'TU', 'WE', 'TH', 'FR'].every((d) => days.includes(d));
+    const list = weekdays ? 'weekday' : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
+    return interval > 1 ? `every ${interval} weeks on ${list}` : `every ${list}`;
+  }
+  return interval > 1 ? `every ${interval} ${unit[1]}` : `every ${unit[0]}`;
+}
+
+/** What will be stored, as short phrases: "due tomorrow · Tue Nov 24 09:00", "in Birthday Celebration", "p1", "every Monday". */
+export function quickAddSummary(q: QuickAdd, now: Date): { label: string; text: string; kind: string }[] {
+  const out: { label: string; text: string; kind: string }[] = [];
+  const p = dueParts(q.due);
+  if (p) out.push({ kind: 'date', label: 'Due', text: `${dayPhrase(p.day, now)}${p.time ? ` ${p.time}` : ''}` });
+  if (q.project) out.push({ kind: 'project', label: 'Project', text: q.project.name });
+  if (q.priority) out.push({ kind: 'priority', label: 'Priority', text: `p${q.priority}` });
+  if (q.recurrence) out.push({ kind: 'recurrence', label: 'Repeats', text: recurrenceWords(q.recurrence) });
+  return out;
+}
+
+/** The text cut into plain runs and marked parts (the recognised ones, and an unknown #name). */
+function segments(text: string, q: QuickAdd): ReactNode[] {
+  const marks: { start: number; end: number; kind: string }[] = q.parts.map((p) => ({ start: p.start, end: p.end, kind: p.kind }));
+  if (q.unknownProject) {
+    const at = text.toLowerCase().indexOf(`#${q.unknownProject.toLowerCase()}`);
+    if (at >= 0 && !marks.some((m) => at < m.end && m.start < at + q.unknownProject!.length + 1))
+      marks.push({ start: at, end: at + q.unknownProject.length + 1, kind: 'unknown' });
+  }
+  marks.sort((a, b) => a.start - b.start);
+  const out: ReactNode[] = [];
+  let at = 0;
+  for (const [i, m] of marks.entries()) {
+    if (m.start < at) continue;
+    if (m.start > at) out.push(text.slice(at, m.start));
+    out.push(
+      <mark key={i} className={`qa-${m.kind}`}>
+        {text.slice(m.start, m.end)}
+      </mark>,
+    );
+    at = m.end;
+  }
+  out.push(text.slice(at));
+  // A trailing space would collapse in the mirror and put it out of step with the caret.
+  out.push('\u200b');
+  return out;
+}
+
+/** Reads `text` with the loaded projects (loading them once if no view has yet). */
+export function useQuickAdd(text: string): QuickAdd {
+  const projects = useApp((s) => s.projects.value);
+  const loadProjects = useApp((s) => s.loadProjects);
+  // Once per field: a failed load is not retried in a loop (the views say what failed).
+  const asked = useRef(false);
+  useEffect(() => {
+    if (projects !== null || asked.current) return;
+    asked.current = true;
+    void loadProjects();
+  }, [projects, loadProjects]);
+  // Parsed against the minute: "today 9am" turns into tomorrow's date at 9:01 without a re-render storm.
+  const minute = Math.floor(Date.now() / 60_000);
+  return useMemo(() => parseQuickAdd(text, { projects: projects ?? [], now: new Date(minute * 60_000) }), [text, projects, minute]);
+}
+
+export interface QuickAddInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> {
+  value: string;
+  onValue(value: string): void;
+  parsed: QuickAdd;
+  /** The id of the summary line (for aria-describedby, and to put it where the form wants it). */
+  summaryId: string;
+}
+
+/** The input with its highlights. The summary line is `<QuickAddSummary>`, placed by the caller. */
+export const QuickAddInput = forwardRef<HTMLInputElement, QuickAddInputProps>(function QuickAddInput({ value, onValue, parsed, summaryId, className, ...rest }, ref) {
+  const mirror = useRef<HTMLDivElement>(null);
+  const sync = (el: HTMLInputElement) => {
+    if (mirror.current) mirror.current.scrollLeft = el.scrollLeft;
+  };
+  return (
+    <div className="qa-box">
+      <div ref={mirror} className="qa-mirror input" aria-hidden="true">
+        {segments(value, parsed)}
+      </div>
+      <input
+        ref={ref}
+        {...rest}
+        className={`input qa-input${className ? ` ${className}` : ''}`}
+        value={value}
+        aria-describedby={[rest['aria-describedby'], summaryId].filter(Boolean).join(' ')}
+        onChange={(e) => {
+          onValue(e.target.value);
+          sync(e.target);
+        }}
+        onScroll={(e) => sync(e.currentTarget)}
+        onKeyUp={(e) => sync(e.currentTarget)}
+        onSelect={(e) => sync(e.currentTarget)}
+      />
+    </div>
+  );
+});
+
+/** "Due tomorrow · Tue Nov 24 · Project Birthday Celebration · p1", or the unknown #name, or a hint. */
+export function QuickAddSummary({ id, parsed, hint }: { id: string; parsed: QuickAdd; hint?: string }) {
+  const items = quickAddSummary(parsed, new Date());
+  return (
+    <p id={id} className="qa-summary">
+      {items.map((s) => (
+        <span key={s.kind} className={`qa-chip qa-${s.kind}`}>
+          <span className="qa-chip-label">{s.label}</span> {s.text}
+        </span>
+      ))}
+      {parsed.unknownProject && (
+        <span className="qa-chip qa-unknown">
+          No project “{parsed.unknownProject}”: it stays in the text
+        </span>
+      )}
+      {items.length === 0 && !parsed.unknownProject && hint && <span className="muted">{hint}</span>}
+    </p>
+  );
+}
+
+const HINT = 'Try “tomorrow 9am”, “#Project”, “p1”, “every monday”';
+
+/**
+ * One line to add a task, read with the quick-add grammar; Enter adds. The text is kept when the add is
+ * refused. `onAdd` gets the parsed line.
+ */
+export function QuickAddForm({ label, button, placeholder, problem, onAdd }: { label: string; button: string; placeholder?: string; problem?: Problem | undefined; onAdd: (parsed: QuickAdd) => Promise<boolean> }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const parsed = useQuickAdd(text);
+  const errorId = useId();
+  const summaryId = useId();
+  return (
+    <form
+      className="add-form-wrap quick-add"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!text.trim() || busy) return;
+        setBusy(true);
+        void onAdd(parsed).then((ok) => {
+          setBusy(false);
+          if (ok) setText('');
+        });
+      }}
+    >
+      <div className="add-form">
+        <QuickAddInput
+          aria-label={label}
+          placeholder={placeholder}
+          value={text}
+          onValue={setText}
+          parsed={parsed}
+          summaryId={summaryId}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? errorId : undefined}
+        />
+        <button type="submit" className="btn" disabled={busy || !text.trim()}>
+          {button}
+        </button>
+      </div>
+      <QuickAddSummary id={summaryId} parsed={parsed} hint={text.trim() ? undefined : HINT} />
+      {problem && (
+        <p id={errorId} className="field-error" role="alert">
+          {problem.message} — {problem.hint}
+        </p>
+      )}
+    </form>
+  );
+}
