@@ -130,7 +130,8 @@ export const channels = {
 
   // --- tasks --------------------------------------------------------------------------------------
   /**
-   * Tasks in their manual order (capture order unless reordered), with the total before paging. `project`
+   * A project's tasks in their manual order (capture order unless reordered; tasks of all projects in
+   * capture order), with the total before paging. `project`
    * is an id or name (e.g. 'inbox'). A `view` instead of a status: `today` open tasks due today or before
    * (overdue ones first), `upcoming` open tasks due from today to the 7th day, both by due date;
    * `completed` done tasks, the most recently completed first. `today` is the caller's local date

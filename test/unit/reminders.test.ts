@@ -1,6 +1,7 @@
 // Reminders (src-main/core/reminders.ts) with a clock moved by hand.
 import { describe, expect, it } from 'vitest';
-import { addTask, completeTask, openDatabase, updateTask } from '../../src-main/core';
+import { addTask, completeTask, createMemorySecretStore, openDatabase, updateTask } from '../../src-main/core';
+import { createHost } from '../../src-main/host';
 import { startReminders, type ReminderClock } from '../../src-main/core/reminders';
 import type { Task } from '../../src-shared/domain';
 import { okValue, tempDb, userCtx } from '../support/db';
@@ -83,5 +84,19 @@ describe('reminders', () => {
     expect(pending()).toBe(1);
     r.stop();
     expect(pending()).toBe(0);
+  });
+
+  it('reach every window as a reminder.due event when a host runs them', async () => {
+    const { db } = tempDb();
+    const t = okValue(addTask(db, userCtx(db), { content: 'Call Anna', due: '2026-11-23T10:05' }));
+    const { clock, advance } = fakeClock(new Date(2026, 10, 23, 10, 0));
+    const host = createHost({ db, secrets: createMemorySecretStore() }, { watchMs: 0, reminders: { clock } });
+    const got: string[] = [];
+    host.hub.subscribe((m) => {
+      if (m.event === 'reminder.due') got.push(m.payload.task.id);
+    });
+    advance(6 * 60_000);
+    expect(got).toEqual([t.id]);
+    await host.close();
   });
 });

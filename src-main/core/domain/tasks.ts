@@ -80,7 +80,7 @@ const VIEWS: Record<TaskView, { where: string; order: string }> = {
   completed: { where: `t.status = 'done'`, order: 't.completed_at DESC, t.rowid DESC' },
 };
 
-/** Tasks in their manual order (the order they were captured in, unless reordered), with the total before paging; or a view. */
+/** A project's tasks in their manual order (capture order unless reordered), all tasks in capture order, with the total before paging; or a view. */
 export function listTasks(db: Db, q: TaskQuery = {}): { tasks: Task[]; total: number } {
   const projectId = q.project ? resolveProject(db, q.project).id : null;
   const status = q.status ?? 'open';
@@ -92,7 +92,9 @@ export function listTasks(db: Db, q: TaskQuery = {}): { tasks: Task[]; total: nu
   const params = { project: projectId, status, today, last: addDays(today, UPCOMING_DAYS - 1) };
   const used = Object.fromEntries(Object.entries(params).filter(([k]) => where.includes(`@${k}`)));
   const total = (cached(db, `SELECT count(*) AS n FROM tasks t ${where}`).get(used) as { n: number }).n;
-  const rows = cached(db, `${SELECT_TASK} ${where} ORDER BY ${view ? view.order : 't.position, t.rowid'} LIMIT @limit OFFSET @offset`).all({
+  // Manual order is kept per project; across projects the capture order is the one that means something.
+  const order = view ? view.order : projectId ? 't.position, t.rowid' : 't.created_at, t.rowid';
+  const rows = cached(db, `${SELECT_TASK} ${where} ORDER BY ${order} LIMIT @limit OFFSET @offset`).all({
     ...used,
     limit: q.limit ?? -1,
     offset: q.offset ?? 0,

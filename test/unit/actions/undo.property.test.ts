@@ -80,7 +80,9 @@ function apply(db: Db, op: Mutation, ctx: core.ActionContext = core.newUserReque
 const actionsTable = (db: Db) => db.prepare(`SELECT * FROM actions ORDER BY seq`).all();
 const fkProblems = (db: Db) => db.prepare(`PRAGMA foreign_key_check`).all();
 
-describe('action log properties', () => {
+// Hundreds of generated histories, each on a fresh database: seconds of work that a machine busy with other
+// jobs can stretch past the default 30 s. These check correctness, not speed (bench/ measures that).
+describe('action log properties', { timeout: 180_000 }, () => {
   it('completing a repeating task rolls its due date on in one action, and undo gives back exactly the row before', () => {
     fc.assert(
       fc.property(
