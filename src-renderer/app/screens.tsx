@@ -10,6 +10,7 @@
 import type { ComponentType } from 'react';
 import type { View } from '../store/views';
 import { ActionsView } from '../views/ActionsView';
+import { CalendarView } from '../views/calendar/CalendarView';
 import { ChatView } from '../views/ChatView';
 import { InboxView } from '../views/InboxView';
 import { ListsView } from '../views/ListsView';
@@ -21,6 +22,7 @@ export const SCREENS: Record<View, ComponentType> = {
   inbox: InboxView,
   projects: ProjectsView,
   lists: ListsView,
+  calendar: CalendarView,
   actions: ActionsView,
   settings: SettingsView,
 };

@@ -6,6 +6,7 @@ import type { Mutate, StoreApi } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { createJSONStorage, persist, subscribeWithSelector, type StateStorage } from 'zustand/middleware';
 import { createActionsSlice } from './actions';
+import { createCalendarSlice } from './calendar';
 import { createChatSlice } from './chat';
 import { createDataSlice } from './data';
 import { createNavSlice } from './nav';
@@ -39,6 +40,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           ...createActionsSlice(deps)(...a),
           ...createSettingsSlice(deps)(...a),
           ...createChatSlice(deps)(...a),
+          ...createCalendarSlice(deps)(...a),
         }),
         {
           name: 'tidy.ui',

@@ -2,12 +2,13 @@
 import type { StateCreator } from 'zustand';
 import type { Bridge } from '../../src-shared/bridge';
 import type { ActionsSlice } from './actions';
+import type { CalendarSlice } from './calendar';
 import type { ChatSlice } from './chat';
 import type { DataSlice } from './data';
 import type { NavSlice } from './nav';
 import type { SettingsSlice } from './settings';
 
-export type AppState = NavSlice & DataSlice & ActionsSlice & SettingsSlice & ChatSlice;
+export type AppState = NavSlice & DataSlice & ActionsSlice & SettingsSlice & ChatSlice & CalendarSlice;
 
 /** The middleware applied to the combined store (store/index.ts), in order; slices see their mutators. */
 export type Mutators = [['zustand/subscribeWithSelector', never], ['zustand/persist', unknown]];

@@ -58,6 +58,15 @@ export const VIEW_DEFS = [
     refresh: (s) => s.refreshLists(),
   },
   {
+    id: 'calendar',
+    label: 'Calendar',
+    icon: 'M4 6h16v14H4zM4 10h16M8 3v5M16 3v5',
+    focus: 'heading',
+    // Working hours are settings: the settings slice refetches them on its own topic.
+    topics: ['events'],
+    refresh: (s) => s.refreshCalendar(),
+  },
+  {
     id: 'actions',
     label: 'Actions',
     icon: 'M9 14L4 9l5-5M4 9h10a6 6 0 010 12h-3',

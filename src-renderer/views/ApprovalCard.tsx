@@ -6,6 +6,7 @@ import { toolLabel } from '../lib/format';
 import type { Approval } from '../lib/runs';
 import { approvalKey } from '../store/chat';
 import { useApp } from '../store/react';
+import { EVENT_FORM_TOOLS, EventApprovalForm } from './calendar/EventApprovalForm';
 import { ArgList } from './common';
 
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
@@ -13,11 +14,14 @@ const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline
 /**
  * A run waits for the user: the question, the tool and its arguments in words, and three answers.
  * Answered only on purpose: the card never takes the focus from where the user is typing (src-renderer/lib/focus.ts);
- * it is announced instead, and answered by a click, by Tab to a button, or by Alt+A / Alt+D.
+ * it is announced instead, and answered by a click, by Tab to a button, or by Alt+A / Alt+D. An event to
+ * book or move shows as a form (calendar/EventApprovalForm.tsx) whose edits Approve sends.
  */
 export function ApprovalCard({ runId, approval, live }: { runId: string; approval: Approval; live: boolean }) {
   const answer = useApp((s) => s.answerApproval);
   const sent = useApp((s) => s.approvalsSent[approvalKey(runId, approval.approvalId)] ?? null);
+  /** The event form's edits cannot be sent yet (its message says why): approving waits for a fix. */
+  const editBlocked = useApp((s) => (s.approvalEdits[approvalKey(runId, approval.approvalId)]?.problem ?? null) !== null);
   const cardRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const keysId = useId();
@@ -46,17 +50,21 @@ export function ApprovalCard({ runId, approval, live }: { runId: string; approva
         {waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}
       </h3>
       <p>{approval.message}</p>
-      <ArgList args={approval.args} />
+      {waiting && EVENT_FORM_TOOLS.has(approval.tool) ? (
+        <EventApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} tool={approval.tool} args={approval.args} disabled={sent !== null} />
+      ) : (
+        <ArgList args={approval.args} />
+      )}
       {waiting ? (
         <>
           <div className="row wrap">
-            <button type="button" className="btn primary" disabled={sent !== null} aria-keyshortcuts="Alt+A" aria-describedby={keysId} onClick={() => decide('approve')}>
+            <button type="button" className="btn primary" disabled={sent !== null || editBlocked} aria-keyshortcuts="Alt+A" aria-describedby={keysId} onClick={() => decide('approve')}>
               Approve
             </button>
             <button type="button" className="btn" disabled={sent !== null} aria-keyshortcuts="Alt+D" aria-describedby={keysId} onClick={() => decide('decline')}>
               Decline
             </button>
-            <button type="button" className="btn" disabled={sent !== null} onClick={() => decide('always')} aria-label={`Always allow ${toolLabel(approval.tool)}`}>
+            <button type="button" className="btn" disabled={sent !== null || editBlocked} onClick={() => decide('always')} aria-label={`Always allow ${toolLabel(approval.tool)}`}>
               Always allow
             </button>
           </div>

@@ -295,15 +295,3 @@ export function localDate(t: number): string {
   const d = new Date(t);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
-
-/**
- * Colours for calendars, in order; each pair keeps text at 4.5:1 on its background in its scheme
- * (the dark values are used under prefers-color-scheme: dark, see styles/calendar-ui.css).
- */
-export const CALENDAR_COLOURS = ['blue', 'green', 'purple', 'orange', 'teal', 'pink', 'brown', 'slate'] as const;
-export type CalendarColour = (typeof CALENDAR_COLOURS)[number];
-
-/** A calendar's colour: by its place in the list of calendars, so colours stay apart while there are few. */
-export function colourOf(index: number): CalendarColour {
-  return CALENDAR_COLOURS[((index % CALENDAR_COLOURS.length) + CALENDAR_COLOURS.length) % CALENDAR_COLOURS.length]!;
-}
