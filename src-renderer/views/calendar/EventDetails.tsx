@@ -1,7 +1,7 @@
 /** An event's details beside the grid: time, calendar, place, people, notes, and the task it blocks time for. */
 import { useEffect, useId, useRef, type CSSProperties } from 'react';
 import { useApp } from '../../store/react';
-import { timeRange, type CalEvent } from './model';
+import { formatDay, timeRange, type CalEvent } from './model';
 
 export function EventDetails({ event: e, onClose }: { event: CalEvent; onClose(): void }) {
   const headingId = useId();
@@ -30,7 +30,7 @@ export function EventDetails({ event: e, onClose }: { event: CalEvent; onClose()
       </header>
       <dl>
         <dt>When</dt>
-        <dd>{timeRange(e)}</dd>
+        <dd>{e.allDay || new Date(e.start).toDateString() !== new Date(e.end).toDateString() ? timeRange(e) : `${formatDay(e.start)}, ${timeRange(e)}`}</dd>
         <dt>Calendar</dt>
         <dd>
           <span className="cal-swatch" aria-hidden="true" /> {e.calendar}

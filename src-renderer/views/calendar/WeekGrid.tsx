@@ -5,7 +5,7 @@
  * named by its title, time and calendar, so a screen reader walks the week as lists.
  */
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
-import { freeBands, layoutAllDay, layoutDay, MINUTES_PER_DAY, nowMinute, parseClock, startOfDay, type WorkingHours } from './layout';
+import { freeBands, layoutAllDay, layoutDay, MINUTES_PER_DAY, nowMinute, parseClock, startOfDay, type PlacedEvent, type WorkingHours } from './layout';
 import { eventName, formatDay, formatTime, type CalEvent } from './model';
 
 /** Height of one hour in the grid, px (the CSS reads it from --cal-hour). */
@@ -13,7 +13,8 @@ export const HOUR_PX = 44;
 const MIN_EVENT_PX = 18;
 
 const headFmt = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric' });
-const hourFmt = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+/** '8 AM' or '08': the hour alone keeps the gutter narrow in every locale. */
+const hourFmt = new Intl.DateTimeFormat(undefined, { hour: 'numeric' });
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
 /** The minute now, updated every 30 s while shown. */
@@ -115,22 +116,7 @@ export const WeekGrid = memo(function WeekGrid({ days, events, hours, ownCalenda
                     {b.endMin - b.startMin >= 45 && <span>Free</span>}
                   </div>
                 ))}
-                <ul aria-label={`${formatDay(d)}${d === today ? ', today' : ''}`} className="cal-col-events">
-                  {placed.map((p) => {
-                    const height = Math.max(MIN_EVENT_PX, ((p.endMin - p.startMin) / 60) * HOUR_PX - 2);
-                    const style: CSSProperties = {
-                      top: (p.startMin / 60) * HOUR_PX,
-                      height,
-                      left: `calc(${(p.col / p.cols) * 100}% + 1px)`,
-                      width: `calc(${100 / p.cols}% - 3px)`,
-                    };
-                    return (
-                      <li key={p.event.id} style={style} className="cal-slot">
-                        <EventButton event={p.event} selected={selectedId === p.event.id} onSelect={onSelect} className={`cal-event${height < 34 ? ' short' : ''}`} />
-                      </li>
-                    );
-                  })}
-                </ul>
+                <DayEvents label={`${formatDay(d)}${d === today ? ', today' : ''}`} placed={placed} selectedId={selectedId} onSelect={onSelect} />
                 {free[i]!.length > 0 && (
                   <p className="visually-hidden">
                     Free in working hours: {free[i]!.map((b) => bandText(b.startMin, b.endMin, d)).join(', ')}
@@ -150,7 +136,29 @@ export const WeekGrid = memo(function WeekGrid({ days, events, hours, ownCalenda
   );
 });
 
-function EventButton({ event: e, selected, onSelect, className }: { event: CalEvent; selected: boolean; onSelect: WeekGridProps['onSelect']; className: string }) {
+/** One day's timed events, positioned; memoised so that a new free-time band or now line does not redraw them. */
+const DayEvents = memo(function DayEvents({ label, placed, selectedId, onSelect }: { label: string; placed: PlacedEvent<CalEvent>[]; selectedId: string | null; onSelect: WeekGridProps['onSelect'] }) {
+  return (
+    <ul aria-label={label} className="cal-col-events">
+      {placed.map((p) => {
+        const height = Math.max(MIN_EVENT_PX, ((p.endMin - p.startMin) / 60) * HOUR_PX - 2);
+        const style: CSSProperties = {
+          top: (p.startMin / 60) * HOUR_PX,
+          height,
+          left: `calc(${(p.col / p.cols) * 100}% + 1px)`,
+          width: `calc(${100 / p.cols}% - 3px)`,
+        };
+        return (
+          <li key={p.event.id} style={style} className="cal-slot">
+            <EventButton event={p.event} selected={selectedId === p.event.id} onSelect={onSelect} className={`cal-event${height < 34 ? ' short' : ''}`} />
+          </li>
+        );
+      })}
+    </ul>
+  );
+});
+
+const EventButton = memo(function EventButton({ event: e, selected, onSelect, className }: { event: CalEvent; selected: boolean; onSelect: WeekGridProps['onSelect']; className: string }) {
   const style = { '--cal-colour': e.colour } as CSSProperties;
   return (
     <button
@@ -166,4 +174,4 @@ function EventButton({ event: e, selected, onSelect, className }: { event: CalEv
       {!e.allDay && <span className="cal-event-time">{`${formatTime(e.start)}–${formatTime(e.end)}`}</span>}
     </button>
   );
-}
+});
