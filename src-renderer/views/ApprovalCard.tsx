@@ -75,6 +75,7 @@ export function ApprovalCard({ runId, approval, live }: { runId: string; approva
       ) : (
         <p className="muted" role="status">
           {approval.decision ? DECIDED[approval.decision] : 'Not answered: the request ended first'}
+          {approval.edits ? ` with your changes: ${approval.edits}` : ''}
         </p>
       )}
     </div>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
 import type { CalendarInfo, ImportReport } from '../../../src-shared/calendar';
 import { connectStore, createAppStore } from '../../../src-renderer/store';
+import { replay } from '../../../src-renderer/lib/runs';
 import { approvalKey } from '../../../src-renderer/store/chat';
 import { fakeApi, flush } from './fake-api';
 
@@ -96,5 +97,17 @@ describe('approving with the event form’s edits', () => {
     store.getState().setApprovalEdit(key, null);
     await store.getState().answerApproval('r1', 'ap1', 'approve');
     expect(fake.callsTo('agent.approve')).toEqual([{ runId: 'r1', approvalId: 'ap1', decision: 'approve' }]);
+  });
+});
+
+describe('an approval answered with edits', () => {
+  it('keeps what the user changed, in words, for the answered card', () => {
+    const at = '2026-11-25T14:00:00.000Z';
+    const run = replay([
+      { type: 'run_started', runId: 'r1', seq: 0, at, conversationId: 'c1', request: 'Book it', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', protocol: 'native' },
+      { type: 'approval_requested', runId: 'r1', seq: 1, at, approvalId: 'ap1', callId: 'call1', tool: 'book_event', args: { title: 'Sync' }, message: 'Book “Sync”?' },
+      { type: 'approval_resolved', runId: 'r1', seq: 2, at, approvalId: 'ap1', decision: 'approve', args: { title: 'Planning' }, edits: 'title “Sync” → “Planning”' },
+    ]);
+    expect(run?.approvals[0]).toMatchObject({ decision: 'approve', edits: 'title “Sync” → “Planning”' });
   });
 });
