@@ -158,7 +158,7 @@ describe('the focus follows the user and what changed is said', () => {
   }, 30_000);
 
   it('Undo hands the focus to the new Redo, Redo back to Undo, each said in the status region', async () => {
-    await page.keyboard.press('Alt+5');
+    await page.keyboard.press('Alt+6');
     await expect.poll(focused).toBe('h1:Actions');
     const log = page.getByRole('list', { name: 'Action log' });
     const undo = log.getByRole('button', { name: /^Undo: Completed/ }).first();
@@ -179,7 +179,7 @@ describe('the focus follows the user and what changed is said', () => {
     await page.keyboard.type('half a name');
     for (const [key, target] of [
       ['Alt+4', 'h1:Lists'],
-      ['Alt+6', 'h1:Settings'],
+      ['Alt+7', 'h1:Settings'],
       ['Alt+1', 'textarea:Message'],
       ['Alt+2', 'h1:Inbox'],
     ] as const) {
