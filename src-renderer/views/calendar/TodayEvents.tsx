@@ -6,7 +6,7 @@
 import { useEffect, useId, type CSSProperties } from 'react';
 import { useApp } from '../../store/react';
 import { ProblemAlert } from '../common';
-import { eventName, formatTime } from './model';
+import { eventName, formatTime, todayList } from './model';
 import '../../styles/calendar-ui.css';
 
 export function TodayEvents({ heading = 'Today’s events' }: { heading?: string }) {
@@ -24,8 +24,7 @@ export function TodayEvents({ heading = 'Today’s events' }: { heading?: string
     return () => clearTimeout(timer);
   }, [loadTodayEvents]);
 
-  const now = Date.now();
-  const events = (today.value?.events ?? []).filter((e) => !e.cancelled).sort((a, b) => Number(b.allDay) - Number(a.allDay) || a.start - b.start);
+  const events = todayList(today.value?.events ?? [], Date.now());
   return (
     <section className="today-events" aria-labelledby={headingId}>
       <h2 id={headingId}>{heading}</h2>
@@ -40,11 +39,9 @@ export function TodayEvents({ heading = 'Today’s events' }: { heading?: string
         <p className="muted">Nothing in the calendar today.</p>
       ) : (
         <ul aria-label="Today’s events">
-          {events.map((e) => {
-            const over = !e.allDay && e.end <= now;
-            const current = !e.allDay && e.start <= now && now < e.end;
+          {events.map(({ event: e, state }) => {
             return (
-              <li key={e.id} className={`${over ? 'over' : ''}${current ? ' current' : ''}`} style={{ '--cal-colour': e.colour } as CSSProperties} aria-label={`${eventName(e)}${current ? ', now' : over ? ', over' : ''}`}>
+              <li key={e.id} className={state} style={{ '--cal-colour': e.colour } as CSSProperties} aria-label={`${eventName(e)}${state === 'later' ? '' : `, ${state}`}`}>
                 <span className="cal-swatch" aria-hidden="true" />
                 <span className="today-events-time">{e.allDay ? 'all day' : formatTime(e.start)}</span>
                 <span className="today-events-title">{e.title}</span>

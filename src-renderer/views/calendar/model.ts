@@ -56,3 +56,11 @@ export function eventName(e: CalEvent): string {
   const time = e.allDay || new Date(e.start).toDateString() !== new Date(e.end).toDateString() ? timeRange(e) : `${formatDay(e.start)}, ${timeRange(e)}`;
   return `${e.title}, ${time}, ${e.calendar}${e.cancelled ? ', cancelled' : ''}`;
 }
+
+/** Today's list: cancelled events left out, all-day ones first, then by start; each marked over or now. */
+export function todayList(events: readonly CalEvent[], now: number): { event: CalEvent; state: 'over' | 'now' | 'later' }[] {
+  return events
+    .filter((e) => !e.cancelled)
+    .sort((a, b) => Number(b.allDay) - Number(a.allDay) || a.start - b.start || a.end - b.end)
+    .map((event) => ({ event, state: event.allDay ? 'later' : event.end <= now ? 'over' : event.start <= now ? 'now' : 'later' }));
+}
