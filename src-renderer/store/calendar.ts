@@ -38,8 +38,8 @@ export interface CalendarSlice {
   calendars: Loadable<CalendarInfo[]>;
   calEvents: Loadable<CalendarPage>;
   todayEvents: Loadable<CalendarPage>;
-  /** The last import's refusal (one line), or null. */
-  importProblem: Problem | null;
+  /** The last import's refusal (one line) and the file it was about, or null. */
+  importProblem: { fileName: string; problem: Problem } | null;
   importing: boolean;
   /** The task an opened event blocks time for. */
   linkedTask: Loadable<Task>;
@@ -54,8 +54,8 @@ export interface CalendarSlice {
   refreshCalendar(): Promise<void>;
   /** Imports an .ics file's text; true when it worked (a refusal is in importProblem). */
   importCalendar(fileName: string, text: string, person?: string): Promise<boolean>;
-  /** A file that cannot be sent (too big, not text): its refusal, shown like the core's. */
-  refuseImport(problem: Problem | null): void;
+  /** A file that cannot be sent (too big, not text): its refusal, shown like the core's; null dismisses. */
+  refuseImport(refusal: { fileName: string; problem: Problem } | null): void;
   removeCalendar(id: string): Promise<boolean>;
   setApprovalEdit(key: string, edit: ApprovalEdit | null): void;
   loadLinkedTask(taskId: string): Promise<void>;
@@ -130,11 +130,11 @@ export const createCalendarSlice =
           get().notify(importSummary(fileName, value));
           return true;
         } catch (e) {
-          set({ importing: false, importProblem: toProblem(e) });
+          set({ importing: false, importProblem: { fileName, problem: toProblem(e) } });
           return false;
         }
       },
-      refuseImport: (problem) => set({ importProblem: problem }),
+      refuseImport: (refusal) => set({ importProblem: refusal }),
       removeCalendar: async (id) => {
         const name = get().calendars.value?.find((c) => c.id === id)?.name ?? id;
         try {

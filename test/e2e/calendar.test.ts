@@ -163,12 +163,13 @@ describe('the calendar in Chromium through tidy serve', () => {
     await expect.poll(() => details.count()).toBe(0);
 
     await pick('broken.ics', 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:yesterday-ish\r\n');
-    const alert = main().getByRole('alert').filter({ hasText: 'Could not import' });
+    const alert = main().getByRole('alert').filter({ hasText: 'Could not import broken.ics' });
     await visible(alert);
-    expect((await alert.innerText()).split('\n')[0]).toMatch(/^Could not import: /);
+    // One line: the file, what is wrong, what to do.
+    expect((await alert.locator('p').innerText()).split('\n')).toHaveLength(1);
     await alert.getByRole('button', { name: 'Dismiss' }).click();
     await pick('notes.txt', 'just some notes');
-    await visible(main().getByRole('alert').filter({ hasText: 'notes.txt is not an iCalendar file' }));
+    await visible(main().getByRole('alert').filter({ hasText: 'Could not import notes.txt: it is not an iCalendar file' }));
     await main().getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
     // Nothing of the bad files was imported.
     expect(await legend().getByRole('listitem').count()).toBe(3);

@@ -33,20 +33,20 @@ const ICS = /\.(ics|ical|ifb|icalendar)$/i;
 /** Reads a chosen or dropped file; a refusal in words when it is not an .ics file the window can send. */
 async function readIcs(file: File): Promise<{ text: string } | { problem: Problem }> {
   if (!ICS.test(file.name) && file.type !== 'text/calendar') {
-    return { problem: { code: 'client', message: `${file.name} is not an iCalendar file`, hint: 'choose a .ics file (exported from Google, Outlook or Apple Calendar)' } };
+    return { problem: { code: 'client', message: 'it is not an iCalendar file', hint: 'choose a .ics file (exported from Google, Outlook or Apple Calendar)' } };
   }
   if (file.size > MAX_ICS_BYTES) {
-    return { problem: { code: 'client', message: `${file.name} is too large to import here (${Math.round(file.size / 1024 / 1024)} MB)`, hint: `import it with: tidy cal import "${file.name}"` } };
+    return { problem: { code: 'client', message: `it is too large to import here (${Math.round(file.size / 1024 / 1024)} MB)`, hint: `import it with: tidy cal import "${file.name}"` } };
   }
   let text: string;
   try {
     text = await file.text();
   } catch {
-    return { problem: { code: 'client', message: `${file.name} could not be read`, hint: 'check that the file is still there, then try again' } };
+    return { problem: { code: 'client', message: 'it could not be read', hint: 'check that the file is still there, then try again' } };
   }
   // In a browser on `tidy serve` a request is at most 256 KiB: a bigger file would cut the connection.
   if (new Blob([JSON.stringify(text)]).size > MAX_REQUEST_BYTES) {
-    return { problem: { code: 'client', message: `${file.name} is too large to import in the browser`, hint: `import it in the app, or with: tidy cal import "${file.name}"` } };
+    return { problem: { code: 'client', message: 'it is too large to import in the browser', hint: `import it in the app, or with: tidy cal import "${file.name}"` } };
   }
   return { text };
 }
@@ -108,7 +108,7 @@ export function CalendarView() {
     for (const file of files ? [...files] : []) {
       const read = await readIcs(file);
       if ('problem' in read) {
-        refuseImport(read.problem);
+        refuseImport({ fileName: file.name, problem: read.problem });
         return;
       }
       if (!(await importCalendar(file.name, read.text, person.trim() || undefined))) return;
@@ -206,11 +206,15 @@ export function CalendarView() {
       </div>
       {importProblem && (
         <div className="cal-alert">
-          <ProblemAlert problem={importProblem} title={`Could not import: ${importProblem.message}`}>
+          <div className="alert cal-import-problem" role="alert">
+            <p>
+              <strong>Could not import {importProblem.fileName}:</strong> {importProblem.problem.message}
+              {importProblem.problem.hint && <span className="muted"> — {importProblem.problem.hint}</span>}
+            </p>
             <button type="button" className="btn small" onClick={() => refuseImport(null)}>
               Dismiss
             </button>
-          </ProblemAlert>
+          </div>
         </div>
       )}
       <CalendarLegend calendars={calendars.value ?? []} />

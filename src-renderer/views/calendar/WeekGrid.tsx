@@ -61,7 +61,8 @@ export const WeekGrid = memo(function WeekGrid({ days, events, hours, ownCalenda
     if (!box) return;
     const todayShown = days.includes(today);
     const startMin = todayShown ? (nowMinute(Date.now(), today) ?? 0) : (parseClock(hours.start) ?? 8 * 60);
-    box.scrollTop = Math.max(0, ((startMin - 60) / 60) * HOUR_PX);
+    // A few pixels more, so the hour's label is not cut at the top.
+    box.scrollTop = Math.max(0, ((startMin - 60) / 60) * HOUR_PX - 10);
     // Only when the range changes: a refresh must not pull the grid away from where the user scrolled.
   }, [first, days.length]);
 

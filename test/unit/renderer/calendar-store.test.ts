@@ -66,7 +66,7 @@ describe('the calendar store', () => {
     expect(store.getState().notices.at(-1)?.text).toBe('Imported alice.ics as Alice: 3 new events');
     expect(await store.getState().importCalendar('notes.ics', 'hello')).toBe(false);
     expect(fake.callsTo('calendars.import')[1]).not.toHaveProperty('person');
-    expect(store.getState().importProblem).toMatchObject({ message: 'line 1: not an iCalendar file (no BEGIN:VCALENDAR)', hint: 'export the calendar again as .ics' });
+    expect(store.getState().importProblem).toMatchObject({ fileName: 'notes.ics', problem: { message: 'line 1: not an iCalendar file (no BEGIN:VCALENDAR)', hint: 'export the calendar again as .ics' } });
     expect(store.getState().importing).toBe(false);
   });
 });
