@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
@@ -107,6 +108,12 @@ const legend = () => main().getByRole('list', { name: 'Calendars' });
 const visible = (l: Locator) => l.waitFor({ state: 'visible' });
 const event = (name: RegExp) => main().getByRole('button', { name });
 const rangeText = () => main().locator('.cal-range').innerText();
+
+/** axe-core's serious and critical WCAG 2.1 A/AA findings on the page as it is (as test/e2e/a11y.test.ts checks the other views). */
+async function seriousA11yProblems(): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 async function pick(name: string, text: string): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
@@ -237,8 +244,10 @@ describe('the calendar in Chromium through tidy serve', () => {
     await visible(page.getByText(/^Imported team\.ics as /));
     await expect.poll(() => main().getByRole('button', { name: /, Team$/ }).count()).toBe(40);
     await shot('calendar-busy-week');
+    expect(await seriousA11yProblems()).toEqual([]);
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot('calendar-busy-week-dark');
+    expect(await seriousA11yProblems()).toEqual([]);
     await page.setViewportSize({ width: 800, height: 760 });
     await shot('calendar-narrow-dark');
     await page.emulateMedia({ colorScheme: 'light' });
