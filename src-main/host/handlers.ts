@@ -24,8 +24,13 @@ import {
   addTask,
   DomainError,
   fail,
+  findFreeSlots,
   listActions,
+  listCalendars,
+  listEvents,
   listItems,
+  localZone,
+  parseInstant,
   listLists,
   listProjectsWithCounts,
   listTasks,
@@ -165,6 +170,28 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'lists.list': (i) => listLists(db, i),
     'lists.items': (i) => listItems(db, i.list, i),
+
+    'events.list': (i) => {
+      const zone = localZone();
+      return listEvents(db, { fromMs: parseInstant(i.from, zone, 'from'), toMs: parseInstant(i.to, zone, 'to'), zone, includeCancelled: i.includeCancelled });
+    },
+    'calendars.list': () => listCalendars(db),
+    'events.free': (i) => {
+      const zone = localZone();
+      const settings = readSettings(db);
+      const { slots, total } = findFreeSlots(db, {
+        durationMin: i.durationMin ?? 30,
+        ...(i.from ? { fromMs: parseInstant(i.from, zone, 'from') } : {}),
+        ...(i.to ? { toMs: parseInstant(i.to, zone, 'to') } : {}),
+        attendees: i.attendees ?? [],
+        now: services.now().getTime(),
+        zone,
+        workStart: settings.workStart,
+        workEnd: settings.workEnd,
+        workDays: settings.workDays,
+      });
+      return { slots, total };
+    },
 
     'capture.add': (i) => logged(addTask(db, ctx(), { content: i.text })),
     'capture.ask': (i) => ask(i.text),
