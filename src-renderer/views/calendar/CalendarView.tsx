@@ -264,6 +264,10 @@ function CalendarLegend({ calendars }: { calendars: CalendarInfo[] }) {
           </li>
         );
       })}
+      <li className="cal-legend-free">
+        <span className="cal-swatch" aria-hidden="true" />
+        <span>Free: your own time in working hours</span>
+      </li>
     </ul>
   );
 }

@@ -13,8 +13,8 @@ export const HOUR_PX = 44;
 const MIN_EVENT_PX = 18;
 
 const headFmt = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric' });
-/** '8 AM' or '08': the hour alone keeps the gutter narrow in every locale. */
-const hourFmt = new Intl.DateTimeFormat(undefined, { hour: 'numeric' });
+/** '8 AM' where the locale uses AM/PM, else '08:00': short enough for the gutter either way. */
+const hourFmt = new Intl.DateTimeFormat(undefined, ['h23', 'h24'].includes(new Intl.DateTimeFormat(undefined, { hour: 'numeric' }).resolvedOptions().hourCycle ?? '') ? { hour: '2-digit', minute: '2-digit' } : { hour: 'numeric' });
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
 /** The minute now, updated every 30 s while shown. */
