@@ -247,7 +247,7 @@ function CalendarLegend({ calendars }: { calendars: CalendarInfo[] }) {
       {calendars.map((c) => {
         const who = personOf(c);
         return (
-          <li key={c.id} style={{ '--cal-colour': c.colour } as CSSProperties}>
+          <li key={c.id} className={c.kind === 'imported' ? 'removable' : undefined} style={{ '--cal-colour': c.colour } as CSSProperties}>
             <span className="cal-swatch" aria-hidden="true" />
             <span>
               {c.name}
