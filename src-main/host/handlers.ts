@@ -198,7 +198,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'agent.send': (i) => ask(i.message, i.conversationId),
     'agent.cancel': (i) => ({ cancelled: cancelRun({ live }, i.runId) }),
-    'agent.approve': (i) => ({ answered: answerApproval({ db, live }, i.runId, i.approvalId, i.decision) }),
+    'agent.approve': (i) => ({ answered: answerApproval({ db, live }, i.runId, i.approvalId, i.decision, i.args) }),
     'agent.tools': () => tools.map((t) => ({ name: t.name, description: t.description, changes: t.effect === 'write', approval: t.approval ?? 'auto' })),
 
     'conversations.list': (i) => listConversations(db, i.limit),

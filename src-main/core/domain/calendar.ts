@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { PERSONAL_CALENDAR_ID, type CalendarEvent, type CalendarInfo, type ImportReport } from '../../../src-shared/calendar';
 import type { Row } from '../actions/changes';
 import { expand } from '../calendar/expand';
-import { parseIcs, type Attendee, type EventData } from '../calendar/ics';
+import { parseIcs, type Attendee, type EventData, type ExportEvent } from '../calendar/ics';
 import { isoInZone, localZone, parseWall, wallAt, wallDate, wallString, wallToUtc } from '../calendar/zones';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
@@ -524,7 +524,7 @@ export const importCalendar = implement('calendars.import', (cs, input: ImportIn
   }
   const row = cached(db, `SELECT * FROM calendars WHERE id = ?`).get(calendarId) as CalendarRow;
   const calendar = toCalendar(row, eventCount(db, calendarId));
-  const counts = existing ? `${added} added, ${updated} updated, ${removed} removed, ${unchanged} unchanged` : `${added} events`;
+  const counts = existing ? `${added} added, ${updated} updated, ${removed} removed, ${unchanged} unchanged` : `${added} event${added === 1 ? "" : "s"}`;
   return {
     value: { calendar, added, updated, removed, unchanged, warnings: parsed.warnings },
     summary: `${existing ? 'Re-imported' : 'Imported'} calendar ${quote(calendar.name)} from ${source} (${counts})`,
@@ -545,3 +545,30 @@ export const removeCalendar = implement('calendars.remove', (cs, input: { calend
 
 /** The calendar operations (the `tidy cal` commands are in src-main/cli/commands/calendar.ts). */
 export const CALENDAR_OPERATIONS = [bookEvent, moveEvent, cancelEvent, importCalendar, removeCalendar];
+
+// --- export -------------------------------------------------------------------------------------------
+
+/** The local calendar's events as the iCalendar writer takes them (cancelled ones when asked). */
+export function exportableEvents(db: Db, opts: { includeCancelled?: boolean; event?: string } = {}): ExportEvent[] {
+  const rows = opts.event
+    ? [ownEvent(db, opts.event)]
+    : (cached(db, `${SELECT_JOINED} WHERE e.calendar_id = ? ORDER BY e.start_ms, e.id`).all(PERSONAL_CALENDAR_ID) as JoinedRow[]).filter(
+        (r) => opts.includeCancelled || r.cancelled_at === null,
+      );
+  return rows.map((r) => ({
+    id: r.id,
+    uid: r.uid,
+    title: r.title,
+    startMs: r.start_ms,
+    endMs: r.end_ms,
+    allDay: r.all_day === 1,
+    startDate: r.start.slice(0, 10),
+    endDate: r.end.slice(0, 10),
+    location: r.location,
+    notes: r.notes,
+    attendees: JSON.parse(r.attendees) as Attendee[],
+    cancelled: r.cancelled_at !== null,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  }));
+}

@@ -1,11 +1,12 @@
 import { BATCH_TOOLS } from './batch';
 import { calculateTool } from './calculate';
+import { CALENDAR_TOOLS } from './calendar';
 import { LIST_TOOLS } from './lists';
 import { searchTool } from './search';
 import { TASK_TOOLS } from './tasks';
 import type { Tool } from './tool';
 
 /** Every tool the agent has, in the order the model is shown them. Adding a tool is adding one object here. */
-export const TOOLS: readonly Tool[] = [...TASK_TOOLS, ...BATCH_TOOLS, ...LIST_TOOLS, calculateTool, searchTool];
+export const TOOLS: readonly Tool[] = [...TASK_TOOLS, ...BATCH_TOOLS, ...LIST_TOOLS, ...CALENDAR_TOOLS, calculateTool, searchTool];
 
 export { READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolEffect, type ToolServices, createToolServices } from './tool';
