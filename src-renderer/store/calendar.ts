@@ -157,6 +157,7 @@ export const createCalendarSlice =
         }),
       setApprovalEdit: (key, edit) =>
         set((s) => {
+          if (edit === null && !(key in s.approvalEdits)) return s;
           const { [key]: _, ...rest } = s.approvalEdits;
           return { approvalEdits: edit ? { ...rest, [key]: edit } : rest };
         }),
