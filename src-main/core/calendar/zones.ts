@@ -72,16 +72,13 @@ export function offsetAt(ms: number, zone: string): number {
 export function wallToUtc(w: Wall, zone: string): number {
   const guess = wallMs(w);
   if (zone === 'UTC') return guess;
-  const o1 = offsetAt(guess, zone);
-  let t = guess - o1 * 60_000;
-  const o2 = offsetAt(t, zone);
-  if (o2 !== o1) {
-    const t2 = guess - o2 * 60_000;
-    // Both offsets name this wall time in an overlap: the earlier instant. In a gap neither does: move forward.
-    if (offsetAt(t2, zone) === o2) t = Math.min(t, t2);
-    else t = guess - Math.min(o1, o2) * 60_000;
-  }
-  return t;
+  // The offsets a day either side bracket any transition near this wall time.
+  const before = offsetAt(guess - 86_400_000, zone);
+  const after = offsetAt(guess + 86_400_000, zone);
+  const valid = [before, after, offsetAt(guess, zone)].map((o) => guess - o * 60_000).filter((t) => wallMs(wallAt(t, zone)) === guess);
+  if (valid.length) return Math.min(...valid);
+  // A gap: the wall time does not exist; read it with the offset from before the gap, which moves it forward.
+  return guess - Math.min(before, after) * 60_000;
 }
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
