@@ -128,9 +128,9 @@ function parseJcal(text: string): ICAL.Component[] {
     jcal = ICAL.parse(text);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    const quoted = /"(.*)"$/.exec(message)?.[1];
+    const quoted = /"([^"]*)"$/.exec(message)?.[1];
     const line = quoted ? lineOf(text, quoted) : null;
-    fail(`${line ? `line ${line}: ` : ''}${message.replace(/ "(.*)"$/, '').slice(0, 120)}`, 'the file is not valid iCalendar; export it again from the calendar app');
+    fail(`${line ? `line ${line}: ` : ''}${message.replace(/ "[^"]*"$/, '').slice(0, 120)}`, 'the file is not valid iCalendar; export it again from the calendar app');
   }
   const roots = (Array.isArray(jcal) && typeof jcal[0] === 'string' ? [jcal] : (jcal as unknown[])) as unknown[];
   return roots.map((j) => new ICAL.Component(j as unknown[]));

@@ -46,12 +46,8 @@ export function isIanaZone(zone: string): boolean {
   }
 }
 
-/** The wall-clock time in `zone` at instant `ms`. */
-export function wallAt(ms: number, zone: string): Wall {
-  if (zone === 'UTC') {
-    const t = new Date(ms);
-    return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds() };
-  }
+/** The wall-clock time in `zone` at instant `ms`, from the runtime's tz data (slow: tens of microseconds). */
+function wallFromIntl(ms: number, zone: string): Wall {
   const parts: Record<string, number> = {};
   for (const p of formatter(zone).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   return { y: parts['year']!, m: parts['month']!, d: parts['day']!, h: parts['hour']! % 24, mi: parts['minute']!, s: parts['second']! };
@@ -59,10 +55,36 @@ export function wallAt(ms: number, zone: string): Wall {
 
 const wallMs = (w: Wall): number => Date.UTC(w.y, w.m - 1, w.d, w.h, w.mi, w.s);
 
+function utcWall(ms: number): Wall {
+  const t = new Date(ms);
+  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds() };
+}
+
+/**
+ * Offsets by zone and quarter hour: every tz transition falls on a quarter hour, so one Intl call per
+ * quarter hour and zone is enough (expanding two years of recurring events would otherwise make millions).
+ */
+const QUARTER = 15 * 60_000;
+const offsets = new Map<string, number>();
+
 /** The offset of `zone` from UTC at instant `ms`, in minutes (east positive). */
 export function offsetAt(ms: number, zone: string): number {
   if (zone === 'UTC') return 0;
-  return Math.round((wallMs(wallAt(ms, zone)) - Math.floor(ms / 1000) * 1000) / 60_000);
+  const bucket = Math.floor(ms / QUARTER);
+  const key = `${zone}|${bucket}`;
+  let off = offsets.get(key);
+  if (off === undefined) {
+    const at = bucket * QUARTER;
+    off = Math.round((wallMs(wallFromIntl(at, zone)) - at) / 60_000);
+    if (offsets.size > 500_000) offsets.clear();
+    offsets.set(key, off);
+  }
+  return off;
+}
+
+/** The wall-clock time in `zone` at instant `ms`. */
+export function wallAt(ms: number, zone: string): Wall {
+  return utcWall(ms + offsetAt(ms, zone) * 60_000);
 }
 
 /**
@@ -72,16 +94,13 @@ export function offsetAt(ms: number, zone: string): number {
 export function wallToUtc(w: Wall, zone: string): number {
   const guess = wallMs(w);
   if (zone === 'UTC') return guess;
-  const o1 = offsetAt(guess, zone);
-  let t = guess - o1 * 60_000;
-  const o2 = offsetAt(t, zone);
-  if (o2 !== o1) {
-    const t2 = guess - o2 * 60_000;
-    // Both offsets name this wall time in an overlap: the earlier instant. In a gap neither does: move forward.
-    if (offsetAt(t2, zone) === o2) t = Math.min(t, t2);
-    else t = guess - Math.min(o1, o2) * 60_000;
-  }
-  return t;
+  // The offsets a day either side bracket any transition near this wall time.
+  const before = offsetAt(guess - 86_400_000, zone);
+  const after = offsetAt(guess + 86_400_000, zone);
+  const valid = [before, after, offsetAt(guess, zone)].map((o) => guess - o * 60_000).filter((t) => wallMs(wallAt(t, zone)) === guess);
+  if (valid.length) return Math.min(...valid);
+  // A gap: the wall time does not exist; read it with the offset from before the gap, which moves it forward.
+  return guess - Math.min(before, after) * 60_000;
 }
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
@@ -273,6 +292,17 @@ const windowsByKey = new Map(Object.entries(WINDOWS_ZONES).map(([k, v]) => [k.to
  */
 export function ianaZone(tzid: string | null | undefined): string | null {
   if (!tzid) return null;
+  const known = resolved.get(tzid);
+  if (known !== undefined) return known;
+  const found = resolveZone(tzid);
+  if (resolved.size > 10_000) resolved.clear();
+  resolved.set(tzid, found);
+  return found;
+}
+
+const resolved = new Map<string, string | null>();
+
+function resolveZone(tzid: string): string | null {
   const id = tzid.trim().replace(/^"|"$/g, '');
   if (/^(utc|gmt|z|etc\/utc|etc\/gmt)$/i.test(id)) return 'UTC';
   if (id.includes('/') && isIanaZone(id)) return id;
