@@ -300,7 +300,7 @@ describe('at 200% zoom (640×400 CSS pixels)', () => {
   }, 30_000);
 
   it('keeps every Settings field at least 120 px wide and nothing clipped', async () => {
-    await page.keyboard.press('Alt+6');
+    await page.keyboard.press('Alt+7');
     await visible(page.getByRole('textbox', { name: 'Endpoint (base URL)' }));
     const narrow = await page
       .getByRole('main')
