@@ -274,7 +274,12 @@ export function parseIcs(text: string): ParsedCalendar {
 
     const children = cal.getAllSubcomponents();
     const lines = new Map<ICAL.Component, number>();
-    for (const c of children) lines.set(c, shape[lineIndex++]?.line ?? 0);
+    for (const c of children) {
+      lines.set(c, shape[lineIndex++]?.line ?? 0);
+      // ical.js looks a TZID up in the parent's VTIMEZONEs on every value it reads, scanning all of them
+      // when none matches (quadratic on a large file); zones are resolved here instead (class Zones).
+      (c as unknown as { parent: ICAL.Component | null }).parent = null;
+    }
     const where = (c: ICAL.Component, kind: string): string => `${kind} at line ${lines.get(c) ?? '?'}`;
 
     const masters = new Map<string, { tz: string | null; allDay: boolean }>();
