@@ -1,6 +1,7 @@
 // `npm run bench [name]`: every speed and memory target of the project, printed as figures and ratios.
 import { benchAgent } from './agent';
 import { benchCalculator } from './calculator';
+import { benchCalendar } from './calendar';
 import { benchData } from './data';
 import { benchHostile } from './hostile';
 import { benchLlm } from './llm';
@@ -16,6 +17,7 @@ const benches: [string, () => Promise<void>][] = [
   ['ui', benchUi],
   ['hostile', benchHostile],
   ['data', benchData],
+  ['calendar', benchCalendar],
 ];
 
 if (only && !benches.some(([name]) => name === only)) {

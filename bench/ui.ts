@@ -15,6 +15,7 @@ import { startFakeOpenAI } from '../test/fakes/openai-server';
 import { tidy } from '../test/support/cli';
 import { buildRendererOnce } from '../test/support/renderer';
 import { startServe } from '../test/support/serve';
+import { benchCalendarWeek } from './calendar-ui';
 import { report, time } from './util';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -236,6 +237,7 @@ export async function benchUi(): Promise<void> {
     await fake.close();
     rmSync(dir, { recursive: true, force: true });
   }
+  await benchCalendarWeek();
 }
 
 /** `count` frame times of an empty page, sorted. */

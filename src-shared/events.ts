@@ -18,6 +18,12 @@ export type WireProtocol = z.infer<typeof WireProtocol>;
 export const ApprovalDecision = z.enum(['approve', 'decline', 'always']);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
+/** The user's answer with, optionally, the tool's arguments as they edited them on the approval card. */
+export interface ApprovalAnswer {
+  decision: ApprovalDecision;
+  args?: unknown;
+}
+
 /**
  * What an `error` event is about: a failed model call (ModelErrorKind), a reply the protocol could not
  * read (`invalid_reply`), an MCP server left out of the run (`mcp`), or anything else that went wrong inside Tidy (`internal`).
@@ -80,7 +86,16 @@ export const AgentEvent = z.discriminatedUnion('type', [
     /** The question to show, e.g. "Complete task 'Buy milk'?". */
     message: z.string(),
   }),
-  z.object({ ...base, type: z.literal('approval_resolved'), approvalId: z.string(), decision: ApprovalDecision }),
+  z.object({
+    ...base,
+    type: z.literal('approval_resolved'),
+    approvalId: z.string(),
+    decision: ApprovalDecision,
+    /** The arguments the tool ran with, when the user edited them before approving. */
+    args: z.unknown().optional(),
+    /** What the user changed, in words (what the model was told). */
+    edits: z.string().optional(),
+  }),
   /** Token usage of one model call (run_finished carries the totals). */
   z.object({ ...base, type: z.literal('usage'), ...TokenUsage.shape }),
   z.object({ ...base, type: z.literal('answer'), text: z.string() }),

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { ActionEntry, ActionSource, List, ListItem, Project, Task, TaskStatus } from './domain';
+import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot } from './calendar';
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
 import { ConnectionReport, DetectedServer, KeyStatus, PresetId, ProfileId, ProviderProfile } from './providers';
@@ -170,6 +171,32 @@ export const channels = {
     output: z.object({ list: List, items: z.array(ListItem) }),
   },
 
+  // --- calendar (src-shared/calendar.ts) ---------------------------------------------------------
+  /**
+   * The occurrences overlapping [from, to) in every live calendar, earliest first, recurring events
+   * expanded; at most 5,000 (`truncated` says when there were more).
+   */
+  'events.list': {
+    input: z.object({ from: DateTimeText, to: DateTimeText, includeCancelled: z.boolean().optional() }),
+    output: z.object({ events: z.array(CalendarEvent), truncated: z.boolean() }),
+  },
+  /** Live calendars: Personal first, then imported ones by name. */
+  'calendars.list': { input: Empty, output: z.array(CalendarInfo) },
+  /**
+   * Free time in working hours (settings workStart, workEnd, workDays) between from and to (default: now
+   * to 14 days on), never in the past, at least `durationMin` long (default 30), when the user and every
+   * attendee (a person's name or email, whose calendar was imported) are free. Earliest first, at most 50.
+   */
+  'events.free': {
+    input: z.object({
+      from: DateTimeText.optional(),
+      to: DateTimeText.optional(),
+      durationMin: z.number().int().min(5).max(1440).optional(),
+      attendees: z.array(z.string().trim().min(1).max(200)).max(20).optional(),
+    }),
+    output: z.object({ slots: z.array(FreeSlot), total: z.number().int() }),
+  },
+
   // --- quick capture ------------------------------------------------------------------------------
   /**
    * Adds the text as a task at once (no model, works offline), read with the quick-add grammar
@@ -194,9 +221,14 @@ export const channels = {
   'agent.send': { input: z.object({ message: Message, conversationId: Id.optional() }), output: StartedRun, changes: ['conversations', 'runs'] },
   /** Cancels a run of this app by id; false when it is not running (any more). */
   'agent.cancel': { input: z.object({ runId: Id }), output: z.object({ cancelled: z.boolean() }) },
-  /** Answers an approval a run waits for; `always` also stops asking for that tool. False when nothing waits. */
+  /**
+   * Answers an approval a run waits for; `always` also stops asking for that tool. False when nothing waits.
+   * `args`: the tool's arguments as the user edited them on the approval card (approve or always only); they
+   * are checked against the tool's schema (a `failed` reply with reason `invalid_arguments` leaves the
+   * approval waiting), the tool runs with them, and the model is told in words what the user changed.
+   */
   'agent.approve': {
-    input: z.object({ runId: Id, approvalId: Id, decision: ApprovalDecision }),
+    input: z.object({ runId: Id, approvalId: Id, decision: ApprovalDecision, args: z.record(z.string(), z.json()).optional() }),
     output: z.object({ answered: z.boolean() }),
     changes: ['settings'],
   },

@@ -8,14 +8,15 @@
  * Inputs name things the way a person does: `task` is a task id, `project`/`list` an id or a name.
  */
 import { z } from 'zod';
+import { CalendarEvent, CalendarInfo, DateTimeText, ImportReport } from './calendar';
 import { DueDate, ListItem, Priority, Recurrence, Task } from './domain';
 
 /** Which views may be stale after a change; `data.changed` carries them so every window updates live. */
-export const Topic = z.enum(['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets']);
+export const Topic = z.enum(['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets', 'events']);
 export type Topic = z.infer<typeof Topic>;
 
 /** Every topic that the data tables (and therefore undo) can touch. */
-export const DATA_TOPICS = ['tasks', 'projects', 'lists', 'actions'] as const satisfies readonly Topic[];
+export const DATA_TOPICS = ['tasks', 'projects', 'lists', 'actions', 'events'] as const satisfies readonly Topic[];
 
 // Ids and references. Their real rules (does the task exist, is the name free) live in the core, which
 // answers with an error and a hint; the contract only bounds the shapes.
@@ -276,6 +277,54 @@ export const OPERATIONS = [
     output: ListItem,
     changes: ['lists'],
     cli: { command: 'list archive-item', help: 'archive an item (undo brings it back)', args: [list, item] },
+  }),
+
+  // --- calendar (src-main/core/domain/calendar.ts; the `tidy cal` commands are in src-main/cli/commands/calendar.ts) ---
+  spec({
+    name: 'book_event',
+    channel: 'events.book',
+    input: z.object({
+      title: Text,
+      start: DateTimeText,
+      end: DateTimeText,
+      allDay: z.boolean().optional(),
+      attendees: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
+      location: Text.optional(),
+      notes: Text.optional(),
+      /** Time-blocking: the task this event is for. */
+      taskId: Id.optional(),
+    }),
+    output: CalendarEvent,
+    changes: ['events'],
+  }),
+  spec({
+    name: 'move_event',
+    channel: 'events.move',
+    input: z.object({ event: Id, start: DateTimeText, end: DateTimeText }),
+    output: CalendarEvent,
+    changes: ['events'],
+  }),
+  spec({
+    name: 'cancel_event',
+    channel: 'events.cancel',
+    input: z.object({ event: Id }),
+    output: CalendarEvent,
+    changes: ['events'],
+  }),
+  spec({
+    name: 'import_calendar',
+    channel: 'calendars.import',
+    /** `text` is the .ics file's content (the renderer reads the file the user picked or dropped). */
+    input: z.object({ fileName: z.string().trim().min(1).max(255), text: z.string().max(50_000_000), person: z.string().trim().max(200).optional() }),
+    output: ImportReport,
+    changes: ['events'],
+  }),
+  spec({
+    name: 'remove_calendar',
+    channel: 'calendars.remove',
+    input: z.object({ calendar: Ref }),
+    output: CalendarInfo,
+    changes: ['events'],
   }),
 ] as const;
 

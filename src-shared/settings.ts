@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Accelerator } from './accelerator';
 import { McpServers } from './mcp';
+import { WEEKDAYS, type Weekday } from './calendar';
 import { BaseUrl, DEFAULT_PROFILE_ID, DEFAULT_PROFILES, ModelName, ProfileId } from './providers';
 
 export const Protocol = z.enum(['auto', 'native', 'json']);
@@ -16,6 +17,19 @@ const numeric = (min: number, max: number) =>
 const int = (min: number, max: number) =>
   numeric(min, max).pipe(z.number().int(`must be a whole number from ${min} to ${max}`).min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
 const num = (min: number, max: number) => numeric(min, max).pipe(z.number().min(min, `must be from ${min} to ${max}`).max(max, `must be from ${min} to ${max}`));
+
+/** A time of day, HH:MM (24 hours). */
+const clock = z.string().trim().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day as HH:MM, e.g. 09:00');
+/** Days of the week: an array, or the CLI's comma-separated text ("mon,tue,wed"). */
+const workDays = z
+  .union([z.array(z.string()), z.string().transform((s) => s.split(/[\s,]+/).filter(Boolean))])
+  .pipe(
+    z
+      .array(z.string().trim().toLowerCase().transform((d) => d.slice(0, 3)).pipe(z.enum(WEEKDAYS, { error: 'days are mon, tue, wed, thu, fri, sat, sun' })))
+      .min(1, 'name at least one day')
+      .max(7),
+  )
+  .transform((days) => WEEKDAYS.filter((d) => days.includes(d)));
 
 /** A tool's name: lower_snake_case, starting with a letter (so never `__proto__`). */
 export const TOOL_NAME = /^[a-z][a-z0-9_]*$/;
@@ -86,6 +100,13 @@ export const SETTINGS = {
     schema: McpServers,
     default: {} as McpServers,
     help: 'MCP servers whose tools the agent may use (tidy mcp add|list|remove)',
+  },
+  workStart: { schema: clock, default: '09:00', help: 'start of working hours (HH:MM), for finding free time' },
+  workEnd: { schema: clock, default: '17:00', help: 'end of working hours (HH:MM), for finding free time' },
+  workDays: {
+    schema: workDays,
+    default: ['mon', 'tue', 'wed', 'thu', 'fri'] as Weekday[],
+    help: 'working days, e.g. mon,tue,wed,thu,fri',
   },
   quickCaptureShortcut: {
     schema: Accelerator,

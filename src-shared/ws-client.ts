@@ -28,7 +28,7 @@ export interface SocketLike {
 export type OpenSocket = (url: string, protocols: string[]) => SocketLike;
 
 const OPEN = 1;
-const ALL_TOPICS = ['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets'] as const satisfies readonly Topic[];
+const ALL_TOPICS = ['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets', 'events'] as const satisfies readonly Topic[];
 // This module stays zod-free (the contract is imported as types), so the list is spelled out; the compiler checks it is complete.
 const _allTopics: [Exclude<Topic, (typeof ALL_TOPICS)[number]>] extends [never] ? true : never = true;
 

@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { DomainError, StoreError } from '../core';
 import { registerAgentCommands } from './commands/agent';
 import { registerBackupCommands } from './commands/backup';
+import { registerCalendarCommands } from './commands/calendar';
 import { registerConfigCommands } from './commands/config';
 import { registerDataCommands } from './commands/data';
 import { registerKeyCommands } from './commands/key';
@@ -27,6 +28,7 @@ const program = new Command('tidy')
 
 const cli = createCli(program);
 registerDataCommands(program, cli);
+registerCalendarCommands(program, cli);
 registerLogCommands(program, cli);
 registerConfigCommands(program, cli);
 registerAgentCommands(program, cli);

@@ -25,8 +25,13 @@ import {
   type SecretStore,
   DomainError,
   fail,
+  findFreeSlots,
   listActions,
+  listCalendars,
+  listEvents,
   listItems,
+  localZone,
+  parseInstant,
   listLists,
   listProjectsWithCounts,
   listTasks,
@@ -175,6 +180,28 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'lists.list': (i) => listLists(db, i),
     'lists.items': (i) => listItems(db, i.list, i),
 
+    'events.list': (i) => {
+      const zone = localZone();
+      return listEvents(db, { fromMs: parseInstant(i.from, zone, 'from'), toMs: parseInstant(i.to, zone, 'to'), zone, includeCancelled: i.includeCancelled });
+    },
+    'calendars.list': () => listCalendars(db),
+    'events.free': (i) => {
+      const zone = localZone();
+      const settings = readSettings(db);
+      const { slots, total } = findFreeSlots(db, {
+        durationMin: i.durationMin ?? 30,
+        ...(i.from ? { fromMs: parseInstant(i.from, zone, 'from') } : {}),
+        ...(i.to ? { toMs: parseInstant(i.to, zone, 'to') } : {}),
+        attendees: i.attendees ?? [],
+        now: services.now().getTime(),
+        zone,
+        workStart: settings.workStart,
+        workEnd: settings.workEnd,
+        workDays: settings.workDays,
+      });
+      return { slots, total };
+    },
+
     'capture.add': (i) => {
       const r = addFromText(db, ctx(), i.text);
       return { ...logged(r), note: r.note };
@@ -187,7 +214,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'agent.send': (i) => ask(i.message, i.conversationId),
     'agent.cancel': (i) => ({ cancelled: cancelRun({ live }, i.runId) }),
-    'agent.approve': (i) => ({ answered: answerApproval({ db, live }, i.runId, i.approvalId, i.decision) }),
+    'agent.approve': (i) => ({ answered: answerApproval({ db, live }, i.runId, i.approvalId, i.decision, i.args) }),
     'agent.tools': () => tools.map((t) => ({ name: t.name, description: t.description, changes: t.effect === 'write', approval: t.approval ?? 'auto' })),
 
     'conversations.list': (i) => listConversations(db, i.limit, i.archived ?? false),

@@ -10,6 +10,7 @@
 import type { ComponentType } from 'react';
 import type { View } from '../store/views';
 import { ActionsView } from '../views/ActionsView';
+import { CalendarView } from '../views/calendar/CalendarView';
 import { ChatView } from '../views/ChatView';
 import { CompletedView } from '../views/CompletedView';
 import { InboxView } from '../views/InboxView';
@@ -28,6 +29,7 @@ export const SCREENS: Record<View, ComponentType> = {
   projects: ProjectsView,
   lists: ListsView,
   completed: CompletedView,
+  calendar: CalendarView,
   actions: ActionsView,
   settings: SettingsView,
   search: SearchView,

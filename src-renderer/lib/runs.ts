@@ -14,6 +14,8 @@ export interface Approval {
   message: string;
   /** null while the run waits for the user. */
   decision: ApprovalDecision | null;
+  /** What the user changed in the arguments before approving, in words (as the model was told). */
+  edits?: string;
 }
 
 export interface RunState {
@@ -121,7 +123,7 @@ export function applyEvent(run: RunState | undefined, e: AgentEvent): RunState {
       if (r.approvals.some((a) => a.approvalId === e.approvalId)) return next;
       return { ...next, approvals: [...r.approvals, { approvalId: e.approvalId, callId: e.callId, tool: e.tool, args: e.args, message: e.message, decision: null }] };
     case 'approval_resolved':
-      return { ...next, approvals: r.approvals.map((a) => (a.approvalId === e.approvalId ? { ...a, decision: e.decision } : a)) };
+      return { ...next, approvals: r.approvals.map((a) => (a.approvalId === e.approvalId ? { ...a, decision: e.decision, ...(e.edits ? { edits: e.edits } : {}) } : a)) };
     case 'usage':
       // run_finished carries the totals; until then the usage events add up.
       return { ...next, usage: addUsage(r.usage, e) };

@@ -328,9 +328,15 @@ export const createChatSlice =
       answerApproval: async (runId, approvalId, decision) => {
         const key = approvalKey(runId, approvalId);
         if (key in get().approvalsSent) return;
+        // The card's form may have edited the arguments (store/calendar.ts): approving sends them, or is held while they are not valid.
+        const edit = decision === 'decline' ? undefined : get().approvalEdits[key];
+        if (edit?.problem) {
+          get().notify(`Not approved yet: ${edit.problem}`, 'error');
+          return;
+        }
         set((s) => ({ approvalsSent: { ...s.approvalsSent, [key]: decision } }));
         try {
-          await api.invoke('agent.approve', { runId, approvalId, decision });
+          await api.invoke('agent.approve', { runId, approvalId, decision, ...(edit?.args ? { args: edit.args } : {}) });
         } catch (e) {
           const p = toProblem(e);
           set((s) => ({ approvalsSent: without(s.approvalsSent, key) }));

@@ -7,6 +7,7 @@ import { createStore } from 'zustand/vanilla';
 import { createJSONStorage, persist, subscribeWithSelector, type StateStorage } from 'zustand/middleware';
 import { createActionsSlice } from './actions';
 import { createCaptureSlice } from './capture';
+import { createCalendarSlice } from './calendar';
 import { createChatSlice } from './chat';
 import { createDataSlice } from './data';
 import { createNavSlice } from './nav';
@@ -43,6 +44,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           ...createChatSlice(deps)(...a),
           ...createCaptureSlice(deps)(...a),
           ...createTasksSlice(deps)(...a),
+          ...createCalendarSlice(deps)(...a),
         }),
         {
           name: 'tidy.ui',

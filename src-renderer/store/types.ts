@@ -3,13 +3,14 @@ import type { StateCreator } from 'zustand';
 import type { Bridge } from '../../src-shared/bridge';
 import type { ActionsSlice } from './actions';
 import type { CaptureSlice } from './capture';
+import type { CalendarSlice } from './calendar';
 import type { ChatSlice } from './chat';
 import type { DataSlice } from './data';
 import type { NavSlice } from './nav';
 import type { SettingsSlice } from './settings';
 import type { TasksSlice } from './tasks';
 
-export type AppState = NavSlice & DataSlice & ActionsSlice & SettingsSlice & ChatSlice & CaptureSlice & TasksSlice;
+export type AppState = NavSlice & DataSlice & ActionsSlice & SettingsSlice & ChatSlice & CaptureSlice & TasksSlice & CalendarSlice;
 
 /** The middleware applied to the combined store (store/index.ts), in order; slices see their mutators. */
 export type Mutators = [['zustand/subscribeWithSelector', never], ['zustand/persist', unknown]];

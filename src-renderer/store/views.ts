@@ -59,6 +59,15 @@ export const VIEW_DEFS = [
     refresh: (s) => s.refreshTaskView('upcoming'),
   },
   {
+    id: 'calendar',
+    label: 'Calendar',
+    icon: 'M4 6h16v14H4zM4 10h16M8 3v5M16 3v5',
+    focus: 'heading',
+    // Working hours are settings: the settings slice refetches them on its own topic.
+    topics: ['events'],
+    refresh: (s) => s.refreshCalendar(),
+  },
+  {
     id: 'projects',
     label: 'Projects',
     icon: 'M3 6h6l2 2h10v11H3z',
@@ -80,14 +89,6 @@ export const VIEW_DEFS = [
     },
   },
   {
-    id: 'completed',
-    label: 'Completed',
-    icon: 'M12 21a9 9 0 100-18 9 9 0 000 18zM8 12l3 3 5-6',
-    focus: 'heading',
-    topics: ['tasks', 'projects'],
-    refresh: (s) => s.refreshTaskView('completed'),
-  },
-  {
     id: 'actions',
     label: 'Actions',
     icon: 'M9 14L4 9l5-5M4 9h10a6 6 0 010 12h-3',
@@ -104,6 +105,14 @@ export const VIEW_DEFS = [
     focus: 'heading',
     topics: ['settings', 'providers', 'secrets'],
     refresh: (s, topics) => s.refreshSettings(topics),
+  },
+  {
+    id: 'completed',
+    label: 'Completed',
+    icon: 'M12 21a9 9 0 100-18 9 9 0 000 18zM8 12l3 3 5-6',
+    focus: 'heading',
+    topics: ['tasks', 'projects'],
+    refresh: (s) => s.refreshTaskView('completed'),
   },
   {
     id: 'search',

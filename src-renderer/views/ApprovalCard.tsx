@@ -7,6 +7,7 @@ import type { Approval } from '../lib/runs';
 import { approvalKey } from '../store/chat';
 import { useApp } from '../store/react';
 import type { Names } from '../lib/words';
+import { EVENT_FORM_TOOLS, EventApprovalForm } from './calendar/EventApprovalForm';
 import { ArgList } from './common';
 
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
@@ -14,11 +15,14 @@ const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline
 /**
  * A run waits for the user: the question, the tool and its arguments in words, and three answers.
  * Answered only on purpose: the card never takes the focus from where the user is typing (src-renderer/lib/focus.ts);
- * it is announced instead, and answered by a click, by Tab to a button, or by Alt+A / Alt+D.
+ * it is announced instead, and answered by a click, by Tab to a button, or by Alt+A / Alt+D. An event to
+ * book or move shows as a form (calendar/EventApprovalForm.tsx) whose edits Approve sends.
  */
 export function ApprovalCard({ runId, approval, live, names }: { runId: string; approval: Approval; live: boolean; names: Names }) {
   const answer = useApp((s) => s.answerApproval);
   const sent = useApp((s) => s.approvalsSent[approvalKey(runId, approval.approvalId)] ?? null);
+  /** The event form's edits cannot be sent yet (its message says why): approving waits for a fix. */
+  const editBlocked = useApp((s) => (s.approvalEdits[approvalKey(runId, approval.approvalId)]?.problem ?? null) !== null);
   const cardRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const keysId = useId();
@@ -47,17 +51,21 @@ export function ApprovalCard({ runId, approval, live, names }: { runId: string; 
         {waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}
       </h3>
       <p>{approval.message}</p>
-      <ArgList args={approval.args} names={names} />
+      {waiting && EVENT_FORM_TOOLS.has(approval.tool) ? (
+        <EventApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} tool={approval.tool} args={approval.args} disabled={sent !== null} />
+      ) : (
+        <ArgList args={approval.args} names={names} />
+      )}
       {waiting ? (
         <>
           <div className="row wrap">
-            <button type="button" className="btn primary" disabled={sent !== null} aria-keyshortcuts="Alt+A" aria-describedby={keysId} onClick={() => decide('approve')}>
+            <button type="button" className="btn primary" disabled={sent !== null || editBlocked} aria-keyshortcuts="Alt+A" aria-describedby={keysId} onClick={() => decide('approve')}>
               Approve
             </button>
             <button type="button" className="btn" disabled={sent !== null} aria-keyshortcuts="Alt+D" aria-describedby={keysId} onClick={() => decide('decline')}>
               Decline
             </button>
-            <button type="button" className="btn" disabled={sent !== null} onClick={() => decide('always')} aria-label={`Always allow ${toolLabel(approval.tool)}`}>
+            <button type="button" className="btn" disabled={sent !== null || editBlocked} onClick={() => decide('always')} aria-label={`Always allow ${toolLabel(approval.tool)}`}>
               Always allow
             </button>
           </div>
@@ -68,6 +76,7 @@ export function ApprovalCard({ runId, approval, live, names }: { runId: string; 
       ) : (
         <p className="muted" role="status">
           {approval.decision ? DECIDED[approval.decision] : 'Not answered: the request ended first'}
+          {approval.edits ? ` with your changes: ${approval.edits}` : ''}
         </p>
       )}
     </div>

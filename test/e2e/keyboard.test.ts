@@ -178,7 +178,7 @@ describe('the focus follows the user and what changed is said', () => {
     await field.focus();
     await page.keyboard.type('half a name');
     for (const [key, target] of [
-      ['Alt+6', 'h1:Lists'],
+      ['Alt+7', 'h1:Lists'],
       ['Alt+9', 'h1:Settings'],
       ['Alt+1', 'textarea:Message'],
       ['Alt+2', 'h1:Inbox'],
@@ -321,7 +321,7 @@ describe('at 200% zoom (640×400 CSS pixels)', () => {
       await page.waitForTimeout(100);
       expect(await layoutProblems(), key).toEqual([]);
     }
-    // Actions: the request titles and summaries keep room to be read.
+    // Actions (Alt+6): the request titles and summaries keep room to be read.
     const titles = await page.locator('.log-group .title, .log-entry .summary').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
     expect(Math.min(...titles)).toBeGreaterThanOrEqual(100);
   }, 30_000);

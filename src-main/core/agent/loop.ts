@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { AgentEvent, AgentEventBody, ApprovalDecision, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../../src-shared/events';
+import type { AgentEvent, AgentEventBody, ApprovalAnswer, ApprovalDecision, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../../src-shared/events';
 import type { Failure } from '../../../src-shared/result';
 import { ModelError, type ChatMessage, type Model, type ModelDelta, type ModelTurn } from '../llm/port';
 import type { Db } from '../store/db';
 import { listActions } from '../actions/log';
-import { invokeTool, type BulkPolicy } from '../tools/invoke';
+import { answerOf, describeEdits, invokeTool, type BulkPolicy } from '../tools/invoke';
 import { createToolServices, type Tool, type ToolContext, type ToolOutcome, type ToolServices } from '../tools/tool';
 import { compactToBudget, dated, estimateTokens } from './context';
 import { historyWindow } from './history';
@@ -62,7 +62,7 @@ export interface RunAgentOptions {
    * Asks the user. Called before `approval_requested` is emitted, so an answer given while that event is
    * being handled is not lost. Without it, calls that need approval are declined.
    */
-  approve?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
+  approve?: (request: ApprovalRequest) => Promise<ApprovalDecision | ApprovalAnswer>;
 }
 
 export interface RunOutcome {
@@ -199,13 +199,14 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
   };
 
   /** Asks the user about a call, with the events the UI and the trace show. */
-  const askUser = (call: PendingCall) => async (tool: Tool, question: string): Promise<ApprovalDecision> => {
+  const askUser = (call: PendingCall) => async (tool: Tool, question: string): Promise<ApprovalAnswer> => {
     const ask: ApprovalRequest = { approvalId: `ap${++approvals}`, callId: call.id, tool: tool.name, args: call.args, message: question };
-    const answer = o.approve ? o.approve(ask) : Promise.resolve<ApprovalDecision>('decline');
+    const pending = o.approve ? o.approve(ask) : Promise.resolve<ApprovalDecision>('decline');
     emit({ type: 'approval_requested', ...ask });
-    const decision = await abortable(answer, signal);
-    emit({ type: 'approval_resolved', approvalId: ask.approvalId, decision });
-    return decision;
+    const answer = answerOf(await abortable(pending, signal));
+    const edits = answer.args !== undefined && answer.decision !== 'decline' ? describeEdits(call.args, answer.args) : null;
+    emit({ type: 'approval_resolved', approvalId: ask.approvalId, decision: answer.decision, ...(edits ? { args: answer.args, edits } : {}) });
+    return edits ? answer : { decision: answer.decision };
   };
 
   const bulk: BulkPolicy | undefined = o.bulkApproval

@@ -3,7 +3,10 @@
  * cancel it, answer its approvals — all by run id. Plain functions; the dependencies are passed in.
  */
 import { Protocol } from '../../../src-shared/settings';
-import type { AgentEvent, ApprovalDecision } from '../../../src-shared/events';
+import type { z } from 'zod';
+import type { AgentEvent, ApprovalAnswer, ApprovalDecision } from '../../../src-shared/events';
+import { fail } from '../domain/fail';
+import { describeIssues } from '../tools/invoke';
 import type { Result } from '../../../src-shared/result';
 import type { Model } from '../llm/port';
 import { connectionModel, type Connection } from '../providers/connection';
@@ -22,7 +25,7 @@ interface LiveRun {
   conversationId: string;
   controller: AbortController;
   /** Approvals waiting for the user, by approval id. */
-  approvals: Map<string, { tool: string; resolve: (d: ApprovalDecision) => void }>;
+  approvals: Map<string, { tool: string; input?: z.ZodType; resolve: (d: ApprovalAnswer) => void }>;
 }
 
 /** The runs going on in this process. A host keeps one and passes it to every call. */
@@ -151,7 +154,10 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     // Read at every call, so an "always allow" given earlier in this run applies to the next call.
     needsApproval: (tool) => !input.approveAll && approvalPolicy(readSettings(db).approvals, tool) === 'ask',
     ...(input.approveAll ? {} : { bulkApproval: settings.bulkApproval }),
-    approve: (request) => new Promise((resolve) => run.approvals.set(request.approvalId, { tool: request.tool, resolve })),
+    approve: (request) =>
+      new Promise((resolve) =>
+        run.approvals.set(request.approvalId, { tool: request.tool, input: [...deps.tools, ...mcp.tools].find((t) => t.name === request.tool)?.input, resolve }),
+      ),
   });
   } finally {
     // The servers' processes end with the run.
@@ -198,12 +204,26 @@ export function cancelRun(deps: Pick<AgentDeps, 'live'>, runId: string): boolean
 /**
  * Answers an approval the run is waiting for. `always` also sets `approvals.<tool> = auto` (revocable in
  * the settings). False if that run or approval is not waiting (already answered, or the run ended).
+ * `args` are the call's arguments as the user edited them (approve or always only): checked against the
+ * tool's schema first; invalid ones throw a DomainError (`invalid_arguments`) and leave the approval waiting.
  */
-export function answerApproval(deps: Pick<AgentDeps, 'db' | 'live'>, runId: string, approvalId: string, decision: ApprovalDecision): boolean {
+export function answerApproval(deps: Pick<AgentDeps, 'db' | 'live'>, runId: string, approvalId: string, decision: ApprovalDecision, args?: unknown): boolean {
   const pending = deps.live.get(runId)?.approvals.get(approvalId);
   if (!pending) return false;
+  if (args !== undefined) {
+    if (decision === 'decline') fail('edited arguments come with an approval, not a decline', 'approve with the edited values, or decline without them', 'invalid_arguments');
+    if (!pending.input) fail(`${pending.tool} cannot be edited here`, 'approve or decline it as it is', 'invalid_arguments');
+    let parsed: { success: boolean; error?: z.ZodError };
+    try {
+      parsed = pending.input.safeParse(args);
+    } catch {
+      parsed = { success: false };
+    }
+    if (!parsed.success)
+      fail(`the edited values are not valid: ${parsed.error ? describeIssues(parsed.error.issues) : 'nested too deeply'}`, 'correct them and approve again', 'invalid_arguments');
+  }
   deps.live.get(runId)!.approvals.delete(approvalId);
   if (decision === 'always') writeSetting(deps.db, `approvals.${pending.tool}`, 'auto');
-  pending.resolve(decision);
+  pending.resolve(args !== undefined ? { decision, args } : { decision });
   return true;
 }

@@ -75,11 +75,11 @@ export function parseExport(textIn: string, name = 'the file'): ExportData & { s
 }
 
 /** Tables that hold the user's data: a database with rows in any of them (or a project beyond the inbox) is not empty. */
-const USER_TABLES = ['tasks', 'lists', 'list_items', 'conversations', 'messages', 'runs', 'steps', 'actions', 'action_entities'];
+const USER_TABLES = ['tasks', 'lists', 'list_items', 'events', 'conversations', 'messages', 'runs', 'steps', 'actions', 'action_entities'];
 
 export function isEmptyDatabase(db: Db): boolean {
   if (USER_TABLES.some((t) => db.prepare(`SELECT 1 FROM ${t} LIMIT 1`).get() !== undefined)) return false;
-  return db.prepare(`SELECT 1 FROM projects WHERE builtin = 0 LIMIT 1`).get() === undefined;
+  return db.prepare(`SELECT 1 FROM projects WHERE builtin = 0 UNION ALL SELECT 1 FROM calendars WHERE kind != 'local' LIMIT 1`).get() === undefined;
 }
 
 const ID_LIKE = /^([a-z])(\d{1,15})$/;
@@ -97,6 +97,7 @@ export function importTidyExport(db: Db, path: string, options: { maxBytes?: num
       if (!isEmptyDatabase(db)) throw new ImportError(`the database is not empty; import into a new one (tidy --db NEW_FILE import tidy ${path}) — nothing was imported`);
       // The inbox a new database starts with is replaced by the exported one (with its own dates).
       if (data.projects.length > 0) db.prepare(`DELETE FROM projects WHERE builtin = 1`).run();
+      if (data.calendars.length > 0) db.prepare(`DELETE FROM calendars WHERE kind = 'local'`).run();
       for (const c of COLLECTIONS) {
         const keys = Object.keys(c.columns);
         const bools = new Set(c.bools ?? []);
@@ -122,6 +123,8 @@ export function importTidyExport(db: Db, path: string, options: { maxBytes?: num
       for (const r of data.tasks) see(r.id);
       for (const r of data.lists) see(r.id);
       for (const r of data.items) see(r.id);
+      for (const r of data.calendars) see(r.id);
+      for (const r of data.events) see(r.id);
       for (const r of data.conversations) see(r.id);
       for (const r of data.runs) see(r.id);
       for (const r of data.actions) {

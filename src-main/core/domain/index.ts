@@ -1,8 +1,9 @@
 /** The domain: every entity's reads and its logged operations. Hosts derive their commands from OPERATION_IMPLEMENTATIONS. */
 import type { AnyOperation } from './operation';
+import { CALENDAR_OPERATIONS } from './calendar';
 import { LIST_OPERATIONS } from './lists';
 import { PROJECT_OPERATIONS } from './projects';
 import { TASK_OPERATIONS } from './tasks';
 
 /** Every logged operation, one entry per entity module (src-shared/operations.ts declares them). */
-export const OPERATION_IMPLEMENTATIONS: readonly AnyOperation[] = [...TASK_OPERATIONS, ...PROJECT_OPERATIONS, ...LIST_OPERATIONS];
+export const OPERATION_IMPLEMENTATIONS: readonly AnyOperation[] = [...TASK_OPERATIONS, ...PROJECT_OPERATIONS, ...LIST_OPERATIONS, ...CALENDAR_OPERATIONS];

@@ -60,6 +60,19 @@ export const ENTITIES = [
     parent: { table: 'lists', column: 'list_id', live: (row) => row['archived_at'] === null },
     search: { column: 'text' },
   },
+  {
+    table: 'calendars',
+    prefix: 'k',
+    word: 'calendar',
+    named: { hint: 'list the calendars (tidy cal list) to see their ids and names' },
+  },
+  {
+    table: 'events',
+    prefix: 'e',
+    word: 'event',
+    parent: { table: 'calendars', column: 'calendar_id', live: (row) => row['cancelled_at'] === null },
+    search: { column: 'title' },
+  },
 ] as const satisfies readonly EntityDef[];
 
 /** A table the action log tracks. Everything else (settings, the log itself, conversations) is not undoable data. */

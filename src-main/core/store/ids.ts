@@ -3,9 +3,9 @@ import { cached } from './statements';
 
 /**
  * Short, human-typable ids: a letter for the kind and a counter (t12 is a task, p3 a project, a41 an
- * action). Counters only grow, so an id freed by an undo is never handed out again.
+ * action, e5 an event, k2 a calendar). Counters only grow, so an id freed by an undo is never handed out again.
  */
-export type IdKind = 'p' | 't' | 'l' | 'i' | 'a' | 'u' | 'r' | 'c' | 'm';
+export type IdKind = 'p' | 't' | 'l' | 'i' | 'a' | 'u' | 'r' | 'c' | 'm' | 'e' | 'k';
 
 export function nextId(db: Db, kind: IdKind): string {
   const row = cached(

@@ -296,6 +296,68 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 7,
+    description: 'calendars (the local Personal one and imported iCalendar files) and their events',
+    up(db) {
+      // Times: `start`/`end` are wall-clock times ("YYYY-MM-DDTHH:MM:SS", or "YYYY-MM-DD" all day) in
+      // `tz` (an IANA zone, 'UTC', or NULL: floating, read in the user's zone). start_ms/end_ms are the
+      // first occurrence as UTC milliseconds and until_ms the end of the last one (NULL: it recurs
+      // forever), so a range query finds candidates by index and only recurring ones are expanded
+      // (src-main/core/calendar/expand.ts). Floating times are stored as if UTC; queries widen by 14 hours.
+      db.exec(`
+        CREATE TABLE calendars (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          name_key TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('local', 'imported')),
+          person_name TEXT,
+          person_email TEXT,
+          colour TEXT NOT NULL,
+          source TEXT,
+          prodid TEXT,
+          archived_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX calendars_live_name ON calendars(name_key) WHERE archived_at IS NULL;
+
+        CREATE TABLE events (
+          id TEXT PRIMARY KEY,
+          calendar_id TEXT NOT NULL REFERENCES calendars(id),
+          uid TEXT NOT NULL,
+          recurrence_id TEXT,
+          title TEXT NOT NULL,
+          start TEXT NOT NULL,
+          end TEXT NOT NULL,
+          all_day INTEGER NOT NULL DEFAULT 0,
+          tz TEXT,
+          start_ms INTEGER NOT NULL,
+          end_ms INTEGER NOT NULL,
+          until_ms INTEGER,
+          rrule TEXT,
+          exdates TEXT,
+          location TEXT,
+          notes TEXT,
+          attendees TEXT NOT NULL DEFAULT '[]',
+          busy INTEGER NOT NULL DEFAULT 1,
+          task_id TEXT,
+          cancelled_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE INDEX events_by_calendar_time ON events(calendar_id, start_ms);
+        -- Recurring or very long events: found by this index whatever range is asked; the rest by start time.
+        CREATE INDEX events_spanning ON events(calendar_id) WHERE rrule IS NOT NULL OR end_ms - start_ms > 2678400000;
+        CREATE INDEX events_by_uid ON events(calendar_id, uid, recurrence_id);
+        CREATE INDEX events_by_task ON events(task_id) WHERE task_id IS NOT NULL;
+      `);
+      const now = new Date().toISOString();
+      db.prepare(
+        `INSERT INTO calendars (id, name, name_key, kind, colour, created_at, updated_at) VALUES ('personal', 'Personal', 'personal', 'local', '#2f6fde', ?, ?)`,
+      ).run(now, now);
+    },
+  },
+  {
     version: 8,
     description: 'MCP client sessions (named after the client, one request each in the action log) and the wikipedia tool\'s one-day cache',
     up(db) {

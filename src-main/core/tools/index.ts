@@ -1,5 +1,6 @@
 import { BATCH_TOOLS } from './batch';
 import { calculateTool } from './calculate';
+import { CALENDAR_TOOLS } from './calendar';
 import { LIST_TOOLS } from './lists';
 import { searchTool } from './search';
 import { TASK_TOOLS } from './tasks';
@@ -7,6 +8,6 @@ import { wikipediaTool } from './wikipedia';
 import type { Tool } from './tool';
 
 /** Every tool the agent has, in the order the model is shown them. Adding a tool is adding one object here. */
-export const TOOLS: readonly Tool[] = [...TASK_TOOLS, ...BATCH_TOOLS, ...LIST_TOOLS, calculateTool, searchTool, wikipediaTool];
+export const TOOLS: readonly Tool[] = [...TASK_TOOLS, ...BATCH_TOOLS, ...LIST_TOOLS, ...CALENDAR_TOOLS, calculateTool, searchTool, wikipediaTool];
 
 export { READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolEffect, type ToolServices, createToolServices, offeredTools } from './tool';

@@ -4,7 +4,7 @@
  * `{error, hint}` with a machine code. The agent loop, the tests and the MCP server all call this.
  */
 import type { z } from 'zod';
-import type { ApprovalDecision } from '../../../src-shared/events';
+import type { ApprovalAnswer, ApprovalDecision } from '../../../src-shared/events';
 import type { ApprovalPolicy } from '../../../src-shared/settings';
 import { attempt, DomainError } from '../domain/fail';
 import { signature, type Tool, type ToolContext, type ToolOutcome } from './tool';
@@ -19,8 +19,11 @@ export interface ToolCallRequest {
 export interface ApprovalHooks {
   /** Whether this call waits for the user's OK. */
   needed(tool: Tool, input: unknown): boolean;
-  /** Asks the user; resolves with their decision (or rejects when the run is cancelled). */
-  ask(tool: Tool, question: string): Promise<ApprovalDecision>;
+  /**
+   * Asks the user; resolves with their decision (or rejects when the run is cancelled), and with the
+   * arguments as they edited them, if they did (the editable approval card).
+   */
+  ask(tool: Tool, question: string): Promise<ApprovalDecision | ApprovalAnswer>;
 }
 
 /**
@@ -76,6 +79,33 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     .join('; ');
 }
 
+const shown = (v: unknown): string => {
+  if (v === undefined || v === null || v === '') return 'nothing';
+  if (Array.isArray(v)) return v.length ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ') : 'nobody';
+  const text = typeof v === 'string' ? `'${v}'` : JSON.stringify(v);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+};
+
+/**
+ * What the user changed in a call's arguments on the approval card, in words for the model and the
+ * trace ("the user changed title from 'Sync' to 'Planning'"), or null when nothing changed.
+ */
+export function describeEdits(before: unknown, after: unknown): string | null {
+  const a = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
+  const b = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
+  const changes: string[] = [];
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (JSON.stringify(a[key] ?? null) === JSON.stringify(b[key] ?? null)) continue;
+    if (b[key] === undefined || b[key] === null || b[key] === '') changes.push(`removed ${key} (was ${shown(a[key])})`);
+    else if (a[key] === undefined) changes.push(`set ${key} to ${shown(b[key])}`);
+    else changes.push(`changed ${key} from ${shown(a[key])} to ${shown(b[key])}`);
+  }
+  return changes.length ? `Before approving, the user ${changes.join('; ')}. The call ran with the user's values.` : null;
+}
+
+/** The answer the user gave, as one shape (hooks may resolve with a bare decision). */
+export const answerOf = (a: ApprovalDecision | ApprovalAnswer): ApprovalAnswer => (typeof a === 'string' ? { decision: a } : a);
+
 /** Runs one call. Never throws except when the run's signal aborted (the caller ends the run then). */
 export async function invokeTool(call: ToolCallRequest, o: InvokeOptions): Promise<ToolOutcome> {
   const tool = o.tools.get(call.tool);
@@ -96,7 +126,8 @@ export async function invokeTool(call: ToolCallRequest, o: InvokeOptions): Promi
       hint: `${tool.name} takes ${signature(tool)}`,
     };
   }
-  const input = parsed.data;
+  let input = parsed.data;
+  let edits: string | null = null;
   const n = existingChanged(tool, input);
   const bulk = o.bulk;
   let askedInBulk = false;
@@ -118,13 +149,25 @@ export async function invokeTool(call: ToolCallRequest, o: InvokeOptions): Promi
   if (!askedInBulk && o.approval?.needed(tool, input)) {
     const question = attempt(() => (tool.confirm ? tool.confirm(input, o.ctx) : `Run ${tool.name} ${JSON.stringify(call.args)}?`));
     if (!question.ok) return question;
-    const decision = await o.approval.ask(tool, question.value);
-    if (decision === 'decline') return { ok: false, code: 'declined', error: `the user declined: ${question.value}`, hint: DECLINED_HINT };
+    const answer = answerOf(await o.approval.ask(tool, question.value));
+    if (answer.decision === 'decline') return { ok: false, code: 'declined', error: `the user declined: ${question.value}`, hint: DECLINED_HINT };
+    if (answer.args !== undefined) {
+      // The host checked the edited arguments already (answerApproval); check again, they are the tool's input.
+      const edited = tool.input.safeParse(answer.args);
+      if (!edited.success)
+        return { ok: false, code: 'invalid_arguments', error: `the user's edited arguments for ${tool.name} are invalid: ${describeIssues(edited.error.issues)}`, hint: 'ask the user what they meant' };
+      input = edited.data;
+      edits = describeEdits(call.args, answer.args);
+    }
   }
   try {
     const outcome = await tool.run(input, o.ctx);
     if (bulk && outcome.ok) bulk.changed += outcome.actionIds ? Math.min(n, outcome.actionIds.length) : n;
-    return outcome;
+    if (!edits) return outcome;
+    // The model must know the user's values won, or it would describe (or retry) its own.
+    if (!outcome.ok) return { ...outcome, hint: `${edits} ${outcome.hint}` };
+    const value = outcome.value;
+    return { ...outcome, value: value && typeof value === 'object' && !Array.isArray(value) ? { ...value, user_edits: edits } : { result: value, user_edits: edits } };
   } catch (e) {
     if (e instanceof DomainError) return { ok: false, ...e.toFailure() };
     if (o.ctx.signal.aborted) throw e;

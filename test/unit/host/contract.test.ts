@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeOpenAI } from '../../fakes/openai-server';
 import { BridgeError } from '../../../src-shared/bridge';
-import { channels, type ChannelName, type DataChanged } from '../../../src-shared/ipc';
+import { channels, DATA_TOPICS, type ChannelName, type DataChanged } from '../../../src-shared/ipc';
 import type { AgentEvent } from '../../../src-shared/events';
 import type { Model } from '../../../src-main/core/llm/port';
 import { memoryHost } from '../../support/host';
@@ -186,6 +186,48 @@ describe('task views, order, reminders and search', () => {
   });
 });
 
+describe('the calendar', () => {
+  const ALICE = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Google Inc//Google Calendar 70.9054//EN',
+    'BEGIN:VEVENT',
+    'UID:standup@example.com',
+    'DTSTART:20300107T090000Z',
+    'DTEND:20300107T100000Z',
+    'RRULE:FREQ=DAILY;COUNT=3',
+    'SUMMARY:Stand-up',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+
+  it('imports a calendar, lists occurrences and free time, books, moves, cancels and removes, each logged', async () => {
+    const { call, events } = setup();
+    const imported = await call('calendars.import', { fileName: 'alice.ics', text: ALICE, person: 'Alice <alice@example.com>' });
+    expect(imported.value).toMatchObject({ added: 1, calendar: { name: 'Alice', personEmail: 'alice@example.com', readOnly: true } });
+    expect(events.at(-1)).toEqual({ topics: ['events', 'actions'] });
+    expect((await call('calendars.list', {})).map((c) => c.name)).toEqual(['Personal', 'Alice']);
+    const listed = await call('events.list', { from: '2030-01-07T00:00:00Z', to: '2030-01-10T00:00:00Z' });
+    expect(listed.events.map((e) => [e.title, e.occurrence])).toEqual([
+      ['Stand-up', '2030-01-07T09:00:00'],
+      ['Stand-up', '2030-01-08T09:00:00'],
+      ['Stand-up', '2030-01-09T09:00:00'],
+    ]);
+    const booked = (await call('events.book', { title: 'Plan', start: '2030-01-07T11:00:00Z', end: '2030-01-07T11:30:00Z', attendees: ['alice'] })).value;
+    expect(booked).toMatchObject({ calendar: 'Personal', attendees: ['Alice'], readOnly: false });
+    const moved = (await call('events.move', { event: booked.id, start: '2030-01-07T12:00:00Z', end: '2030-01-07T12:30:00Z' })).value;
+    expect(Date.parse(moved.start)).toBe(Date.parse('2030-01-07T12:00:00Z'));
+    const free = await call('events.free', { from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z', durationMin: 30, attendees: ['Alice'] });
+    expect(free.total).toBeGreaterThan(0);
+    await call('events.cancel', { event: booked.id });
+    expect((await call('events.list', { from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z' })).events.map((e) => e.title)).toEqual(['Stand-up']);
+    await call('calendars.remove', { calendar: 'Alice' });
+    expect((await call('calendars.list', {})).map((c) => c.name)).toEqual(['Personal']);
+    await expect(call('calendars.remove', { calendar: 'personal' })).rejects.toThrow(/cannot be removed/);
+  });
+});
+
 describe('quick capture', () => {
   it('adds the text to the inbox at once', async () => {
     const { call } = setup();
@@ -218,7 +260,7 @@ describe('the agent', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_finished', status: 'done', actions: 1 });
     const result = events.find((e) => e.type === 'tool_result')!;
     expect(result).toMatchObject({ ok: true, actionId: expect.stringMatching(/^a\d+$/) });
-    expect(h.events).toContainEqual({ topics: ['tasks', 'projects', 'lists', 'actions'] });
+    expect(h.events).toContainEqual({ topics: [...DATA_TOPICS] });
     expect(h.events.at(-1)).toEqual({ topics: ['runs', 'conversations'] });
 
     const inbox = await h.call('tasks.list', { project: 'inbox' });
@@ -419,7 +461,7 @@ describe('the action log and undo', () => {
     await call('tasks.add', { content: 'Feed the cat' });
     await call('actions.undoLast', {});
     expect(await inbox()).toEqual([]);
-    expect(events.at(-1)).toEqual({ topics: ['tasks', 'projects', 'lists', 'actions'] });
+    expect(events.at(-1)).toEqual({ topics: [...DATA_TOPICS] });
   });
 
   it('redoes a whole request over the contract, the window naming the request it undid', async () => {

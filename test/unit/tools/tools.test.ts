@@ -24,8 +24,9 @@ describe('the tool catalogue', () => {
     expect(TOOLS.map((t) => t.name)).toEqual([
       'get_inbox_tasks', 'get_all_tasks', 'get_all_projects', 'create_project', 'move_task', 'add_task', 'update_task', 'complete_task',
       'move_tasks', 'add_tasks', 'complete_tasks',
-      'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item', 'calculate',
-      'search', 'wikipedia',
+      'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item',
+      'get_events', 'find_free_slots', 'book_event', 'move_event', 'cancel_event',
+      'calculate', 'search', 'wikipedia',
     ]);
     for (const t of TOOLS) {
       expect(t.description.length).toBeLessThan(130);
@@ -56,6 +57,11 @@ describe('the tool catalogue', () => {
       move_tasks: '{task_ids: array, project_id}',
       add_tasks: '{tasks: array}',
       complete_tasks: '{task_ids: array}',
+      get_events: '{from, to}',
+      find_free_slots: '{duration_min: 5-1440, from?, to?, attendees?: array}',
+      book_event: '{title, start, end, attendees?: array, location?, notes?, task_id?}',
+      move_event: '{event_id, start, end}',
+      cancel_event: '{event_id}',
     });
   });
 });

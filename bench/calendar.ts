@@ -1,0 +1,79 @@
+// Calendar benchmark: importing a 5,000-event .ics with recurring events (time, memory), re-importing it
+// unchanged, and find_free_slots with 3 attendees whose calendars hold 2 years of events each.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findFreeSlots, importCalendar, listEvents, newUserRequest, openDatabase } from '../src-main/core';
+import { median, report, time } from './util';
+
+const ZONE = 'Europe/Berlin';
+const pad = (n: number): string => String(n).padStart(2, '0');
+const stamp = (d: Date): string => `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}00`;
+
+/**
+ * A calendar like a busy person's Google export: `singles` one-off meetings spread over two years from
+ * `start` (in Europe/Berlin, 30–90 minutes, in working hours) and `recurring` weekly or daily series.
+ */
+function calendarText(seed: number, start: Date, singles: number, recurring: number): string {
+  let x = seed;
+  const rand = (n: number): number => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
+  const lines = ['BEGIN:VCALENDAR', 'PRODID:-//Google Inc//Google Calendar 70.9054//EN', 'VERSION:2.0', `X-WR-CALNAME:person${seed}@example.com`, 'X-WR-TIMEZONE:Europe/Berlin'];
+  for (let i = 0; i < singles; i++) {
+    const d = new Date(start.getTime() + rand(730) * 86_400_000);
+    d.setUTCHours(8 + rand(8), rand(4) * 15);
+    const end = new Date(d.getTime() + (30 + rand(3) * 30) * 60_000);
+    lines.push('BEGIN:VEVENT', `UID:s${seed}-${i}@google.com`, `DTSTART;TZID=Europe/Berlin:${stamp(d)}`, `DTEND;TZID=Europe/Berlin:${stamp(end)}`, `SUMMARY:Meeting ${i}`, 'TRANSP:OPAQUE', 'END:VEVENT');
+  }
+  for (let i = 0; i < recurring; i++) {
+    const d = new Date(start.getTime() + rand(60) * 86_400_000);
+    d.setUTCHours(8 + rand(8), 0);
+    const end = new Date(d.getTime() + 30 * 60_000);
+    const rule = i % 3 === 0 ? 'FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR' : `FREQ=WEEKLY;BYDAY=${['MO', 'TU', 'WE', 'TH', 'FR'][rand(5)]}`;
+    lines.push('BEGIN:VEVENT', `UID:r${seed}-${i}@google.com`, `DTSTART;TZID=Europe/Berlin:${stamp(d)}`, `DTEND;TZID=Europe/Berlin:${stamp(end)}`, `RRULE:${rule}`, `EXDATE;TZID=Europe/Berlin:${stamp(new Date(d.getTime() + 7 * 86_400_000))}`, `SUMMARY:Series ${i}`, 'END:VEVENT');
+  }
+  lines.push('END:VCALENDAR', '');
+  return lines.join('\r\n');
+}
+
+export async function benchCalendar(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tidy-bench-calendar-'));
+  try {
+    console.log('Calendar');
+    const db = openDatabase(join(dir, 'cal.db'));
+    const twoYearsAgo = new Date(Date.now() - 365 * 86_400_000);
+    const big = calendarText(1, twoYearsAgo, 4_900, 100);
+    global.gc?.();
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const imported = await time(() => {
+      const r = importCalendar(db, newUserRequest(db), { fileName: 'big.ics', text: big, person: 'Dana' });
+      if (!r.ok) throw new Error(r.error);
+    });
+    peak = Math.max(peak, process.memoryUsage().rss);
+    clearInterval(sampler);
+    report(`import 5,000 events (100 recurring), ${(big.length / 1e6).toFixed(1)} MB`, imported, 'ms', { max: 5_000, label: '5 s' });
+    report('  memory growth during the import', (peak - rss0) / 1e6, ' MB', { max: 300, label: '300 MB' });
+    const again = await time(() => importCalendar(db, newUserRequest(db), { fileName: 'big.ics', text: big, person: 'Dana' }));
+    report('re-import the same file (nothing changes)', again, 'ms');
+
+    // Three attendees with two years of events each (a year back, a year ahead), plus the user's own.
+    for (const [i, who] of (['Alice', 'Bob', 'Carol'] as const).entries()) {
+      const r = importCalendar(db, newUserRequest(db), { fileName: `${who}.ics`, text: calendarText(10 + i, twoYearsAgo, 1_500, 30), person: who });
+      if (!r.ok) throw new Error(r.error);
+    }
+    const now = Date.now();
+    const base = { durationMin: 30, attendees: ['Alice', 'Bob', 'Carol'], now, zone: ZONE, workStart: '09:00', workEnd: '17:00', workDays: ['mon', 'tue', 'wed', 'thu', 'fri'] as ('mon' | 'tue' | 'wed' | 'thu' | 'fri')[] };
+    const twoWeeks = await median(15, () => findFreeSlots(db, base));
+    report('find_free_slots, 3 attendees × 2 years of events, next 14 days', twoWeeks, 'ms', { max: 50 });
+    console.log(`    ratio to the 50 ms target: ${(twoWeeks / 50).toFixed(3)}`);
+    const year = await median(5, () => findFreeSlots(db, { ...base, toMs: now + 365 * 86_400_000 }));
+    report('find_free_slots over the whole next year', year, 'ms', { max: 50 });
+    console.log(`    ratio to the 50 ms target: ${(year / 50).toFixed(3)}`);
+    const week = await median(15, () => listEvents(db, { fromMs: now, toMs: now + 7 * 86_400_000, zone: ZONE }));
+    report('events.list for a week over 4 busy calendars', week, 'ms', { max: 50 });
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Recurring events (RRULE, EXDATE, RECURRENCE-ID) expanded into occurrences in a time range. ical.js's
+ * RecurIterator walks the rule in wall-clock time (so a 09:00 meeting stays at 09:00 across DST); each
+ * occurrence is then placed in its zone with the runtime's tz data (zones.ts).
+ *
+ * Bounded whatever the rule says: rules that can never match (BYMONTHDAY=30 in February), which would
+ * make ical.js loop forever, are refused when imported; SECONDLY and MINUTELY rules are imported as a
+ * single event; long gaps are skipped arithmetically for simple rules; and every expansion stops after
+ * MAX_STEPS iterator steps and MAX_OCCURRENCES occurrences per event.
+ */
+import ICAL from 'ical.js';
+import { addDays, parseWall, wallDate, wallString, wallToUtc, type Wall } from './zones';
+
+export const MAX_STEPS = 50_000;
+export const MAX_OCCURRENCES = 5_000;
+const DAY = 86_400_000;
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const RANGES: Record<string, [number, number]> = {
+  BYSECOND: [0, 60],
+  BYMINUTE: [0, 59],
+  BYHOUR: [0, 23],
+  BYMONTHDAY: [-31, 31],
+  BYYEARDAY: [-366, 366],
+  BYWEEKNO: [-53, 53],
+  BYMONTH: [1, 12],
+  BYSETPOS: [-366, 366],
+};
+
+/**
+ * Checks a rule and makes it safe to expand: its UNTIL in the event's own wall time (so the iterator
+ * compares like with like), sub-hourly frequencies dropped, impossible BY combinations refused.
+ * Returns the rule text to store, or null with a warning in words.
+ */
+export function normaliseRule(
+  recur: ICAL.Recur,
+  tz: string | null,
+  allDay: boolean,
+  _iana: (tzid: string) => string | null,
+): { rule: string | null; warning?: string } {
+  const freq = recur.freq;
+  if (!freq) return { rule: null, warning: 'has a repeat rule without FREQ; imported as a single event' };
+  if (freq === 'SECONDLY' || freq === 'MINUTELY') return { rule: null, warning: `repeats ${freq.toLowerCase()}, which is not supported; imported as a single event` };
+  if (recur.interval < 1 || !Number.isInteger(recur.interval) || recur.interval > 10_000) return { rule: null, warning: 'has an INTERVAL out of range; imported as a single event' };
+  const parts = recur.parts as Record<string, unknown[] | undefined>;
+  for (const [name, [min, max]] of Object.entries(RANGES)) {
+    for (const v of parts[name] ?? []) {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max || (n === 0 && min < 0))
+        return { rule: null, warning: `has ${name}=${String(v).slice(0, 10)}, out of range; imported as a single event` };
+    }
+  }
+  const months = (parts['BYMONTH'] ?? []).map(Number);
+  const monthDays = (parts['BYMONTHDAY'] ?? []).map(Number);
+  if (months.length && monthDays.length && !months.some((m) => monthDays.some((d) => Math.abs(d) <= DAYS_IN_MONTH[m - 1]!)))
+    return { rule: null, warning: 'never happens (no month has that day); imported as a single event' };
+  if ((parts['BYYEARDAY']?.length || parts['BYWEEKNO']?.length) && (months.length || monthDays.length || (parts['BYYEARDAY']?.length && parts['BYWEEKNO']?.length)))
+    return { rule: null, warning: 'combines BYYEARDAY or BYWEEKNO with other day rules, which is not supported; imported as a single event' };
+  if (recur.until) {
+    const u = recur.until;
+    let wall: Wall = { y: u.year, m: u.month, d: u.day, h: u.isDate ? 23 : u.hour, mi: u.isDate ? 59 : u.minute, s: u.isDate ? 59 : u.second };
+    if (!u.isDate && u.zone === ICAL.Timezone.utcTimezone && tz && tz !== 'UTC') {
+      // UNTIL is UTC, DTSTART is in a zone: put UNTIL in that zone's wall time.
+      const ms = Date.UTC(wall.y, wall.m - 1, wall.d, wall.h, wall.mi, wall.s);
+      const local = new Date(ms + offsetMinutes(ms, tz) * 60_000);
+      wall = { y: local.getUTCFullYear(), m: local.getUTCMonth() + 1, d: local.getUTCDate(), h: local.getUTCHours(), mi: local.getUTCMinutes(), s: local.getUTCSeconds() };
+    }
+    recur.until = allDay
+      ? ICAL.Time.fromData({ year: wall.y, month: wall.m, day: wall.d, isDate: true })
+      : ICAL.Time.fromData({ year: wall.y, month: wall.m, day: wall.d, hour: wall.h, minute: wall.mi, second: Math.min(59, wall.s), isDate: false });
+  }
+  return { rule: recur.toString() };
+}
+
+function offsetMinutes(ms: number, tz: string): number {
+  const w = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+    .formatToParts(new Date(ms))
+    .reduce<Record<string, number>>((a, p) => (p.type === 'literal' ? a : { ...a, [p.type]: Number(p.value) }), {});
+  return Math.round((Date.UTC(w['year']!, w['month']! - 1, w['day']!, w['hour']! % 24, w['minute']!, w['second']!) - Math.floor(ms / 1000) * 1000) / 60_000);
+}
+
+const icalTime = (w: Wall, allDay: boolean): ICAL.Time =>
+  ICAL.Time.fromData(allDay ? { year: w.y, month: w.m, day: w.d, isDate: true } : { year: w.y, month: w.m, day: w.d, hour: w.h, minute: w.mi, second: w.s, isDate: false });
+
+const wallOf = (t: ICAL.Time): Wall => ({ y: t.year, m: t.month, d: t.day, h: t.isDate ? 0 : t.hour, mi: t.isDate ? 0 : t.minute, s: t.isDate ? 0 : t.second });
+
+/** Period lengths for skipping ahead: only simple rules (every BY part repeats within the period). */
+const PERIOD_DAYS: Partial<Record<string, number>> = { DAILY: 1, WEEKLY: 7 };
+
+export interface RecurringEvent {
+  start: string;
+  end: string;
+  allDay: boolean;
+  /** The zone the wall times are in (the user's zone for floating ones). */
+  zone: string;
+  rrule: string;
+  exdates: readonly string[];
+  /** Occurrence keys replaced by a RECURRENCE-ID row. */
+  overridden: ReadonlySet<string>;
+}
+
+export interface Occurrence {
+  startMs: number;
+  endMs: number;
+  /** The occurrence's original start in the event's wall time (what RECURRENCE-ID and EXDATE name). */
+  key: string;
+}
+
+const instant = (w: Wall, allDay: boolean, zone: string): number => (allDay ? wallToUtc({ ...w, h: 0, mi: 0, s: 0 }, zone) : wallToUtc(w, zone));
+
+/** The occurrences of a recurring event that overlap [fromMs, toMs), in order; bounded (see the module comment). */
+export function expand(e: RecurringEvent, fromMs: number, toMs: number): { occurrences: Occurrence[]; truncated: boolean } {
+  const start = parseWall(e.start);
+  const end = parseWall(e.end);
+  if (!start || !end) return { occurrences: [], truncated: false };
+  let recur: ICAL.Recur;
+  try {
+    recur = ICAL.Recur.fromString(e.rrule);
+  } catch {
+    return { occurrences: [], truncated: false };
+  }
+  const firstStart = instant(start, e.allDay, e.zone);
+  const durationMs = instant(end, e.allDay, e.zone) - firstStart;
+  const durationDays = e.allDay ? Math.round((Date.UTC(end.y, end.m - 1, end.d) - Date.UTC(start.y, start.m - 1, start.d)) / DAY) : 0;
+
+  // Skip ahead whole periods of DAILY/WEEKLY rules without COUNT, so a daily stand-up since 2015 costs
+  // nothing: a whole number of periods keeps every BY part's pattern (weekdays, parity, weekly BYSETPOS).
+  // The skipped-to start is yielded even if the rule would not pick it, but it ends before the range.
+  let dtstart = start;
+  const period = PERIOD_DAYS[recur.freq];
+  if (period !== undefined && !recur.count) {
+    const step = period * recur.interval;
+    const k = Math.floor((Math.floor((fromMs - Math.max(0, durationMs) - firstStart) / DAY) - step - 2) / step);
+    if (k > 0) dtstart = addDays(start, k * step);
+  }
+
+  const exdates = new Set(e.exdates);
+  const out: Occurrence[] = [];
+  const it = recur.iterator(icalTime(dtstart, e.allDay));
+  let steps = 0;
+  for (let t = it.next(); t; t = it.next()) {
+    if (++steps > MAX_STEPS) return { occurrences: out, truncated: true };
+    const w = wallOf(t);
+    const key = e.allDay ? wallDate(w) : wallString(w);
+    const s = instant(w, e.allDay, e.zone);
+    if (s >= toMs) break;
+    const endMs = e.allDay ? instant(addDays(w, durationDays), true, e.zone) : s + durationMs;
+    if (endMs <= fromMs && !(endMs === s && s >= fromMs)) continue;
+    if (exdates.has(key) || e.overridden.has(key)) continue;
+    out.push({ startMs: s, endMs, key });
+    if (out.length >= MAX_OCCURRENCES) return { occurrences: out, truncated: true };
+  }
+  return { occurrences: out, truncated: false };
+}
+
+/**
+ * The end of the last occurrence as UTC ms (for the range index), or null when it recurs without end
+ * (or too often to count cheaply). Floating times count as UTC, as in the events table.
+ */
+export function lastOccurrenceEnd(rrule: string, start: string, allDay: boolean, tz: string | null, durationMs: number): number | null {
+  let recur: ICAL.Recur;
+  try {
+    recur = ICAL.Recur.fromString(rrule);
+  } catch {
+    return null;
+  }
+  const zone = tz ?? 'UTC';
+  const margin = 2 * DAY; // floating times move with the user's zone; a zone change moves UNTIL by hours
+  if (recur.until) {
+    const u = wallOf(recur.until);
+    return instant(recur.until.isDate ? { ...u, h: 23, mi: 59, s: 59 } : u, false, zone) + Math.max(0, durationMs) + margin;
+  }
+  if (recur.count && recur.count <= 2_000) {
+    const w = parseWall(start);
+    if (!w) return null;
+    const it = recur.iterator(icalTime(w, allDay));
+    let last: ICAL.Time | null = null;
+    let steps = 0;
+    for (let t = it.next(); t && steps < MAX_STEPS; t = it.next(), steps++) last = t.clone();
+    if (steps >= MAX_STEPS) return null;
+    return last ? instant(wallOf(last), allDay, zone) + Math.max(0, durationMs) + margin : null;
+  }
+  return null;
+}
+
+export { wallString };

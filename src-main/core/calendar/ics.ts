@@ -1,0 +1,516 @@
+/**
+ * iCalendar (RFC 5545) in and out, with ical.js doing the parsing and writing. This module checks the
+ * file's shape first (size, nesting, BEGIN/END pairs: bounded before ical.js walks it), then turns each
+ * VEVENT (and each VFREEBUSY period, as Zimbra and Exchange publish busy time) into a row for the events
+ * table. Anything malformed throws a DomainError naming the line or component: an import is all or nothing.
+ */
+import { createHash } from 'node:crypto';
+import ICAL from 'ical.js';
+import { fail } from '../domain/fail';
+import { addDays, ianaZone, parseWall, wallAt, wallDate, wallString, wallToUtc, type Wall } from './zones';
+import { normaliseRule, lastOccurrenceEnd } from './expand';
+
+/** Bounds on an .ics file, checked before it is parsed. */
+export const ICS_LIMITS = {
+  /** Characters of text (a 5,000-event export is about 2 MB). */
+  maxChars: 50_000_000,
+  /** Components inside one another (VCALENDAR > VEVENT > VALARM is 3). */
+  maxDepth: 8,
+  /** Components in all. */
+  maxComponents: 250_000,
+  /** Events (or free/busy periods) one file may hold. */
+  maxEvents: 100_000,
+  /** Characters of one event's text field kept (a description longer than this is cut). */
+  maxText: 20_000,
+  /** Attendees kept per event. */
+  maxAttendees: 200,
+};
+
+export interface Attendee {
+  name: string | null;
+  email: string | null;
+}
+
+/** An event as the events table holds it (see migration 7 in src-main/core/store/migrations.ts). */
+export interface EventData {
+  uid: string;
+  recurrence_id: string | null;
+  title: string;
+  start: string;
+  end: string;
+  all_day: number;
+  tz: string | null;
+  start_ms: number;
+  end_ms: number;
+  until_ms: number | null;
+  rrule: string | null;
+  exdates: string | null;
+  location: string | null;
+  notes: string | null;
+  attendees: string;
+  busy: number;
+  cancelled: boolean;
+}
+
+export interface ParsedCalendar {
+  name: string | null;
+  /** An email that names whose calendar it is (Google puts the owner's address in X-WR-CALNAME). */
+  email: string | null;
+  prodid: string | null;
+  events: EventData[];
+  warnings: string[];
+}
+
+interface Begin {
+  name: string;
+  line: number;
+}
+
+/**
+ * Checks BEGIN/END pairing, nesting depth and component count line by line (no parsing of values), and
+ * returns the components directly inside each VCALENDAR with their line numbers, in order.
+ */
+function checkShape(text: string): Begin[] {
+  if (text.length > ICS_LIMITS.maxChars)
+    fail(`the file is ${(text.length / 1e6).toFixed(1)} million characters long`, `import files of at most ${ICS_LIMITS.maxChars / 1e6} million characters; split the calendar`);
+  const stack: Begin[] = [];
+  const children: Begin[] = [];
+  let components = 0;
+  let line = 0;
+  let sawCalendar = false;
+  let pos = 0;
+  while (pos <= text.length) {
+    let next = text.indexOf('\n', pos);
+    if (next === -1) next = text.length;
+    line++;
+    const raw = text.slice(pos, Math.min(next, pos + 64)).replace(/\r$/, '');
+    pos = next + 1;
+    const m = /^(BEGIN|END):([A-Za-z0-9-]+)\s*$/i.exec(raw);
+    if (!m) {
+      if (stack.length === 0 && raw.trim() !== '' && !/^[ \t]/.test(raw))
+        fail(`line ${line}: ${sawCalendar ? 'text after END:VCALENDAR' : 'the file does not start with BEGIN:VCALENDAR'}`, 'import an iCalendar (.ics) file');
+      continue;
+    }
+    const name = m[2]!.toUpperCase();
+    if (m[1]!.toUpperCase() === 'BEGIN') {
+      if (stack.length === 0 && name !== 'VCALENDAR') fail(`line ${line}: BEGIN:${name} outside a VCALENDAR`, 'import an iCalendar (.ics) file');
+      if (stack.length >= ICS_LIMITS.maxDepth) fail(`line ${line}: components nested more than ${ICS_LIMITS.maxDepth} deep`, 'this is not a calendar a calendar app writes; export it again');
+      if (++components > ICS_LIMITS.maxComponents) fail(`line ${line}: more than ${ICS_LIMITS.maxComponents.toLocaleString('en')} components`, 'split the calendar into smaller files');
+      if (stack.length === 1) children.push({ name, line });
+      stack.push({ name, line });
+      sawCalendar = true;
+    } else {
+      const open = stack.pop();
+      if (!open) fail(`line ${line}: END:${name} without a BEGIN`, 'the file is damaged; export it again');
+      if (open.name !== name) fail(`line ${line}: END:${name} does not close BEGIN:${open.name} of line ${open.line}`, 'the file is damaged; export it again');
+    }
+  }
+  const open = stack.pop();
+  if (open) fail(`line ${open.line}: BEGIN:${open.name} is never closed`, 'the file is cut off or damaged; export it again');
+  if (!sawCalendar) fail('the file has no BEGIN:VCALENDAR', 'import an iCalendar (.ics) file');
+  return children;
+}
+
+/** The line number of the first physical line that starts like `content` (ical.js's errors quote the line). */
+function lineOf(text: string, content: string): number | null {
+  const head = content.slice(0, 30);
+  if (!head) return null;
+  const i = text.indexOf(head);
+  if (i === -1) return null;
+  let n = 1;
+  for (let p = text.indexOf('\n'); p !== -1 && p < i; p = text.indexOf('\n', p + 1)) n++;
+  return n;
+}
+
+function parseJcal(text: string): ICAL.Component[] {
+  let jcal: unknown;
+  try {
+    jcal = ICAL.parse(text);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const quoted = /"([^"]*)"$/.exec(message)?.[1];
+    const line = quoted ? lineOf(text, quoted) : null;
+    fail(`${line ? `line ${line}: ` : ''}${message.replace(/ "[^"]*"$/, '').slice(0, 120)}`, 'the file is not valid iCalendar; export it again from the calendar app');
+  }
+  const roots = (Array.isArray(jcal) && typeof jcal[0] === 'string' ? [jcal] : (jcal as unknown[])) as unknown[];
+  return roots.map((j) => new ICAL.Component(j as unknown[]));
+}
+
+const clean = (v: unknown, max = ICS_LIMITS.maxText): string | null => {
+  if (typeof v !== 'string') return null;
+  const t = v.normalize('NFC').trim();
+  return t ? t.slice(0, max) : null;
+};
+
+interface TimeValue {
+  wall: Wall;
+  allDay: boolean;
+  /** IANA zone, 'UTC', or null (floating). */
+  tz: string | null;
+  /** UTC ms (floating: as if UTC). */
+  ms: number;
+}
+
+/** Resolves TZIDs: an IANA zone when one can be named; else the file's own VTIMEZONE definition. */
+class Zones {
+  private readonly defs = new Map<string, ICAL.Timezone>();
+  readonly warned = new Set<string>();
+  constructor(
+    calendar: ICAL.Component,
+    private readonly warn: (w: string) => void,
+  ) {
+    for (const vtz of calendar.getAllSubcomponents('vtimezone')) {
+      const id = vtz.getFirstPropertyValue('tzid');
+      if (typeof id !== 'string') continue;
+      const location = vtz.getFirstPropertyValue('x-lic-location');
+      if (typeof location === 'string' && ianaZone(location)) this.aliases.set(id, ianaZone(location)!);
+      try {
+        this.defs.set(id, new ICAL.Timezone(vtz));
+      } catch {
+        // A VTIMEZONE ical.js cannot read: the TZID may still name a zone.
+      }
+    }
+  }
+  private readonly aliases = new Map<string, string>();
+
+  iana(tzid: string): string | null {
+    return ianaZone(tzid) ?? this.aliases.get(tzid) ?? null;
+  }
+
+  /** The file's own definition of a zone no IANA name was found for. */
+  definition(tzid: string): ICAL.Timezone | null {
+    return this.defs.get(tzid) ?? null;
+  }
+}
+
+function wallOfTime(t: ICAL.Time): Wall | null {
+  const w: Wall = { y: t.year, m: t.month, d: t.day, h: t.isDate ? 0 : t.hour, mi: t.isDate ? 0 : t.minute, s: t.isDate ? 0 : Math.min(t.second, 59) };
+  if (![w.y, w.m, w.d, w.h, w.mi, w.s].every(Number.isInteger) || w.y < 1000 || w.y > 9999) return null;
+  return parseWall(wallString(w)) ? w : null;
+}
+
+function readTime(prop: ICAL.Property, zones: Zones, floatingZone: string | null, what: string, where: string, warn: (w: string) => void): TimeValue {
+  let value: unknown;
+  try {
+    value = prop.getFirstValue();
+  } catch {
+    value = null;
+  }
+  if (!(value instanceof ICAL.Time)) fail(`${where}: ${what} is not a date or time`, 'the file is damaged; export it again');
+  const wall = wallOfTime(value);
+  if (!wall) fail(`${where}: ${what} ${JSON.stringify(String(prop.toICALString()).slice(0, 60))} is not a real date or time`, 'the file is damaged; export it again');
+  if (value.isDate) return { wall, allDay: true, tz: null, ms: Date.UTC(wall.y, wall.m - 1, wall.d) };
+  const tzid = prop.getParameter('tzid');
+  const id = typeof tzid === 'string' ? tzid : Array.isArray(tzid) ? String(tzid[0] ?? '') : '';
+  if (value.zone === ICAL.Timezone.utcTimezone || (!id && String(prop.toICALString()).trim().endsWith('Z')))
+    return { wall, allDay: false, tz: 'UTC', ms: wallToUtc(wall, 'UTC') };
+  if (id) {
+    const iana = zones.iana(id);
+    if (iana) return { wall, allDay: false, tz: iana, ms: wallToUtc(wall, iana) };
+    const def = zones.definition(id);
+    if (def) {
+      // No IANA name: convert with the file's own rules and keep the time in UTC.
+      const t = value.clone();
+      t.zone = def;
+      const ms = t.toUnixTime() * 1000;
+      if (!zones.warned.has(id)) {
+        zones.warned.add(id);
+        warn(`time zone ${JSON.stringify(id.slice(0, 60))} has no standard name; its times were converted with the file's own definition`);
+      }
+      return { wall: wallAt(ms, 'UTC'), allDay: false, tz: 'UTC', ms };
+    }
+    if (!zones.warned.has(id)) {
+      zones.warned.add(id);
+      warn(`unknown time zone ${JSON.stringify(id.slice(0, 60))}; its times were read in your time zone`);
+    }
+  }
+  if (floatingZone) return { wall, allDay: false, tz: floatingZone, ms: wallToUtc(wall, floatingZone) };
+  return { wall, allDay: false, tz: null, ms: wallToUtc(wall, 'UTC') };
+}
+
+/** A time as a wall string in a zone (the key recurrence ids and exception dates are compared by). */
+function keyIn(t: TimeValue, tz: string | null, allDay: boolean): string {
+  if (allDay || t.allDay) return wallDate(t.wall);
+  if (tz === t.tz) return wallString(t.wall);
+  return wallString(wallAt(t.ms, tz ?? 'UTC'));
+}
+
+function attendeesOf(comp: ICAL.Component): Attendee[] {
+  const out: Attendee[] = [];
+  for (const p of comp.getAllProperties('attendee').slice(0, ICS_LIMITS.maxAttendees)) {
+    const value = String(p.getFirstValue() ?? '');
+    const email = /^mailto:/i.test(value) ? value.slice(7).trim().toLowerCase().slice(0, 200) : null;
+    const cn = p.getParameter('cn');
+    const name = clean(typeof cn === 'string' ? cn : null, 200);
+    if (name || email) out.push({ name, email: email || null });
+  }
+  return out;
+}
+
+const stableUid = (...parts: string[]): string => `tidy-${createHash('sha1').update(parts.join('\u0000')).digest('hex').slice(0, 20)}`;
+
+/** Parses an .ics file into rows for the events table. Throws a DomainError naming the line or component. */
+export function parseIcs(text: string): ParsedCalendar {
+  const shape = checkShape(text.replace(/^\uFEFF/, ''));
+  const roots = parseJcal(text.replace(/^\uFEFF/, ''));
+  const warnings: string[] = [];
+  const warn = (w: string): void => {
+    if (warnings.length < 20) warnings.push(w);
+  };
+  const events: EventData[] = [];
+  let name: string | null = null;
+  let prodid: string | null = null;
+  let lineIndex = 0;
+  const seenUids = new Map<string, number>();
+
+  for (const cal of roots) {
+    if (cal.name !== 'vcalendar') fail(`the file's top component is ${cal.name.toUpperCase()}, not VCALENDAR`, 'import an iCalendar (.ics) file');
+    name ??= clean(cal.getFirstPropertyValue('x-wr-calname'), 200);
+    prodid ??= clean(cal.getFirstPropertyValue('prodid'), 200);
+    const method = String(cal.getFirstPropertyValue('method') ?? '').toUpperCase();
+    const zones = new Zones(cal, warn);
+    const wrZone = cal.getFirstPropertyValue('x-wr-timezone');
+    const floatingZone = typeof wrZone === 'string' ? ianaZone(wrZone) : null;
+
+    const children = cal.getAllSubcomponents();
+    const lines = new Map<ICAL.Component, number>();
+    for (const c of children) {
+      lines.set(c, shape[lineIndex++]?.line ?? 0);
+      // ical.js looks a TZID up in the parent's VTIMEZONEs on every value it reads, scanning all of them
+      // when none matches (quadratic on a large file); zones are resolved here instead (class Zones).
+      (c as unknown as { parent: ICAL.Component | null }).parent = null;
+    }
+    const where = (c: ICAL.Component, kind: string): string => `${kind} at line ${lines.get(c) ?? '?'}`;
+
+    const masters = new Map<string, { tz: string | null; allDay: boolean }>();
+    const vevents = cal.getAllSubcomponents('vevent');
+    const ordered = [...vevents.filter((v) => !v.hasProperty('recurrence-id')), ...vevents.filter((v) => v.hasProperty('recurrence-id'))];
+    for (const ev of ordered) {
+      if (events.length >= ICS_LIMITS.maxEvents) fail(`the file has more than ${ICS_LIMITS.maxEvents.toLocaleString('en')} events`, 'split the calendar into smaller files');
+      const at = where(ev, 'VEVENT');
+      const dtstart = ev.getFirstProperty('dtstart');
+      if (!dtstart) fail(`${at}: the event has no DTSTART`, 'the file is damaged; export it again');
+      const start = readTime(dtstart, zones, floatingZone, 'DTSTART', at, warn);
+      const title = clean(ev.getFirstPropertyValue('summary'), 500) ?? '(no title)';
+      let uid = clean(ev.getFirstPropertyValue('uid'), 500) ?? stableUid(title, wallString(start.wall));
+      const recurrenceProp = ev.getFirstProperty('recurrence-id');
+
+      let endMs: number;
+      let endWall: Wall;
+      const dtend = ev.getFirstProperty('dtend');
+      const duration = ev.getFirstPropertyValue('duration');
+      if (dtend) {
+        const end = readTime(dtend, zones, floatingZone, 'DTEND', at, warn);
+        endMs = start.allDay ? Date.UTC(end.wall.y, end.wall.m - 1, end.wall.d) : end.ms;
+        endWall = start.allDay ? end.wall : wallAt(end.ms, start.tz ?? 'UTC');
+      } else if (duration instanceof ICAL.Duration) {
+        const seconds = Math.max(0, duration.toSeconds());
+        if (start.allDay) {
+          endWall = addDays(start.wall, Math.max(1, Math.round(seconds / 86_400)));
+          endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
+        } else {
+          endMs = start.ms + seconds * 1000;
+          endWall = wallAt(endMs, start.tz ?? 'UTC');
+        }
+      } else if (start.allDay) {
+        endWall = addDays(start.wall, 1);
+        endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
+      } else {
+        endMs = start.ms;
+        endWall = start.wall;
+      }
+      if (endMs < start.ms) {
+        warn(`${at}: "${title.slice(0, 40)}" ends before it starts; it was given no length`);
+        endMs = start.ms;
+        endWall = start.wall;
+      }
+      if (start.allDay && endMs === start.ms) {
+        endWall = addDays(start.wall, 1);
+        endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
+      }
+
+      let recurrenceId: string | null = null;
+      let rrule: string | null = null;
+      let exdates: string[] = [];
+      if (recurrenceProp) {
+        const master = masters.get(uid);
+        const rid = readTime(recurrenceProp, zones, floatingZone, 'RECURRENCE-ID', at, warn);
+        recurrenceId = keyIn(rid, master ? master.tz : start.tz, master ? master.allDay : start.allDay);
+        if (!master) warn(`${at}: a changed occurrence of an event that is not in the file; kept as a single event`);
+        if (recurrenceProp.getParameter('range')) warn(`${at}: RANGE=THISANDFUTURE is not supported; only that occurrence was changed`);
+      } else {
+        const n = (seenUids.get(uid) ?? 0) + 1;
+        seenUids.set(uid, n);
+        if (n > 1) uid = `${uid}#${n}`;
+        const rule = ev.getFirstPropertyValue('rrule');
+        if (rule instanceof ICAL.Recur) {
+          const norm = normaliseRule(rule, start.tz, start.allDay, zones.iana.bind(zones));
+          if (norm.warning) warn(`${at}: "${title.slice(0, 40)}" ${norm.warning}`);
+          rrule = norm.rule;
+        }
+        if (ev.hasProperty('rdate')) warn(`${at}: "${title.slice(0, 40)}" has RDATE extra dates, which are not supported`);
+        for (const p of ev.getAllProperties('exdate')) {
+          for (const v of p.getValues().slice(0, 5000)) {
+            if (!(v instanceof ICAL.Time)) continue;
+            const w = wallOfTime(v);
+            if (!w) continue;
+            const single = new ICAL.Property('exdate');
+            const tzid = p.getParameter('tzid');
+            if (typeof tzid === 'string') single.setParameter('tzid', tzid);
+            single.setValue(v);
+            exdates.push(keyIn(readTime(single, zones, floatingZone, 'EXDATE', at, warn), start.tz, start.allDay));
+          }
+        }
+        exdates = [...new Set(exdates)];
+        masters.set(uid, { tz: start.tz, allDay: start.allDay });
+      }
+
+      const status = String(ev.getFirstPropertyValue('status') ?? '').toUpperCase();
+      const transp = String(ev.getFirstPropertyValue('transp') ?? '').toUpperCase();
+      const msBusy = String(ev.getFirstPropertyValue('x-microsoft-cdo-busystatus') ?? '').toUpperCase();
+      const durationMs = endMs - start.ms;
+      const startText = start.allDay ? wallDate(start.wall) : wallString(start.wall);
+      const endText = start.allDay ? wallDate(endWall) : wallString(endWall);
+      events.push({
+        uid,
+        recurrence_id: recurrenceId,
+        title,
+        start: startText,
+        end: endText,
+        all_day: start.allDay ? 1 : 0,
+        tz: start.allDay ? null : start.tz,
+        start_ms: start.ms,
+        end_ms: endMs,
+        until_ms: rrule ? lastOccurrenceEnd(rrule, startText, start.allDay, start.tz, durationMs) : endMs,
+        rrule,
+        exdates: rrule && exdates.length ? JSON.stringify(exdates) : null,
+        location: clean(ev.getFirstPropertyValue('location'), 1000),
+        notes: clean(ev.getFirstPropertyValue('description')),
+        attendees: JSON.stringify(attendeesOf(ev)),
+        busy: transp === 'TRANSPARENT' || msBusy === 'FREE' ? 0 : 1,
+        cancelled: status === 'CANCELLED' || method === 'CANCEL',
+      });
+    }
+
+    // Free/busy publications (Zimbra, Exchange): each busy period is an event called "Busy".
+    for (const fb of cal.getAllSubcomponents('vfreebusy')) {
+      const at = where(fb, 'VFREEBUSY');
+      const fbUid = clean(fb.getFirstPropertyValue('uid'), 500) ?? 'freebusy';
+      for (const p of fb.getAllProperties('freebusy')) {
+        const type = String(p.getParameter('fbtype') ?? 'BUSY').toUpperCase();
+        if (type === 'FREE') continue;
+        for (const period of p.getValues()) {
+          if (events.length >= ICS_LIMITS.maxEvents) fail(`the file has more than ${ICS_LIMITS.maxEvents.toLocaleString('en')} busy periods`, 'split the calendar into smaller files');
+          if (!(period instanceof ICAL.Period)) fail(`${at}: FREEBUSY is not a period`, 'the file is damaged; export it again');
+          const s = period.start;
+          const e = period.getEnd();
+          const sw = wallOfTime(s);
+          const ew = wallOfTime(e);
+          if (!sw || !ew) fail(`${at}: FREEBUSY ${JSON.stringify(p.toICALString().slice(0, 60))} is not a real period`, 'the file is damaged; export it again');
+          const startMs = s.toUnixTime() * 1000;
+          const endMs = Math.max(startMs, e.toUnixTime() * 1000);
+          events.push({
+            uid: `${fbUid}/${startMs}`,
+            recurrence_id: null,
+            title: type === 'BUSY-TENTATIVE' ? 'Busy (tentative)' : type === 'BUSY-UNAVAILABLE' ? 'Unavailable' : 'Busy',
+            start: wallString(wallAt(startMs, 'UTC')),
+            end: wallString(wallAt(endMs, 'UTC')),
+            all_day: 0,
+            tz: 'UTC',
+            start_ms: startMs,
+            end_ms: endMs,
+            until_ms: endMs,
+            rrule: null,
+            exdates: null,
+            location: null,
+            notes: null,
+            attendees: '[]',
+            busy: 1,
+            cancelled: false,
+          });
+        }
+      }
+    }
+    const skipped = children.filter((c) => !['vevent', 'vfreebusy', 'vtimezone'].includes(c.name)).map((c) => c.name.toUpperCase());
+    if (skipped.length) warn(`${skipped.length} ${[...new Set(skipped)].join('/')} component(s) skipped (only events and free/busy time are imported)`);
+  }
+  const emailName = name && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(name) ? name.toLowerCase() : null;
+  return { name, email: emailName, prodid, events, warnings };
+}
+
+// --- export -----------------------------------------------------------------------------------------
+
+export interface ExportEvent {
+  id: string;
+  uid: string;
+  title: string;
+  startMs: number;
+  endMs: number;
+  allDay: boolean;
+  startDate: string;
+  endDate: string;
+  location: string | null;
+  notes: string | null;
+  attendees: Attendee[];
+  cancelled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const utcTime = (ms: number): ICAL.Time => ICAL.Time.fromJSDate(new Date(ms), true);
+const dateTime = (date: string): ICAL.Time => ICAL.Time.fromDateString(date);
+
+function veventOf(e: ExportEvent, invite: boolean): ICAL.Component {
+  const v = new ICAL.Component('vevent');
+  v.addPropertyWithValue('uid', e.uid);
+  v.addPropertyWithValue('dtstamp', utcTime(Date.now()));
+  v.addPropertyWithValue('created', utcTime(Date.parse(e.createdAt)));
+  v.addPropertyWithValue('last-modified', utcTime(Date.parse(e.updatedAt)));
+  if (e.allDay) {
+    v.addPropertyWithValue('dtstart', dateTime(e.startDate));
+    v.addPropertyWithValue('dtend', dateTime(e.endDate));
+  } else {
+    v.addPropertyWithValue('dtstart', utcTime(e.startMs));
+    v.addPropertyWithValue('dtend', utcTime(e.endMs));
+  }
+  v.addPropertyWithValue('summary', e.title);
+  if (e.location) v.addPropertyWithValue('location', e.location);
+  if (e.notes) v.addPropertyWithValue('description', e.notes);
+  v.addPropertyWithValue('status', e.cancelled ? 'CANCELLED' : 'CONFIRMED');
+  v.addPropertyWithValue('sequence', 0);
+  for (const a of e.attendees) {
+    if (!a.email) continue;
+    const p = new ICAL.Property('attendee');
+    p.setValue(`mailto:${a.email}`);
+    if (a.name) p.setParameter('cn', a.name);
+    p.setParameter('role', 'REQ-PARTICIPANT');
+    p.setParameter('partstat', 'NEEDS-ACTION');
+    if (invite) p.setParameter('rsvp', 'TRUE');
+    v.addProperty(p);
+  }
+  return v;
+}
+
+function vcalendar(name: string | null, method: string | null): ICAL.Component {
+  const cal = new ICAL.Component('vcalendar');
+  cal.addPropertyWithValue('prodid', '-//Tidy//Tidy Calendar//EN');
+  cal.addPropertyWithValue('version', '2.0');
+  cal.addPropertyWithValue('calscale', 'GREGORIAN');
+  if (method) cal.addPropertyWithValue('method', method);
+  if (name) cal.addPropertyWithValue('x-wr-calname', name);
+  return cal;
+}
+
+/** The local calendar as an iCalendar file (times in UTC, so no VTIMEZONE is needed). */
+export function exportIcs(name: string, events: readonly ExportEvent[]): string {
+  const cal = vcalendar(name, 'PUBLISH');
+  for (const e of events) cal.addSubcomponent(veventOf(e, false));
+  return cal.toString().replace(/\r?\n/g, '\r\n') + '\r\n';
+}
+
+/** One booking as an invitation for its attendees (RFC 5546 METHOD:REQUEST). */
+export function inviteIcs(event: ExportEvent): string {
+  const cal = vcalendar(null, event.cancelled ? 'CANCEL' : 'REQUEST');
+  cal.addSubcomponent(veventOf(event, true));
+  return cal.toString().replace(/\r?\n/g, '\r\n') + '\r\n';
+}

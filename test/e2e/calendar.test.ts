@@ -1,0 +1,266 @@
+// End to end: the Calendar view in Chromium through `tidy serve`, with the fake model server. A
+// colleague's .ics imported by the file picker and another by drag and drop, the week shown with its
+// events (by role and accessible name), free time, keyboard navigation, event details, a bad file's
+// one-line refusal, removing a calendar, and seed 004's editable confirmation: the approval card shows
+// book_event as a form, the title is edited, and the event is booked with the edited title.
+// Screenshots: light, dark, an 800 px window, and a busy week.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
+import { REPO, tidy } from '../support/cli';
+import { buildRendererOnce, CHROMIUM_ARGS } from '../support/renderer';
+import { seedForFake, startServe, type Served } from '../support/serve';
+
+const SHOTS = join(REPO, 'test-results', 'screenshots');
+
+let browser: Browser;
+let page: Page;
+let served: Served;
+let fake: FakeOpenAI;
+let dir = '';
+let dbPath = '';
+const consoleProblems: string[] = [];
+
+/** Local midnight of this week's Monday, and a local time on a day of this week (0 = Monday). */
+const monday = (() => {
+  const d = new Date();
+  const back = (d.getDay() + 6) % 7;
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate() - back);
+})();
+const onDay = (day: number, h: number, m = 0) => new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + day, h, m);
+/** iCalendar UTC date-time: 20261124T100000Z. */
+const icsTime = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const icsDate = (d: Date) => `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
+
+interface IcsEvent {
+  uid: string;
+  title: string;
+  start: Date;
+  end: Date;
+  allDay?: boolean;
+  rrule?: string;
+}
+function ics(name: string, events: IcsEvent[]): string {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Tidy tests//EN', `X-WR-CALNAME:${name}`];
+  for (const e of events) {
+    lines.push('BEGIN:VEVENT', `UID:${e.uid}`, `DTSTAMP:${icsTime(new Date(Date.UTC(2026, 0, 1)))}`, `SUMMARY:${e.title}`);
+    if (e.allDay) lines.push(`DTSTART;VALUE=DATE:${icsDate(e.start)}`, `DTEND;VALUE=DATE:${icsDate(e.end)}`);
+    else lines.push(`DTSTART:${icsTime(e.start)}`, `DTEND:${icsTime(e.end)}`);
+    if (e.rrule) lines.push(`RRULE:${e.rrule}`);
+    lines.push('END:VEVENT');
+  }
+  lines.push('END:VCALENDAR');
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+const ALICE_ICS = ics('Alice', [
+  { uid: 'a1@test', title: 'Design review', start: onDay(1, 10), end: onDay(1, 11) },
+  { uid: 'a2@test', title: 'Budget call', start: onDay(1, 10, 30), end: onDay(1, 11, 30) },
+  { uid: 'a3@test', title: 'Team standup', start: onDay(0, 9, 30), end: onDay(0, 9, 45), rrule: 'FREQ=DAILY;COUNT=5' },
+  { uid: 'a4@test', title: 'Offsite', start: onDay(3, 0), end: onDay(5, 0), allDay: true },
+]);
+const BOB_ICS = ics('Bob', [{ uid: 'b1@test', title: 'Dentist', start: onDay(2, 15), end: onDay(2, 16) }]);
+
+/** Forty events over the week, many overlapping: the busy week of the screenshot. */
+const BUSY_ICS = ics(
+  'Team',
+  Array.from({ length: 40 }, (_, i) => {
+    const day = i % 5;
+    const start = onDay(day, 8 + ((i * 7) % 9), (i % 4) * 15);
+    return { uid: `busy${i}@test`, title: ['Planning', 'Interview', '1:1', 'Review', 'Sync', 'Lunch talk', 'Demo', 'Retro'][i % 8]!, start, end: new Date(start.getTime() + (30 + (i % 3) * 30) * 60_000) };
+  }),
+);
+
+beforeAll(async () => {
+  const [, fakeServer] = await Promise.all([buildRendererOnce(), startFakeOpenAI()]);
+  fake = fakeServer;
+  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-calendar-'));
+  dbPath = join(dir, 'tidy.db');
+  seedForFake(dbPath, fake.url);
+  served = await startServe(dbPath);
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  // en-GB: 24-hour times, so the names the test looks for do not depend on the machine's locale.
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, locale: 'en-GB', timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone });
+  context.setDefaultTimeout(10_000);
+  page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleProblems.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleProblems.push(e.message));
+  mkdirSync(SHOTS, { recursive: true });
+  await page.goto(served.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+  await fake?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
+const main = () => page.getByRole('main');
+const legend = () => main().getByRole('list', { name: 'Calendars' });
+const visible = (l: Locator) => l.waitFor({ state: 'visible' });
+const event = (name: RegExp) => main().getByRole('button', { name });
+/** The calendars in the legend, by name (the free-time key aside). */
+const calendarNames = async () => (await legend().getByRole('listitem').allInnerTexts()).filter((t) => !t.startsWith('Free')).map((t) => t.split('\n')[0]!.replace(/\s*Remove$/, '').trim());
+const rangeText = () => main().locator('.cal-range').innerText();
+
+/** axe-core's serious and critical WCAG 2.1 A/AA findings on the page as it is (as test/e2e/a11y.test.ts checks the other views). */
+async function seriousA11yProblems(): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+async function pick(name: string, text: string, mimeType = 'text/calendar'): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await main().getByRole('button', { name: /^Import \.ics/ }).click();
+  await (await chooser).setFiles({ name, mimeType, buffer: Buffer.from(text) });
+}
+
+/** Drops a file on the view as the OS would (page code as a string: the node tsconfig has no DOM types). */
+async function drop(name: string, text: string): Promise<void> {
+  await page.evaluate(`(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([${JSON.stringify(text)}], ${JSON.stringify(name)}, { type: 'text/calendar' }));
+    const target = document.querySelector('.cal-scroll');
+    for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  })()`);
+}
+
+describe('the calendar in Chromium through tidy serve', () => {
+  it('imports a colleague’s .ics by the file picker and shows the week: overlapping events, recurring ones, all-day, free time', async () => {
+    await nav('Calendar').click();
+    await visible(page.getByRole('heading', { name: 'Calendar', level: 1 }));
+    // Today is marked in the header.
+    await visible(main().locator('[aria-current="date"]'));
+
+    await main().getByRole('textbox', { name: 'Whose calendar (optional)' }).fill('Alice');
+    await pick('alice.ics', ALICE_ICS);
+    await visible(page.getByText(/^Imported alice\.ics as /));
+    await visible(legend().getByText('Alice', { exact: false }).first());
+
+    // Every event is a button named by its title, time and calendar.
+    const design = event(/^Design review, .*10:00 to 11:00, Alice$/);
+    await visible(design);
+    await visible(event(/^Budget call, .*10:30 to 11:30, Alice$/));
+    expect(await main().getByRole('button', { name: /^Team standup, / }).count()).toBe(5);
+    await visible(main().getByRole('list', { name: 'All-day events' }).getByRole('button', { name: /^Offsite, all day/ }));
+    // The overlapping two sit side by side, not on top of each other.
+    const a = (await design.boundingBox())!;
+    const b = (await event(/^Budget call/).boundingBox())!;
+    expect(a.x + a.width <= b.x + 1 || b.x + b.width <= a.x + 1).toBe(true);
+    // A colleague's events are not the user's busy time: free time in working hours shows on work days still ahead.
+    expect(await main().locator('.cal-free').count()).toBeGreaterThan(0);
+    await shot('calendar-week');
+  }, 60_000);
+
+  it('imports by drag and drop, shows an event’s details, and refuses a bad file in one line', async () => {
+    await drop('bob.ics', BOB_ICS);
+    await visible(page.getByText(/^Imported bob\.ics as /));
+    const dentist = event(/^Dentist, .*15:00 to 16:00, Bob$/);
+    await dentist.click();
+    const details = main().getByRole('region', { name: 'Dentist' });
+    await visible(details);
+    expect(await details.innerText()).toMatch(/Bob/);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => details.count()).toBe(0);
+
+    await pick('broken.ics', 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:yesterday-ish\r\n');
+    const alert = main().getByRole('alert').filter({ hasText: 'Could not import broken.ics' });
+    await visible(alert);
+    // One line: the file, what is wrong, what to do.
+    expect((await alert.locator('p').innerText()).split('\n')).toHaveLength(1);
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+    await pick('notes.txt', 'just some notes', 'text/plain');
+    await visible(main().getByRole('alert').filter({ hasText: 'Could not import notes.txt: it is not an iCalendar file' }));
+    await main().getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
+    // Nothing of the bad files was imported.
+    expect(await calendarNames()).toEqual(['Personal', 'Alice', 'Bob']);
+  }, 60_000);
+
+  it('moves between weeks and days from the keyboard', async () => {
+    const thisWeek = await rangeText();
+    await main().getByRole('button', { name: 'Today', exact: true }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(rangeText).not.toBe(thisWeek);
+    expect(await main().getByRole('button', { name: /^Design review/ }).count()).toBe(0);
+    await page.keyboard.press('t');
+    await expect.poll(rangeText).toBe(thisWeek);
+    await page.keyboard.press('d');
+    await expect.poll(() => main().getByRole('button', { name: 'Day', pressed: true }).count()).toBe(1);
+    await page.keyboard.press('w');
+    await expect.poll(rangeText).toBe(thisWeek);
+  });
+
+  it('books the event with the title edited on the approval card', async () => {
+    const start = onDay(7, 11); // Monday next week, always in the future
+    const end = onDay(7, 11, 30);
+    fake.enqueue(
+      { toolCalls: [{ name: 'book_event', arguments: { title: 'Sync with Alice and Bob', start: start.toISOString(), end: end.toISOString(), attendees: ['Alice'] } }] },
+      { text: 'Booked it.' },
+    );
+    await nav('Chat').click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Book a 30-minute meeting with Alice and Bob next week');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const card = page.getByRole('group', { name: 'Approval needed: Book event' });
+    const title = card.getByRole('textbox', { name: 'Title' });
+    await visible(title);
+    expect(await title.inputValue()).toBe('Sync with Alice and Bob');
+    expect(await card.getByRole('textbox', { name: 'Attendees' }).inputValue()).toBe('Alice');
+    // Typing in the form never answers the card: Enter in a field does nothing.
+    await title.fill('');
+    await visible(card.getByRole('alert').filter({ hasText: 'give the event a title' }));
+    expect(await card.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    await title.fill('Quarterly planning');
+    await title.press('Enter');
+    expect(await card.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true);
+    await shot('calendar-approval-form');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await visible(page.getByRole('log', { name: 'Messages' }).getByText('Booked it.'));
+
+    // The tool ran with the edited title, and the model was told.
+    const result = fake.chatRequests.at(-1)?.body?.messages?.at(-1);
+    expect(result?.role).toBe('tool');
+    expect(String(result?.content)).not.toMatch(/"error"/);
+    expect(String(result?.content)).toMatch(/Quarterly planning/);
+    const events = JSON.parse(tidy(dbPath, ['events', '--from', start.toISOString().slice(0, 10), '--to', new Date(end.getTime() + 86_400_000).toISOString().slice(0, 10), '--json']).stdout) as { title: string }[];
+    expect(events.map((e) => e.title)).toContain('Quarterly planning');
+    expect(events.map((e) => e.title)).not.toContain('Sync with Alice and Bob');
+
+    await nav('Calendar').click();
+    await main().getByRole('button', { name: 'Next week' }).click();
+    await visible(event(/^Quarterly planning, .*11:00 to 11:30, Personal$/));
+  }, 60_000);
+
+  it('removes an imported calendar, and looks right in dark, narrow and busy weeks', async () => {
+    await nav('Calendar').click();
+    await main().getByRole('button', { name: 'Today', exact: true }).click();
+    await legend().getByRole('button', { name: 'Remove calendar Bob' }).click();
+    await expect.poll(() => main().getByRole('button', { name: /^Dentist/ }).count()).toBe(0);
+    await expect.poll(calendarNames).toEqual(['Personal', 'Alice']);
+
+    await pick('team.ics', BUSY_ICS);
+    await visible(page.getByText(/^Imported team\.ics as /));
+    await expect.poll(() => main().getByRole('button', { name: /, Team$/ }).count()).toBe(40);
+    await shot('calendar-busy-week');
+    expect(await seriousA11yProblems()).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot('calendar-busy-week-dark');
+    expect(await seriousA11yProblems()).toEqual([]);
+    await page.setViewportSize({ width: 800, height: 760 });
+    await shot('calendar-narrow-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await shot('calendar-narrow');
+    await main().getByRole('button', { name: 'Day', exact: true }).click();
+    await shot('calendar-day-narrow');
+    await page.setViewportSize({ width: 1360, height: 860 });
+    expect(consoleProblems).toEqual([]);
+  }, 60_000);
+});
