@@ -6,6 +6,15 @@ import { DEFAULT_SETTINGS } from '../../src-shared/settings';
 import { okValue, tempDb } from '../support/db';
 
 describe('settings: validated, with the allowed range in the refusal', () => {
+  it('working hours and days: HH:MM, and days from text or a list, in week order', () => {
+    const { db } = tempDb();
+    expect(writeSetting(db, 'workStart', '08:30')).toMatchObject({ ok: true, value: '08:30' });
+    expect(writeSetting(db, 'workEnd', '25:00')).toMatchObject({ ok: false });
+    expect(writeSetting(db, 'workDays', 'fri, Monday,wed')).toMatchObject({ ok: true, value: ['mon', 'wed', 'fri'] });
+    expect(writeSetting(db, 'workDays', 'funday')).toMatchObject({ ok: false });
+    expect(writeSetting(db, 'workDays', [])).toMatchObject({ ok: false });
+  });
+
   it('defaults', () => {
     const { db } = tempDb();
     expect(readSettings(db)).toEqual({
@@ -28,6 +37,9 @@ describe('settings: validated, with the allowed range in the refusal', () => {
       wikipediaUrl: 'https://en.wikipedia.org',
       mcpServers: {},
       quickCaptureShortcut: 'CommandOrControl+Shift+Space',
+      workStart: '09:00',
+      workEnd: '17:00',
+      workDays: ['mon', 'tue', 'wed', 'thu', 'fri'],
     });
     expect(readSettings(db)).toEqual({ ...DEFAULT_SETTINGS });
   });

@@ -12,8 +12,10 @@ import { bookEvent, cancelEvent, listEvents, moveEvent, parseInstant, parsePerso
 import { quote } from '../domain/text';
 import { capped, defineTool, mutation, read, READ_CAP } from './tool';
 
-const when = z.string().describe('ISO 8601, e.g. 2026-11-30T10:00:00+01:00 (no offset: the user\'s time zone)');
-const people = z.array(z.string()).max(20).describe("names or emails of people whose calendars were imported");
+// Times are ISO 8601 (no offset: the user's zone); people are names or emails of people whose calendars
+// were imported. Said in the descriptions only where needed: every token of the tool list is paid per step.
+const when = z.string();
+const people = z.array(z.string()).max(20);
 
 /** An event as the model sees it: only what is set. */
 function eventRow(e: CalendarEvent): Record<string, unknown> {
@@ -36,7 +38,7 @@ function eventRow(e: CalendarEvent): Record<string, unknown> {
 export const CALENDAR_TOOLS = [
   defineTool({
     name: 'get_events',
-    description: 'Events overlapping [from, to) in all calendars (yours and imported ones), earliest first, recurrences expanded.',
+    description: 'Events in [from, to) in all calendars (ISO 8601 times).',
     input: z.strictObject({ from: when, to: when }),
     effect: 'read',
     run: ({ from, to }, { db }) =>
@@ -48,7 +50,7 @@ export const CALENDAR_TOOLS = [
   }),
   defineTool({
     name: 'find_free_slots',
-    description: 'Free windows of at least duration_min in working hours when the user and all attendees are free; default next 14 days.',
+    description: 'Working-hours windows when the user and all attendees are free; default: next 14 days.',
     input: z.strictObject({
       duration_min: z.number().int().min(5).max(1440),
       from: when.optional(),
@@ -82,7 +84,7 @@ export const CALENDAR_TOOLS = [
   }),
   defineTool({
     name: 'book_event',
-    description: "Book an event in the user's calendar (the user approves, and may edit it); task_id: the task it blocks time for.",
+    description: "Book an event (the user approves it); task_id: a task it is for.",
     input: z.strictObject({
       title: z.string(),
       start: when,
@@ -109,14 +111,14 @@ export const CALENDAR_TOOLS = [
   }),
   defineTool({
     name: 'move_event',
-    description: "Move an event of the user's own calendar (event_id from get_events; imported calendars are read-only).",
+    description: "Move an event of the user's own calendar (event_id from get_events).",
     input: z.strictObject({ event_id: z.string(), start: when, end: when }),
     effect: 'write',
     run: ({ event_id, start, end }, { db, action }) => mutation(moveEvent(db, action, { event: event_id, start, end }), eventRow),
   }),
   defineTool({
     name: 'cancel_event',
-    description: "Cancel an event of the user's own calendar (event_id from get_events); undo brings it back.",
+    description: "Cancel an event of the user's own calendar.",
     input: z.strictObject({ event_id: z.string() }),
     effect: 'write',
     run: ({ event_id }, { db, action }) => mutation(cancelEvent(db, action, { event: event_id }), () => ({ ok: true })),

@@ -133,7 +133,7 @@ export async function invokeTool(call: ToolCallRequest, o: InvokeOptions): Promi
   let askedInBulk = false;
   if (bulk && n > 0 && bulk.limit > 0 && bulk.changed + n > bulk.limit) {
     if (bulk.decision === null && o.approval) {
-      const decision = await o.approval.ask(tool, bulkQuestion(bulk, tool, n));
+      const { decision } = answerOf(await o.approval.ask(tool, bulkQuestion(bulk, tool, n)));
       bulk.decision = decision === 'decline' ? 'decline' : 'approve';
       askedInBulk = true;
     }
