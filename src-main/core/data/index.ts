@@ -3,3 +3,4 @@ export * from './backup';
 export * from './export';
 export * from './import';
 export * from './schema';
+export * from './todoist';
