@@ -207,6 +207,13 @@ export function planTodoistImport(db: Db, files: TodoistFile[], options: { proje
   if (options.project !== undefined && files.length > 1) fail('--project applies to a single CSV; a backup ZIP makes one project per CSV');
   const projects = new Map<string, PlannedProject>();
   let total = 0;
+  // Exports repeat the same few phrases ("every monday", "tomorrow") thousands of times; chrono is slow.
+  const dates = new Map<string, ReturnType<typeof todoistDate>>();
+  const dateOfCell = (raw: string): ReturnType<typeof todoistDate> => {
+    let d = dates.get(raw);
+    if (!d) dates.set(raw, (d = todoistDate(raw, now)));
+    return d;
+  };
   for (const file of files) {
     const { header, rows } = parseFile(file);
     const name = options.project !== undefined ? options.project.normalize('NFC').replace(/\s+/g, ' ').trim() : projectNameOf(file.name);
@@ -247,7 +254,7 @@ export function planTodoistImport(db: Db, files: TodoistFile[], options: { proje
       if (p && !PRIORITIES.has(p)) fail(`${where}: PRIORITY ${JSON.stringify(p.slice(0, 20))} is not 1, 2, 3 or 4; fix the row — nothing was imported`);
       const ind = cell(cells, 'INDENT');
       if (ind && !/^[1-5]$/.test(ind)) fail(`${where}: INDENT ${JSON.stringify(ind.slice(0, 20))} is not 1 to 5; fix the row — nothing was imported`);
-      const date = todoistDate(cell(cells, 'DATE'), now);
+      const date = dateOfCell(cell(cells, 'DATE'));
       const keep = date.recurring ?? (date.unread ? cell(cells, 'DATE') : null);
       const text = keep ? `${content} (${keep})` : content;
       if (text.length > MAX_TEXT) fail(`${where}: the task is ${text.length} characters long, more than Tidy's ${MAX_TEXT}; shorten it — nothing was imported`);
