@@ -5,6 +5,7 @@ import { resolveDbPath } from '../../core';
 import {
   backupDatabase,
   describePlan,
+  exportIcal,
   exportJson,
   exportMarkdown,
   FdSink,
@@ -74,12 +75,13 @@ export function registerBackupCommands(program: Command, cli: Cli): void {
 
   program
     .command('export')
-    .description('everything as JSON (re-importable with tidy import tidy) or as readable Markdown')
-    .option('--format <format>', 'json or markdown', 'json')
+    .description('everything as JSON (re-importable with tidy import tidy) or readable Markdown; --format ical: tasks with due dates as iCalendar VTODOs')
+    .option('--format <format>', 'json, markdown or ical', 'json')
     .option('--out <file>', 'write to this file instead of standard output')
     .action((o: { format: string; out?: string }) => {
-      if (o.format !== 'json' && o.format !== 'markdown') throw usage(`--format ${o.format} is not known`, 'use --format json or --format markdown');
-      const run = o.format === 'json' ? exportJson : exportMarkdown;
+      const formats = { json: exportJson, markdown: exportMarkdown, ical: exportIcal } as const;
+      if (!Object.hasOwn(formats, o.format)) throw usage(`--format ${o.format} is not known`, 'use --format json, markdown or ical');
+      const run = formats[o.format as keyof typeof formats];
       const db = cli.db();
       if (o.out) {
         const out = resolve(o.out);

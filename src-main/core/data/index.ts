@@ -4,3 +4,4 @@ export * from './export';
 export * from './import';
 export * from './schema';
 export * from './todoist';
+export * from './ical';

@@ -163,6 +163,18 @@ describe('tidy import todoist (real process)', () => {
     expect(JSON.parse(tidy(db, ['tasks', '--json']).stdout).map((t: { content: string }) => t.content)).toEqual(['already here']);
   });
 
+  it('export --format ical writes the imported tasks with due dates as VTODOs', () => {
+    const dir = tempDir();
+    const db = join(dir, 'tidy.db');
+    expect(tidy(db, ['import', 'todoist', join(FIXTURES, 'Home Renovation.csv')]).code).toBe(0);
+    const r = tidy(db, ['export', '--format', 'ical']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(r.stdout.match(/BEGIN:VTODO/g)).toHaveLength(6);
+    expect(r.stdout).toContain('DUE;VALUE=DATE:20261205\r\n');
+    expect(tidy(db, ['export', '--format', 'pdf']).stderr).toMatch(/use --format json, markdown or ical/);
+  });
+
   it('a malformed file gets one line naming the row, and nothing is imported', () => {
     const dir = tempDir();
     const db = join(dir, 'tidy.db');
