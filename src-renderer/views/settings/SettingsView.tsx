@@ -1,6 +1,6 @@
 /**
  * Settings: the model provider (profile, endpoint, model, test connection, API key), the model's limits,
- * protocol, per-tool approvals and the quick-capture shortcut, one section each. Every field validates
+ * protocol, per-tool approvals, the quick-capture shortcut and your data (import, backups), one section each. Every field validates
  * inline, with the same schemas the main side uses.
  */
 import { useEffect } from 'react';
@@ -8,6 +8,7 @@ import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../common';
 import { AgentSection } from './AgentSection';
 import { ApprovalsSection } from './ApprovalsSection';
+import { DataSection } from './DataSection';
 import { ModelSection } from './ModelSection';
 import { ProviderSection } from './ProviderSection';
 import { ShortcutSection } from './ShortcutSection';
@@ -37,6 +38,7 @@ export function SettingsView() {
             <AgentSection />
             <ApprovalsSection />
             <ShortcutSection />
+            <DataSection />
           </div>
         )}
       </div>
