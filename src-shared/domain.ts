@@ -6,10 +6,10 @@ export const INBOX_ID = 'inbox';
 export const TaskStatus = z.enum(['open', 'done', 'archived']);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-/** 1 = normal … 4 = urgent. */
+/** As people say it: 1 = p1 = most urgent … 4 = p4 = normal (the default). */
 export const Priority = z.number().int().min(1).max(4);
 
-/** A due date as YYYY-MM-DD, or a date and time (ISO 8601). */
+/** A due date as YYYY-MM-DD, or a date and time (ISO 8601; stored as local YYYY-MM-DDTHH:MM). */
 export const DueDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/, 'use YYYY-MM-DD or an ISO date-time')
@@ -21,6 +21,9 @@ function realDate(s: string): boolean {
   const day = new Date(Date.UTC(y, m - 1, d));
   return !Number.isNaN(Date.parse(s)) && day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
 }
+
+/** How a task repeats: an RRULE value (FREQ=WEEKLY;BYDAY=MO) or the quick-add words ("every monday"). */
+export const Recurrence = z.string().trim().min(1).max(200);
 
 export const Project = z.object({
   id: z.string(),
@@ -37,8 +40,13 @@ export const Task = z.object({
   projectId: z.string(),
   project: z.string(),
   priority: Priority,
+  /** 'YYYY-MM-DD', or 'YYYY-MM-DDTHH:MM' in local time. */
   due: z.string().nullable(),
+  /** An RRULE value (FREQ=WEEKLY;BYDAY=MO) when the task repeats: completing it moves `due` on. */
+  recurrence: z.string().nullable(),
   status: TaskStatus,
+  /** When it was last completed (for the Completed view); null while it never was. */
+  completedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

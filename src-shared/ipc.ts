@@ -49,6 +49,37 @@ export const SettingsSchema = z.object(settingShape);
 
 const ProjectWithCount = Project.extend({ openTasks: z.number().int() });
 
+export const TaskView = z.enum(['today', 'upcoming', 'completed']);
+const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD');
+
+export const TaskCounts = z.object({ inbox: z.number().int(), today: z.number().int(), overdue: z.number().int(), upcoming: z.number().int() });
+export type TaskCounts = z.infer<typeof TaskCounts>;
+
+export const SearchKind = z.enum(['task', 'project', 'list', 'item', 'conversation']);
+export type SearchKind = z.infer<typeof SearchKind>;
+/**
+ * One match: `title` is the task's content, the name, the item's text or the conversation's title;
+ * `snippet` the matching words in context (plain text, the matches between « and »); `parentId`/`parent`
+ * the task's project, the item's list (null otherwise); `done` a completed task or a checked item.
+ */
+export const SearchHit = z.object({
+  kind: SearchKind,
+  id: z.string(),
+  title: z.string(),
+  snippet: z.string(),
+  parentId: z.string().nullable(),
+  parent: z.string().nullable(),
+  done: z.boolean(),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+/** Matches grouped by kind (tasks, projects, lists, items, conversations; empty groups left out), each best first; `total` before the limit. */
+export const SearchResults = z.object({ groups: z.array(z.object({ kind: SearchKind, hits: z.array(SearchHit) })), total: z.number().int() });
+export type SearchResults = z.infer<typeof SearchResults>;
+
+/** A reminder: the task whose due time has come. */
+export const ReminderDue = z.object({ task: Task });
+export type ReminderDue = z.infer<typeof ReminderDue>;
+
 export const Conversation = z.object({ id: z.string(), title: z.string(), createdAt: z.string(), updatedAt: z.string() });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -119,16 +150,33 @@ export const channels = {
   ...operationChannels,
 
   // --- tasks --------------------------------------------------------------------------------------
-  /** Tasks oldest first, with the total before paging. `project` is an id or name (e.g. 'inbox'). */
+  /**
+   * Tasks in their manual order (capture order unless reordered), with the total before paging. `project`
+   * is an id or name (e.g. 'inbox'). A `view` instead of a status: `today` open tasks due today or before
+   * (overdue ones first), `upcoming` open tasks due from today to the 7th day, both by due date;
+   * `completed` done tasks, the most recently completed first. `today` is the caller's local date
+   * (YYYY-MM-DD), the host's by default.
+   */
   'tasks.list': {
     input: z.object({
       project: Ref.optional(),
       status: z.union([TaskStatus, z.literal('all')]).optional(),
+      view: TaskView.optional(),
+      today: LocalDate.optional(),
       limit: z.number().int().min(0).max(10_000).optional(),
       offset: z.number().int().min(0).optional(),
     }),
     output: z.object({ tasks: z.array(Task), total: z.number().int() }),
   },
+  /** The sidebar's numbers: open tasks in the inbox, due today or before (`today`), before today (`overdue`), and in Upcoming. */
+  'tasks.counts': { input: z.object({ today: LocalDate.optional() }), output: TaskCounts },
+
+  // --- search -------------------------------------------------------------------------------------
+  /**
+   * Words over tasks, projects, lists, list items and conversations (titles, the user's messages and the
+   * answers), best matches first, grouped by kind. Any text is a safe query (FTS5 syntax is not interpreted).
+   */
+  'search.query': { input: z.object({ query: z.string().max(10_000), limit: z.number().int().min(1).max(200).optional() }), output: SearchResults },
 
   // --- projects -----------------------------------------------------------------------------------
   /** Live projects (Inbox first, then by name) with their number of open tasks; archived ones when asked. */
@@ -143,8 +191,12 @@ export const channels = {
   },
 
   // --- quick capture ------------------------------------------------------------------------------
-  /** Adds the text to the inbox at once: no model, works offline. */
-  'capture.add': { input: z.object({ text: Text }), output: mutationOutput(Task), changes: ['tasks', ...logged] },
+  /**
+   * Adds the text as a task at once (no model, works offline), read with the quick-add grammar
+   * (src-shared/quickadd.ts): a date, #Project, p1–p4, every …. `note` says what was not understood
+   * (a #name that is no project), null otherwise.
+   */
+  'capture.add': { input: z.object({ text: Text }), output: mutationOutput(Task).extend({ note: z.string().nullable() }), changes: ['tasks', ...logged] },
 
   /** Sends the text to the agent instead, in a new conversation. */
   'capture.ask': { input: z.object({ text: Message }), output: StartedRun, changes: ['conversations', 'runs'] },
@@ -266,6 +318,8 @@ export const events = {
   /** Every step of every agent run, live: the same events the trace stores. */
   'agent.event': AgentEvent,
   'data.changed': DataChanged,
+  /** A task's due time has come (once per due time, also across restarts): show a notification. */
+  'reminder.due': ReminderDue,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Channels = typeof channels;

@@ -8,7 +8,7 @@
  * Inputs name things the way a person does: `task` is a task id, `project`/`list` an id or a name.
  */
 import { z } from 'zod';
-import { DueDate, ListItem, Priority, Task } from './domain';
+import { DueDate, ListItem, Priority, Recurrence, Task } from './domain';
 
 /** Which views may be stale after a change; `data.changed` carries them so every window updates live. */
 export const Topic = z.enum(['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets']);
@@ -80,14 +80,27 @@ export const OPERATIONS = [
   spec({
     name: 'add_task',
     channel: 'tasks.add',
-    input: z.object({ content: Text, project: Ref.optional(), priority: Priority.optional(), due: DueDate.nullable().optional() }),
+    input: z.object({
+      content: Text,
+      project: Ref.optional(),
+      priority: Priority.optional(),
+      due: DueDate.nullable().optional(),
+      recurrence: Recurrence.nullable().optional(),
+    }),
     output: Task,
     changes: ['tasks'],
   }),
   spec({
     name: 'update_task',
     channel: 'tasks.update',
-    input: z.object({ task: Id, content: Text.optional(), priority: Priority.optional(), due: DueDate.or(z.literal('')).nullable().optional() }),
+    input: z.object({
+      task: Id,
+      content: Text.optional(),
+      priority: Priority.optional(),
+      due: DueDate.or(z.literal('')).nullable().optional(),
+      /** An RRULE value, or "every …" words; null (or '') stops the repeating. */
+      recurrence: Recurrence.or(z.literal('')).nullable().optional(),
+    }),
     output: Task,
     changes: ['tasks'],
     cli: {
@@ -96,10 +109,34 @@ export const OPERATIONS = [
       args: [task],
       options: [
         { flag: '--content <text>', key: 'content', help: 'new text' },
-        { flag: '--priority <n>', key: 'priority', help: '1 (normal) to 4 (urgent)' },
-        { flag: '--due <date>', key: 'due', help: 'YYYY-MM-DD, or "" to clear' },
+        { flag: '--priority <n>', key: 'priority', help: '1 (p1, most urgent) to 4 (p4, normal)' },
+        { flag: '--due <date>', key: 'due', help: 'a date as in quick add ("next friday 3pm", "dec 24", 2026-12-24), or none to clear' },
+        { flag: '--every <rule>', key: 'recurrence', help: 'repeat: "every monday", "every 2 weeks", … or none to stop' },
       ],
-      needsOneOf: ['content', 'priority', 'due'],
+      needsOneOf: ['content', 'priority', 'due', 'recurrence'],
+    },
+  }),
+  spec({
+    name: 'reorder_task',
+    channel: 'tasks.reorder',
+    /** Puts the task just before `before` (a task of the same project), or last when `before` is null. */
+    input: z.object({ task: Id, before: Id.nullable() }),
+    output: Task,
+    changes: ['tasks'],
+  }),
+  spec({
+    name: 'snooze_task',
+    channel: 'tasks.snooze',
+    /** Moves the due time `minutes` later, counted from now when it has passed (a reminder's snooze). */
+    input: z.object({ task: Id, minutes: z.number().int().min(1).max(60 * 24 * 14) }),
+    output: Task,
+    changes: ['tasks'],
+    cli: {
+      command: 'snooze',
+      help: 'move a task\'s due time later (default 10 minutes)',
+      args: [task],
+      options: [{ flag: '--minutes <n>', key: 'minutes', help: 'how many minutes (1 to 20160)' }],
+      defaults: { minutes: 10 },
     },
   }),
   spec({

@@ -3,7 +3,9 @@
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Notification } from 'electron';
 import { createKeychainStore, openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
 import { scheduleAutoBackups } from '../core/data';
+import type { Task } from '../../src-shared/domain';
 import { createHost } from '../host';
+import type { Dispatch } from '../host/dispatch';
 import { forwardEvents, registerIpc } from '../host/electron-ipc';
 import { electronKeytar, ensureNativeBinding } from './native';
 import { hardenSession, isOurRenderer, registerAppScheme } from './security';
@@ -30,6 +32,31 @@ function notify(message: string): void {
   if (Notification.isSupported()) new Notification({ title: 'Tidy', body: message }).show();
 }
 
+/**
+ * A task's due time has come: a system notification, with Complete and Snooze 10 min where the platform
+ * shows actions (macOS; Windows and Linux show the text, and a click opens Tidy). Both go through the
+ * logged operations, so they appear in the action log and can be undone.
+ */
+function showReminder(task: Task, dispatch: Dispatch, open: () => void): void {
+  if (!Notification.isSupported()) return;
+  const n = new Notification({
+    title: task.content.slice(0, 120),
+    body: `Due ${task.due?.slice(11, 16) ?? ''} · ${task.project}`,
+    actions: [
+      { type: 'button', text: 'Complete' },
+      { type: 'button', text: 'Snooze 10 min' },
+    ],
+  });
+  n.on('action', (_event, index) => {
+    // Through the dispatcher, like a click in a window: validated, logged, and every window told.
+    void (index === 0 ? dispatch('tasks.complete', { task: task.id }) : dispatch('tasks.snooze', { task: task.id, minutes: 10 })).then((reply) => {
+      if (!reply.ok) console.warn(`Tidy: the reminder's action was refused: ${reply.error}`);
+    });
+  });
+  n.on('click', open);
+  n.show();
+}
+
 async function start(): Promise<void> {
   hardenSession();
   const log = (line: string): void => console.log(line);
@@ -39,7 +66,7 @@ async function start(): Promise<void> {
   scheduleAutoBackups(db, dbPath, (line) => console.warn(`Tidy: ${line}`));
   // Without keytar Tidy still runs: the keychain store reports it unavailable and OPENAI_API_KEY stands in.
   const secrets = createKeychainStore({ load: electronKeytar(ensureNativeBinding('keytar', log)) });
-  const host = createHost({ db, secrets, env: process.env });
+  const host = createHost({ db, secrets, env: process.env }, { reminders: true });
   registerIpc(ipcMain, host.dispatch, isOurRenderer);
   forwardEvents(host.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
 
@@ -75,6 +102,7 @@ async function start(): Promise<void> {
   applyShortcut();
   host.hub.subscribe((m) => {
     if (m.event === 'data.changed' && m.payload.topics.includes('settings')) applyShortcut();
+    if (m.event === 'reminder.due') showReminder(m.payload.task, host.dispatch, openMain);
   });
 
   app.on('second-instance', openMain);

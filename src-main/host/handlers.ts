@@ -21,7 +21,6 @@ import {
   useProfile,
   type Connection,
   type SecretStore,
-  addTask,
   DomainError,
   fail,
   listActions,
@@ -30,6 +29,7 @@ import {
   listProjectsWithCounts,
   listTasks,
   newUserRequest,
+  taskCounts,
   readSettings,
   redoAction,
   undoAction,
@@ -65,6 +65,8 @@ import type { Model } from '../core/llm/port';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { Handlers } from './dispatch';
 import { OPERATION_IMPLEMENTATIONS } from '../core/domain';
+import { addFromText } from '../core/domain/quickadd';
+import { searchAll } from '../core/domain/search';
 import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 
@@ -183,13 +185,19 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   return {
     ...operationHandlers(db, deps.operations ?? OPERATION_IMPLEMENTATIONS),
     'tasks.list': (i) => listTasks(db, i),
+    'tasks.counts': (i) => taskCounts(db, i.today),
+
+    'search.query': (i) => searchAll(db, i.query, i.limit),
 
     'projects.list': (i) => listProjectsWithCounts(db, i),
 
     'lists.list': (i) => listLists(db, i),
     'lists.items': (i) => listItems(db, i.list, i),
 
-    'capture.add': (i) => logged(addTask(db, ctx(), { content: i.text })),
+    'capture.add': (i) => {
+      const r = addFromText(db, ctx(), i.text);
+      return { ...logged(r), note: r.note };
+    },
     'capture.ask': (i) => ask(i.text),
 
     'agent.send': (i) => ask(i.message, i.conversationId),

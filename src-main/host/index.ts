@@ -5,6 +5,7 @@ import { cancelRun, createLiveRuns } from '../core/agent';
 import { createDispatch, type Dispatch } from './dispatch';
 import { createHandlers, type HostDeps } from './handlers';
 import { createEventHub, type EventHub } from './hub';
+import { startReminders, type ReminderOptions } from '../core/reminders';
 
 export interface Host {
   readonly hub: EventHub;
@@ -16,12 +17,17 @@ export interface Host {
 export interface HostOptions {
   /** How often to look for changes other processes (the `tidy` CLI) committed; 0 turns it off. */
   watchMs?: number;
+  /** Announce tasks whose due time comes as `reminder.due` events (the app and `tidy serve`; off in tests unless asked). */
+  reminders?: boolean | ReminderOptions;
 }
 
 export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
   const hub = createEventHub();
   const live = createLiveRuns();
   const dispatch = createDispatch(createHandlers({ ...deps, hub, live }), hub);
+  const reminders = options.reminders
+    ? startReminders(deps.db, (task) => hub.emit('reminder.due', { task }), options.reminders === true ? {} : options.reminders)
+    : null;
   const stopWatching =
     options.watchMs === 0 ? () => {} : watchExternalChanges(deps.db, () => hub.emit('data.changed', { topics: [...DATA_TOPICS, 'settings', 'providers', 'conversations', 'runs'] }), options.watchMs);
   return {
@@ -29,6 +35,7 @@ export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
     dispatch,
     async close() {
       stopWatching();
+      reminders?.stop();
       for (const runId of [...live.keys()]) cancelRun({ live }, runId);
       // A cancelled run still writes its end to the trace: leave the database open until it has.
       for (const deadline = Date.now() + 5000; live.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));

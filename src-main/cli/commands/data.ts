@@ -1,52 +1,85 @@
 import type { Command } from 'commander';
-import { addTask, listItems, listLists, listProjectsWithCounts, listTasks } from '../../core';
+import { listItems, listLists, listProjectsWithCounts, listTasks, type TaskView } from '../../core';
 import type { Task } from '../../../src-shared/domain';
+import type { SearchKind } from '../../../src-shared/ipc';
+import { addFromText, describeDue } from '../../core/domain/quickadd';
+import { searchAll } from '../../core/domain/search';
 import { must, usage, type Cli } from '../context';
 import { registerOperationCommands } from './operations';
 
 const text = (words: string[]): string => words.join(' ');
 
 function taskLine(t: Task): string {
-  const extras = [t.priority > 1 ? `p${t.priority}` : '', t.due ? `due ${t.due}` : '', t.status !== 'open' ? t.status : '']
+  const extras = [t.priority < 4 ? `p${t.priority}` : '', t.due ? `due ${t.due}` : '', t.recurrence ? `repeats ${t.recurrence}` : '', t.status !== 'open' ? t.status : '']
     .filter(Boolean)
     .join(', ');
   return `${t.id.padEnd(6)} ${t.content}  [${t.project}]${extras ? `  (${extras})` : ''}`;
 }
 
+/** "Added t12 "Buy milk" to Birthday, due tomorrow (2026-11-24), p1, repeats … — undo: tidy undo a34" */
+function addedSentence(t: Task, actionId: string, rule: string | null): string {
+  const extras = [t.due ? `due ${describeDue(t.due)}` : '', t.priority < 4 ? `p${t.priority}` : '', rule ? `repeats ${rule}` : ''].filter(Boolean);
+  return `Added ${t.id} ${JSON.stringify(t.content)} to ${t.project}${extras.length ? `, ${extras.join(', ')}` : ''} — undo: tidy undo ${actionId}`;
+}
+
+const GROUP_TITLES: Record<SearchKind, string> = { task: 'Tasks', project: 'Projects', list: 'Lists', item: 'List items', conversation: 'Conversations' };
+
+const VIEWS: readonly TaskView[] = ['today', 'upcoming', 'completed'];
+
 /** Commands that read and change tasks, projects and lists by hand. Every change is logged and undoable. */
 export function registerDataCommands(program: Command, cli: Cli): void {
   program
     .command('add')
-    .description('quick capture to the inbox (or a project); prints the new task id')
-    .argument('<text...>', 'what the task says')
-    .option('--project <name>', 'a project id or name instead of the inbox')
-    .option('--priority <n>', '1 (normal) to 4 (urgent)')
-    .option('--due <date>', 'due date, YYYY-MM-DD')
+    .description('quick capture: "Buy milk tomorrow 9am #Project p1 every week" — a date, #project, p1 (most urgent) to p4, every …')
+    .argument('<text...>', 'what the task says, with the quick-add grammar')
+    .option('--project <name>', 'a project id or name instead of the inbox (a #Project in the text wins)')
+    .option('--priority <n>', '1 (p1, most urgent) to 4 (p4, normal, the default)')
+    .option('--due <date>', 'a due date as in the text: "next friday 3pm", "dec 24", 2026-12-24')
     .option('--json', 'print the new task as JSON')
     .action((words: string[], o: { project?: string; priority?: string; due?: string; json?: boolean }) => {
-      const r = addTask(cli.db(), cli.request(), { content: text(words), project: o.project, priority: o.priority, due: o.due });
+      const r = addFromText(cli.db(), cli.request(), text(words), { project: o.project, priority: o.priority, due: o.due });
       const task = must(r);
+      if (r.note) process.stderr.write(`note: ${r.note}\n`);
       if (o.json) cli.json(task);
-      else cli.out(task.id);
+      else if (r.ok) cli.out(addedSentence(task, r.actionId, r.parsed.parts.find((p) => p.kind === 'recurrence')?.text ?? null));
     });
 
   program
     .command('tasks')
-    .description('open tasks, oldest first')
+    .description('open tasks in their order (capture order unless reordered)')
     .option('--inbox', 'only the inbox')
     .option('--project <name>', 'only this project (id or name)')
     .option('--done', 'completed tasks instead of open ones')
     .option('--all', 'open, completed and archived tasks')
-    .option('--json', 'print [{id, content, projectId, project, status}]')
-    .action((o: { inbox?: boolean; project?: string; done?: boolean; all?: boolean; json?: boolean }) => {
+    .option('--view <view>', 'today (due today or overdue), upcoming (the next 7 days) or completed (newest first)')
+    .option('--json', 'print [{id, content, projectId, project, status, priority, due}]')
+    .action((o: { inbox?: boolean; project?: string; done?: boolean; all?: boolean; view?: string; json?: boolean }) => {
       if (o.inbox && o.project) throw usage('--inbox and --project cannot be used together', 'pick one');
+      if (o.view !== undefined && !VIEWS.includes(o.view as TaskView)) throw usage(`unknown view ${JSON.stringify(o.view)}`, `use ${VIEWS.join(', ')}`);
+      if (o.view && (o.done || o.all)) throw usage('--view cannot be used with --done or --all', 'pick one');
       const { tasks } = listTasks(cli.db(), {
         project: o.inbox ? 'inbox' : o.project,
         status: o.all ? 'all' : o.done ? 'done' : 'open',
+        view: o.view as TaskView | undefined,
       });
-      if (o.json) cli.json(tasks.map(({ id, content, projectId, project, status }) => ({ id, content, projectId, project, status })));
+      if (o.json) cli.json(tasks.map(({ id, content, projectId, project, status, priority, due }) => ({ id, content, projectId, project, status, priority, due })));
       else if (tasks.length === 0) cli.out('No tasks.');
       else for (const t of tasks) cli.out(taskLine(t));
+    });
+
+  program
+    .command('search')
+    .description('tasks, projects, lists, items and conversations that have these words')
+    .argument('<query...>', 'words to look for')
+    .option('--json', 'print {groups: [{kind, hits: [{kind, id, title, snippet, parentId, parent, done}]}], total}')
+    .action((words: string[], o: { json?: boolean }) => {
+      const results = searchAll(cli.db(), text(words));
+      if (o.json) return cli.json(results);
+      if (results.total === 0) return cli.out('Nothing found.');
+      for (const g of results.groups) {
+        cli.out(`${GROUP_TITLES[g.kind]}:`);
+        for (const h of g.hits) cli.out(`  ${h.id.padEnd(6)} ${h.title}${h.parent ? `  [${h.parent}]` : ''}${h.done ? '  (done)' : ''}`);
+      }
     });
 
   program

@@ -53,7 +53,7 @@ export function registerServeCommand(program: Command, cli: Cli): void {
       const stopLogging = logProcessFaults();
       const db = cli.db({ verify: 'always' });
       const stopBackups = scheduleAutoBackups(db, resolveDbPath(cli.globals.db), (line) => process.stderr.write(`tidy serve: ${line}\n`));
-      const host = createHost({ db, secrets: cliSecrets(), env: process.env });
+      const host = createHost({ db, secrets: cliSecrets(), env: process.env }, { reminders: true });
       const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {
         stopBackups();
         await host.close();

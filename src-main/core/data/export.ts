@@ -155,7 +155,7 @@ export function exportMarkdown(db: Db, sink: Sink, now: Date = new Date()): void
         for (const t of tasks.iterate(p.id, status) as Iterable<{ id: string; content: string; priority: number; due: string | null }>) {
           if (!any) sink.write(`\n${title}:\n\n`);
           any = true;
-          const extras = [t.priority > 1 ? `p${t.priority}` : '', t.due ? `due ${t.due}` : ''].filter(Boolean).join(', ');
+          const extras = [t.priority < 4 ? `p${t.priority}` : '', t.due ? `due ${t.due}` : ''].filter(Boolean).join(', ');
           sink.write(`- [${status === 'open' ? ' ' : 'x'}] ${inline(t.content)}${extras ? ` (${extras})` : ''}\n`);
         }
         if (status === 'open' && !any) sink.write('\nNo open tasks.\n');

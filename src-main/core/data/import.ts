@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 import { StoreError, type Db } from '../store/db';
-import { LATEST_VERSION } from '../store/migrations';
+import { LATEST_VERSION, upgradeTasksTo6 } from '../store/migrations';
 import { COLLECTIONS, EXPORT_FORMAT, EXPORT_VERSION, exportSchema, type ExportData } from './schema';
 
 /** A larger file is refused before it is read: JSON.parse needs the whole text in memory, several times over. */
@@ -102,9 +102,11 @@ export function importTidyExport(db: Db, path: string, options: { maxBytes?: num
         const bools = new Set(c.bools ?? []);
         const insert = db.prepare(`INSERT INTO ${c.table} (${Object.values(c.columns).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`);
         const rows = data[c.key] as Record<string, unknown>[];
-        for (const row of rows) insert.run(keys.map((k) => (bools.has(k) ? (row[k] ? 1 : 0) : row[k])));
+        // A column a file of an older schema does not have takes its default (null; positions are set below).
+        for (const row of rows) insert.run(keys.map((k) => (bools.has(k) ? (row[k] ? 1 : 0) : (row[k] ?? (k === 'position' ? 0 : null)))));
         counts[c.key] = rows.length;
       }
+      if (data.schemaVersion < 6) upgradeTasksTo6(db);
       if (!db.prepare(`SELECT 1 FROM projects WHERE id = 'inbox' AND builtin = 1`).get())
         throw new ImportError(`${path} has no inbox project (id "inbox", builtin); nothing was imported — pass a whole export`);
       const broken = db.pragma('foreign_key_check') as unknown[];

@@ -14,6 +14,8 @@
  * - Not exported: settings and remembered model quirks (they belong to the machine, and API keys live in
  *   the OS keychain), and the search index (rebuilt from the rows).
  * A new column or table is a new version of this format; a reader refuses versions newer than it knows.
+ * (Schema 6 added the tasks' recurrence, position and completedAt as optional fields of version 1: a file
+ * without them is read as one of an older schema, which `schemaVersion` says.)
  */
 import { z } from 'zod';
 
@@ -40,7 +42,12 @@ export const taskRow = z.strictObject({
   projectId: id,
   priority: int.min(1).max(4),
   due: maybe,
+  // Since schema 6 (priority 1 = most urgent); files of older schemas have none of these and the old
+  // priorities, which the import turns around (store/migrations.ts, upgradeTasksTo6).
+  recurrence: maybe.optional(),
+  position: z.number().optional(),
   status: z.enum(['open', 'done', 'archived']),
+  completedAt: maybe.optional(),
   createdAt: text,
   updatedAt: text,
 });
@@ -148,7 +155,19 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
     key: 'tasks',
     table: 'tasks',
     order: 'id',
-    columns: { id: 'id', content: 'content', projectId: 'project_id', priority: 'priority', due: 'due', status: 'status', createdAt: 'created_at', updatedAt: 'updated_at' },
+    columns: {
+      id: 'id',
+      content: 'content',
+      projectId: 'project_id',
+      priority: 'priority',
+      due: 'due',
+      recurrence: 'recurrence',
+      position: 'position',
+      status: 'status',
+      completedAt: 'completed_at',
+      createdAt: 'created_at',
+      updatedAt: 'updated_at',
+    },
   },
   {
     key: 'lists',
@@ -237,4 +256,4 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
 ];
 
 /** Tables (and columns) deliberately left out of the export; a test checks that every other column is in it. */
-export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence'];
+export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent'];

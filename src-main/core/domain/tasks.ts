@@ -1,4 +1,5 @@
 import { DueDate, INBOX_ID, Priority, type Task, type TaskStatus } from '../../../src-shared/domain';
+import { nextOccurrence, parseDue as parseNaturalDue, parseQuickAdd, validRecurrence } from '../../../src-shared/quickadd';
 import type { ChangeSet, Row } from '../actions/changes';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
@@ -16,7 +17,10 @@ interface TaskRow {
   project: string;
   priority: number;
   due: string | null;
+  recurrence: string | null;
+  position: number;
   status: TaskStatus;
+  completed_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -30,32 +34,83 @@ const toTask = (r: TaskRow): Task => ({
   project: r.project,
   priority: r.priority,
   due: r.due,
+  recurrence: r.recurrence,
   status: r.status,
+  completedAt: r.completed_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+/** The task views beyond a project: due today or before, the days ahead, the logbook. */
+export type TaskView = 'today' | 'upcoming' | 'completed';
+
+/** How many days Upcoming shows, today included. */
+export const UPCOMING_DAYS = 7;
 
 export interface TaskQuery {
   /** A project id or name. */
   project?: string;
   status?: TaskStatus | 'all';
+  /**
+   * today: open tasks due today or earlier (overdue first), by due date; upcoming: open tasks due from
+   * today to the 7th day, by due date; completed: done tasks, the most recently completed first.
+   * `status` is ignored with a view.
+   */
+  view?: TaskView;
+  /** The local date the views count from (YYYY-MM-DD); the machine's today by default. */
+  today?: string;
   limit?: number;
   offset?: number;
 }
 
-/** Tasks oldest first (the order they were captured in), with the total before paging. */
+/** The local date of `d` as YYYY-MM-DD. */
+export const localDate = (d: Date = new Date()): string =>
+  `${String(d.getFullYear()).padStart(4, '0')}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** YYYY-MM-DD plus n days. */
+export function addDays(date: string, n: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return localDate(new Date(y, m - 1, d + n));
+}
+
+const VIEWS: Record<TaskView, { where: string; order: string }> = {
+  // substr(due, 1, 10) is the date whether or not a time follows; ? is today, ?? the last day shown.
+  today: { where: `t.status = 'open' AND t.due IS NOT NULL AND substr(t.due, 1, 10) <= @today`, order: 't.due, t.priority, t.position' },
+  upcoming: { where: `t.status = 'open' AND t.due IS NOT NULL AND substr(t.due, 1, 10) BETWEEN @today AND @last`, order: 't.due, t.priority, t.position' },
+  completed: { where: `t.status = 'done'`, order: 't.completed_at DESC, t.rowid DESC' },
+};
+
+/** Tasks in their manual order (the order they were captured in, unless reordered), with the total before paging; or a view. */
 export function listTasks(db: Db, q: TaskQuery = {}): { tasks: Task[]; total: number } {
   const projectId = q.project ? resolveProject(db, q.project).id : null;
   const status = q.status ?? 'open';
-  const where = `WHERE (? IS NULL OR t.project_id = ?) AND (? = 'all' OR t.status = ?)`;
-  const params = [projectId, projectId, status, status];
-  const total = (cached(db, `SELECT count(*) AS n FROM tasks t ${where}`).get(...params) as { n: number }).n;
-  const rows = cached(db, `${SELECT_TASK} ${where} ORDER BY t.created_at, t.rowid LIMIT ? OFFSET ?`).all(
-    ...params,
-    q.limit ?? -1,
-    q.offset ?? 0,
-  ) as TaskRow[];
+  const today = q.today ?? localDate();
+  const view = q.view ? VIEWS[q.view] : null;
+  const where = view
+    ? `WHERE (@project IS NULL OR t.project_id = @project) AND ${view.where}`
+    : `WHERE (@project IS NULL OR t.project_id = @project) AND (@status = 'all' OR t.status = @status)`;
+  const params = { project: projectId, status, today, last: addDays(today, UPCOMING_DAYS - 1) };
+  const used = Object.fromEntries(Object.entries(params).filter(([k]) => where.includes(`@${k}`)));
+  const total = (cached(db, `SELECT count(*) AS n FROM tasks t ${where}`).get(used) as { n: number }).n;
+  const rows = cached(db, `${SELECT_TASK} ${where} ORDER BY ${view ? view.order : 't.position, t.rowid'} LIMIT @limit OFFSET @offset`).all({
+    ...used,
+    limit: q.limit ?? -1,
+    offset: q.offset ?? 0,
+  }) as TaskRow[];
   return { tasks: rows.map(toTask), total };
+}
+
+/** The numbers the sidebar shows: open tasks in the inbox, due today or before (today), before today (overdue), and in Upcoming. */
+export function taskCounts(db: Db, today = localDate()): { inbox: number; today: number; overdue: number; upcoming: number } {
+  return cached(
+    db,
+    `SELECT
+       coalesce(sum(project_id = @inbox), 0) AS inbox,
+       coalesce(sum(due IS NOT NULL AND substr(due, 1, 10) <= @today), 0) AS today,
+       coalesce(sum(due IS NOT NULL AND substr(due, 1, 10) < @today), 0) AS overdue,
+       coalesce(sum(due IS NOT NULL AND substr(due, 1, 10) BETWEEN @today AND @last), 0) AS upcoming
+     FROM tasks WHERE status = 'open'`,
+  ).get({ inbox: INBOX_ID, today, last: addDays(today, UPCOMING_DAYS - 1) }) as { inbox: number; today: number; overdue: number; upcoming: number };
 }
 
 export function getTask(db: Db, ref: string): Task {
@@ -66,17 +121,52 @@ export function getTask(db: Db, ref: string): Task {
 }
 
 function parsePriority(raw: unknown): number {
-  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim().replace(/^p/i, '')) : raw;
   const r = Priority.safeParse(n);
-  if (!r.success) fail(`priority ${JSON.stringify(raw)} is not allowed`, 'use a whole number from 1 (normal) to 4 (urgent)');
+  if (!r.success) fail(`priority ${JSON.stringify(raw)} is not allowed`, 'use a whole number from 1 (p1, most urgent) to 4 (p4, normal)');
   return r.data;
 }
 
-function parseDue(raw: unknown): string | null {
-  if (raw === null || raw === '') return null;
-  const r = DueDate.safeParse(raw);
-  if (!r.success) fail(`due date ${JSON.stringify(raw)} is not a date`, 'use YYYY-MM-DD (e.g. 2026-12-24), or an empty value to clear it');
-  return r.data;
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * A due date as stored: 'YYYY-MM-DD' or a local 'YYYY-MM-DDTHH:MM'. Takes ISO dates and date-times (an
+ * offset or Z is turned into local time, seconds dropped), and the quick-add words ("next friday 3pm").
+ */
+export function parseDue(raw: unknown, now: Date = new Date()): string | null {
+  if (raw === null || raw === '' || (typeof raw === 'string' && /^\s*(none|no date|clear)\s*$/i.test(raw))) return null;
+  const text = typeof raw === 'string' ? raw.trim() : raw;
+  const iso = DueDate.safeParse(text);
+  if (iso.success) {
+    const s = iso.data;
+    if (s.length === 10) return s;
+    if (/(Z|[+-]\d{2}:\d{2})$/.test(s)) {
+      const d = new Date(s);
+      return `${localDate(d)}T${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+    }
+    return s.slice(0, 16);
+  }
+  const natural = typeof text === 'string' ? parseNaturalDue(text, now) : null;
+  if (natural === null)
+    fail(`due date ${JSON.stringify(raw)} is not a date`, 'use YYYY-MM-DD or YYYY-MM-DDTHH:MM (e.g. 2026-12-24T15:00), words like "next friday 3pm", or none to clear it');
+  return natural;
+}
+
+/** A recurrence as stored: an RRULE value, from an RRULE ("RRULE:" prefix allowed) or quick-add words ("every monday"). */
+export function parseRecurrence(raw: unknown): string | null {
+  if (raw === null || raw === '' || (typeof raw === 'string' && /^\s*(none|never|no)\s*$/i.test(raw))) return null;
+  const text = String(raw).trim();
+  const rule = text.replace(/^RRULE:/i, '').toUpperCase();
+  if (validRecurrence(rule)) return rule;
+  const words = /^every\b/i.test(text) ? text : `every ${text}`;
+  const parsed = parseQuickAdd(`x ${words}`, { projects: [], now: new Date() });
+  if (parsed.recurrence && parsed.content === 'x') return parsed.recurrence;
+  return fail(`${JSON.stringify(text)} is not a repeat rule`, 'use words like "every monday", "every 2 weeks", "every weekday", or an RRULE such as FREQ=WEEKLY;BYDAY=MO');
+}
+
+/** The next manual position at the end of a project. */
+function lastPosition(db: Db, projectId: string): number {
+  return ((cached(db, `SELECT max(position) AS p FROM tasks WHERE project_id = ?`).get(projectId) as { p: number | null }).p ?? 0) + 1;
 }
 
 export interface AddTaskInput {
@@ -84,18 +174,25 @@ export interface AddTaskInput {
   project?: string;
   priority?: number | string;
   due?: string | null;
+  recurrence?: string | null;
 }
 
 export const addTask = implement('tasks.add', (cs, input: AddTaskInput, db) => {
   const content = cleanText(input.content, 'task');
   const project = input.project ? resolveLiveProject(db, input.project) : resolveProject(db, INBOX_ID);
+  const recurrence = input.recurrence === undefined ? null : parseRecurrence(input.recurrence);
+  let due = input.due === undefined ? null : parseDue(input.due);
+  // A repeating task without a date starts at its first occurrence from today.
+  if (recurrence && !due) due = nextOccurrence(recurrence, localDate(), addDays(localDate(), -1));
   const t = now();
   const row = cs.insert('tasks', {
     id: nextId(db, 't'),
     content,
     project_id: project.id,
-    priority: input.priority === undefined ? 1 : parsePriority(input.priority),
-    due: input.due === undefined ? null : parseDue(input.due),
+    priority: input.priority === undefined ? 4 : parsePriority(input.priority),
+    due,
+    recurrence,
+    position: lastPosition(db, project.id),
     status: 'open',
     created_at: t,
     updated_at: t,
@@ -108,6 +205,7 @@ export interface UpdateTaskInput {
   content?: string;
   priority?: number | string;
   due?: string | null;
+  recurrence?: string | null;
 }
 
 export const updateTask = implement('tasks.update', (cs, input: UpdateTaskInput, db) => {
@@ -135,7 +233,19 @@ export const updateTask = implement('tasks.update', (cs, input: UpdateTaskInput,
       words.push(due ? `due ${due}` : 'no due date');
     }
   }
-  if (Object.keys(patch).length === 0) fail(`task ${task.id} already looks like that`, 'give a new content, priority or due date');
+  if (input.recurrence !== undefined) {
+    const recurrence = parseRecurrence(input.recurrence);
+    if (recurrence !== task.recurrence) {
+      patch['recurrence'] = recurrence;
+      words.push(recurrence ? `repeats ${recurrence}` : 'does not repeat');
+      const due = patch['due'] !== undefined ? patch['due'] : task.due;
+      if (recurrence && !due) {
+        patch['due'] = nextOccurrence(recurrence, localDate(), addDays(localDate(), -1));
+        words.push(`due ${String(patch['due'])}`);
+      }
+    }
+  }
+  if (Object.keys(patch).length === 0) fail(`task ${task.id} already looks like that`, 'give a new content, priority, due date or repeat rule');
   cs.update('tasks', task.id, { ...patch, updated_at: now() });
   return { value: getTask(db, task.id), summary: `Updated ${quote(task.content)}: ${words.join(', ')}` };
 });
@@ -144,8 +254,49 @@ export const moveTask = implement('tasks.move', (cs, input: { task: string; proj
   const task = getTask(db, input.task);
   const project = resolveLiveProject(db, input.project);
   if (task.projectId === project.id) fail(`task ${task.id} is already in ${project.name}`, 'nothing to move');
-  cs.update('tasks', task.id, { project_id: project.id, updated_at: now() });
+  cs.update('tasks', task.id, { project_id: project.id, position: lastPosition(db, project.id), updated_at: now() });
   return { value: getTask(db, task.id), summary: `Moved ${quote(task.content)} to ${project.name}` };
+});
+
+/** Positions closer than this are renumbered before a reorder: halving a gap works about 50 times in a row. */
+const MIN_GAP = 1e-6;
+
+export const reorderTask = implement('tasks.reorder', (cs, input: { task: string; before: string | null }, db) => {
+  const task = getTask(db, input.task);
+  const position = (id: string): number => (cached(db, `SELECT position FROM tasks WHERE id = ?`).get(id) as { position: number }).position;
+  if (input.before === null) {
+    const last = (cached(db, `SELECT id FROM tasks WHERE project_id = ? AND id != ? ORDER BY position DESC, rowid DESC LIMIT 1`).get(task.projectId, task.id) as
+      | { id: string }
+      | undefined)?.id;
+    if (last === undefined || position(last) < position(task.id)) fail(`task ${task.id} is already last in ${task.project}`, 'nothing to move');
+    cs.update('tasks', task.id, { position: position(last) + 1, updated_at: now() });
+    return { value: getTask(db, task.id), summary: `Moved ${quote(task.content)} to the end of ${task.project}` };
+  }
+  const before = getTask(db, input.before);
+  if (before.id === task.id) fail(`a task cannot go before itself`, 'give the id of another task of the same project, or null for the end');
+  if (before.projectId !== task.projectId)
+    fail(`task ${before.id} is in ${before.project}, not ${task.project}`, `move task ${task.id} to ${before.project} first, or pick a task of ${task.project}`);
+  const previous = () =>
+    cached(db, `SELECT id, position FROM tasks WHERE project_id = ? AND id != ? AND (position < ? OR (position = ? AND rowid < (SELECT rowid FROM tasks WHERE id = ?))) ORDER BY position DESC, rowid DESC LIMIT 1`).get(
+      task.projectId,
+      task.id,
+      position(before.id),
+      position(before.id),
+      before.id,
+    ) as { id: string; position: number } | undefined;
+  let prev = previous();
+  if (prev?.id === task.id) fail(`task ${task.id} is already just before ${before.id}`, 'nothing to move');
+  if (prev && position(before.id) - prev.position < MIN_GAP) {
+    // Renumber the project 1, 2, 3… (in the current order) so there is room between any two tasks.
+    const ids = (cached(db, `SELECT id FROM tasks WHERE project_id = ? ORDER BY position, rowid`).all(task.projectId) as { id: string }[]).map((r) => r.id);
+    ids.forEach((id, i) => {
+      if (position(id) !== i + 1) cs.update('tasks', id, { position: i + 1 });
+    });
+    prev = previous();
+  }
+  const at = prev ? (prev.position + position(before.id)) / 2 : position(before.id) - 1;
+  cs.update('tasks', task.id, { position: at, updated_at: now() });
+  return { value: getTask(db, task.id), summary: `Moved ${quote(task.content)} before ${quote(before.content)}` };
 });
 
 /** A status change: complete, reopen, archive. */
@@ -153,12 +304,46 @@ function setStatus(cs: ChangeSet, db: Db, ref: string, to: TaskStatus, verb: str
   const task = getTask(db, ref);
   if (task.status === to) fail(`task ${task.id} is already ${to}`, 'nothing to change');
   if (to === 'open') resolveLiveProject(db, task.projectId);
-  cs.update('tasks', task.id, { status: to, updated_at: now() });
+  const t = now();
+  cs.update('tasks', task.id, { status: to, ...(to === 'done' ? { completed_at: t } : to === 'open' ? { completed_at: null } : {}), updated_at: t });
   return { value: getTask(db, task.id), summary: `${verb} ${quote(task.content)}` };
 }
 
-export const completeTask = implement('tasks.complete', (cs, input: { task: string }, db) => setStatus(cs, db, input.task, 'done', 'Completed'));
+/**
+ * Completing a repeating task moves its due date to the next occurrence after both its due date and
+ * today (so an overdue daily task lands on tomorrow, not on a day already past), and it stays open. It is
+ * one action: undo puts the date back.
+ */
+export const completeTask = implement('tasks.complete', (cs, input: { task: string }, db) => {
+  const task = getTask(db, input.task);
+  if (task.status === 'open' && task.recurrence && task.due) {
+    const today = localDate();
+    const from = task.due.slice(0, 10) > today ? task.due.slice(0, 10) : today;
+    const next = nextOccurrence(task.recurrence, task.due, from);
+    if (next) {
+      const t = now();
+      cs.update('tasks', task.id, { due: next, completed_at: t, updated_at: t });
+      return { value: getTask(db, task.id), summary: `Completed ${quote(task.content)}; next due ${next}` };
+    }
+  }
+  return setStatus(cs, db, input.task, 'done', 'Completed');
+});
 export const reopenTask = implement('tasks.reopen', (cs, input: { task: string }, db) => setStatus(cs, db, input.task, 'open', 'Reopened'));
 export const archiveTask = implement('tasks.archive', (cs, input: { task: string }, db) => setStatus(cs, db, input.task, 'archived', 'Archived task'));
 
-export const TASK_OPERATIONS = [addTask, updateTask, moveTask, completeTask, reopenTask, archiveTask];
+/** Moves the due time `minutes` later, from now when it has passed; a task due on a day gets a time. */
+export const snoozeTask = implement('tasks.snooze', (cs, input: { task: string; minutes: number | string }, db) => {
+  const task = getTask(db, input.task);
+  const minutes = typeof input.minutes === 'string' ? Number(input.minutes) : input.minutes;
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 20_160) fail(`cannot snooze by ${JSON.stringify(input.minutes)} minutes`, 'use a whole number of minutes from 1 to 20160 (two weeks)');
+  if (task.status !== 'open') fail(`task ${task.id} is ${task.status}`, 'reopen it first');
+  const nowDate = new Date();
+  const due = task.due && task.due.length > 10 ? new Date(`${task.due}:00`) : null;
+  const base = due && due > nowDate ? due : nowDate;
+  const at = new Date(base.getTime() + minutes * 60_000);
+  const next = `${localDate(at)}T${pad2(at.getHours())}:${pad2(at.getMinutes())}`;
+  cs.update('tasks', task.id, { due: next, updated_at: now() });
+  return { value: getTask(db, task.id), summary: `Snoozed ${quote(task.content)} to ${next}` };
+});
+
+export const TASK_OPERATIONS = [addTask, updateTask, moveTask, reorderTask, completeTask, reopenTask, archiveTask, snoozeTask];

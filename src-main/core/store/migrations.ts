@@ -260,6 +260,85 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    foreignKeysOff: true,
+    description: 'priority as people say it (1 = most urgent, 4 = normal), recurring tasks, manual order, completion time, reminders sent',
+    up(db) {
+      // Rebuilt rather than altered, so that the default priority (now 4, normal) and the checks are right.
+      db.exec(`
+        CREATE TABLE tasks_v6 (
+          id TEXT PRIMARY KEY,
+          content TEXT NOT NULL,
+          project_id TEXT NOT NULL REFERENCES projects(id),
+          priority INTEGER NOT NULL DEFAULT 4 CHECK (priority BETWEEN 1 AND 4),
+          due TEXT,
+          -- An RRULE value (FREQ=WEEKLY;BYDAY=MO): completing the task moves due to the next occurrence.
+          recurrence TEXT,
+          -- Manual order: smaller first. Fractional, so a reorder changes one row.
+          position REAL NOT NULL DEFAULT 0,
+          status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'done', 'archived')),
+          completed_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        INSERT INTO tasks_v6 (rowid, id, content, project_id, priority, due, status, created_at, updated_at)
+          SELECT rowid, id, content, project_id, priority, due, status, created_at, updated_at FROM tasks ORDER BY rowid;
+        DROP TABLE tasks;
+        ALTER TABLE tasks_v6 RENAME TO tasks;
+        CREATE INDEX tasks_by_project ON tasks(project_id, status, position);
+        CREATE INDEX tasks_by_due ON tasks(status, due);
+
+        -- Which due time a reminder was shown for, so a restart does not show it again (not user data: not undone).
+        CREATE TABLE reminders_sent (task_id TEXT PRIMARY KEY, due TEXT NOT NULL, sent_at TEXT NOT NULL) WITHOUT ROWID;
+      `);
+      upgradeTasksTo6(db);
+    },
+  },
 ];
+
+/**
+ * Tasks written before schema 6 (in the database, or in an export file of an older Tidy) into its
+ * meaning: priority inverted (4 was urgent, now 1 is), positions in creation order, done tasks completed
+ * when last updated, and the same for the task images the action log keeps, so undo still compares and
+ * restores them exactly.
+ */
+export function upgradeTasksTo6(db: Database.Database): void {
+  db.exec(`
+    UPDATE tasks SET priority = 5 - priority, recurrence = NULL, completed_at = CASE WHEN status = 'done' THEN updated_at END;
+    WITH o AS (SELECT id, ROW_NUMBER() OVER (ORDER BY created_at, rowid) AS n FROM tasks)
+      UPDATE tasks SET position = o.n FROM o WHERE o.id = tasks.id;
+  `);
+  const position = db.prepare(`SELECT position FROM tasks WHERE id = ?`).pluck();
+  const update = db.prepare(`UPDATE actions SET changes = ? WHERE seq = ?`);
+  type Image = Record<string, unknown> | null;
+  const upgrade = (id: string, image: Image): Image => {
+    if (image === null) return null;
+    const p = typeof image['priority'] === 'number' ? 5 - image['priority'] : image['priority'];
+    const { id: _id, content, project_id, due, status, created_at, updated_at } = image;
+    return {
+      id: _id,
+      content,
+      project_id,
+      priority: p,
+      due,
+      recurrence: null,
+      position: (position.get(id) as number | undefined) ?? 0,
+      status,
+      completed_at: status === 'done' ? updated_at : null,
+      created_at,
+      updated_at,
+    };
+  };
+  for (const row of db.prepare(`SELECT seq, changes FROM actions WHERE changes LIKE '%"table":"tasks"%'`).all() as { seq: number; changes: string }[]) {
+    const changes = JSON.parse(row.changes) as { table: string; id: string; before: Image; after: Image }[];
+    for (const c of changes) {
+      if (c.table !== 'tasks') continue;
+      c.before = upgrade(c.id, c.before);
+      c.after = upgrade(c.id, c.after);
+    }
+    update.run(JSON.stringify(changes), row.seq);
+  }
+}
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;

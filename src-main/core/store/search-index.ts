@@ -8,43 +8,61 @@
 import type { Db } from './db';
 import { ENTITIES, type EntityDef } from './entities';
 
-function triggers(e: EntityDef & { search: { column: string } }): { name: string; sql: string }[] {
-  const { table } = e;
-  const col = e.search.column;
-  const doc = (row: 'new' | 'old') => `(SELECT docid FROM search_docs WHERE kind = '${table}' AND ref = ${row}.id)`;
-  return [
-    {
-      name: `search_${table}_insert`,
-      sql: `CREATE TRIGGER search_${table}_insert AFTER INSERT ON ${table} BEGIN
-  INSERT INTO search_docs (kind, ref) VALUES ('${table}', new.id);
-  INSERT INTO search_text (rowid, text) VALUES (last_insert_rowid(), new.${col});
-END`,
-    },
-    {
-      name: `search_${table}_update`,
-      sql: `CREATE TRIGGER search_${table}_update AFTER UPDATE OF ${col} ON ${table} BEGIN
-  UPDATE search_text SET text = new.${col} WHERE rowid = ${doc('new')};
-END`,
-    },
-    {
-      name: `search_${table}_delete`,
-      sql: `CREATE TRIGGER search_${table}_delete AFTER DELETE ON ${table} BEGIN
-  DELETE FROM search_text WHERE rowid = ${doc('old')};
-  DELETE FROM search_docs WHERE kind = '${table}' AND ref = old.id;
-END`,
-    },
-  ];
+/**
+ * A table whose text is indexed: the registry's searchable entities, and the conversations (their titles,
+ * and the user's messages and the answers, not tool results) so that a chat can be found again.
+ */
+interface Source {
+  table: string;
+  /** The column that identifies a row (stored as text in search_docs.ref). */
+  key: string;
+  column: string;
+  /** Only rows where this holds (SQL over the row's columns, unqualified). */
+  where?: string;
 }
 
-const searchable = (): (EntityDef & { search: { column: string } })[] =>
-  (ENTITIES as readonly EntityDef[]).filter((e): e is EntityDef & { search: { column: string } } => e.search !== undefined);
+const CONVERSATION_SOURCES: readonly Source[] = [
+  { table: 'conversations', key: 'id', column: 'title' },
+  { table: 'messages', key: 'seq', column: 'content', where: `role IN ('user', 'assistant') AND content IS NOT NULL` },
+];
+
+const qualify = (where: string, row: 'new' | 'old'): string => where.replace(/\b(role|content)\b/g, `${row}.$1`);
+
+function triggers(src: Source): { name: string; sql: string }[] {
+  const { table, key, column: col } = src;
+  const doc = (row: 'new' | 'old') => `(SELECT docid FROM search_docs WHERE kind = '${table}' AND ref = ${row}.${key})`;
+  const when = (row: 'new' | 'old') => (src.where ? ` WHEN ${qualify(src.where, row)}` : '');
+  const remove = (row: 'new' | 'old') => `DELETE FROM search_text WHERE rowid = ${doc(row)};
+  DELETE FROM search_docs WHERE kind = '${table}' AND ref = ${row}.${key};`;
+  const add = (row: 'new' | 'old') => `INSERT INTO search_docs (kind, ref) VALUES ('${table}', ${row}.${key});
+  INSERT INTO search_text (rowid, text) VALUES (last_insert_rowid(), ${row}.${col});`;
+  const list = [
+    { name: `search_${table}_insert`, sql: `CREATE TRIGGER search_${table}_insert AFTER INSERT ON ${table}${when('new')} BEGIN\n  ${add('new')}\nEND` },
+    { name: `search_${table}_delete`, sql: `CREATE TRIGGER search_${table}_delete AFTER DELETE ON ${table} BEGIN\n  ${remove('old')}\nEND` },
+  ];
+  // A row that may enter or leave the index on an update is removed and added again; otherwise its text is replaced in place.
+  list.splice(1, 0, {
+    name: `search_${table}_update`,
+    sql: src.where
+      ? `CREATE TRIGGER search_${table}_update AFTER UPDATE OF ${col} ON ${table} BEGIN\n  ${remove('old')}\n  INSERT INTO search_docs (kind, ref) SELECT '${table}', new.${key} WHERE ${qualify(src.where, 'new')};\n  INSERT INTO search_text (rowid, text) SELECT last_insert_rowid(), new.${col} WHERE ${qualify(src.where, 'new')};\nEND`
+      : `CREATE TRIGGER search_${table}_update AFTER UPDATE OF ${col} ON ${table} BEGIN\n  UPDATE search_text SET text = new.${col} WHERE rowid = ${doc('new')};\nEND`,
+  });
+  return list;
+}
+
+const sources = (): Source[] => [
+  ...(ENTITIES as readonly EntityDef[])
+    .filter((e): e is EntityDef & { search: { column: string } } => e.search !== undefined)
+    .map((e) => ({ table: e.table, key: 'id', column: e.search.column })),
+  ...CONVERSATION_SOURCES,
+];
 
 const TRIGGERS = `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'search\\_%' ESCAPE '\\'`;
 
 /** Whether the index's triggers are what the registry says (read-only: a check before anything is written). */
 export function searchIndexCurrent(db: Db): boolean {
   const have = new Map((db.prepare(TRIGGERS).all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]));
-  const want = searchable().flatMap(triggers);
+  const want = sources().flatMap(triggers);
   return want.length === have.size && want.every((t) => have.get(t.name) === t.sql);
 }
 
@@ -54,12 +72,13 @@ export function syncSearchIndex(db: Db): void {
   db.transaction(() => {
     for (const { name } of db.prepare(TRIGGERS).all() as { name: string }[]) db.exec(`DROP TRIGGER ${name}`);
     db.exec(`DELETE FROM search_text; DELETE FROM search_docs;`);
-    for (const e of searchable()) {
-      db.prepare(`INSERT INTO search_docs (kind, ref) SELECT ?, id FROM ${e.table} ORDER BY rowid`).run(e.table);
+    for (const src of sources()) {
+      const where = src.where ? `WHERE ${src.where}` : '';
+      db.prepare(`INSERT INTO search_docs (kind, ref) SELECT ?, ${src.key} FROM ${src.table} ${where} ORDER BY rowid`).run(src.table);
       db.prepare(
-        `INSERT INTO search_text (rowid, text) SELECT d.docid, x.${e.search.column} FROM search_docs d JOIN ${e.table} x ON x.id = d.ref WHERE d.kind = ?`,
-      ).run(e.table);
-      for (const t of triggers(e)) db.exec(t.sql);
+        `INSERT INTO search_text (rowid, text) SELECT d.docid, x.${src.column} FROM search_docs d JOIN ${src.table} x ON x.${src.key} = d.ref WHERE d.kind = ?`,
+      ).run(src.table);
+      for (const t of triggers(src)) db.exec(t.sql);
     }
   }).immediate();
 }

@@ -9,6 +9,7 @@ import { Priority } from '../../../src-shared/domain';
 import { addTask, completeTask, getTask, moveTask } from '../domain/tasks';
 import { resolveLiveProject } from '../domain/projects';
 import { quote } from '../domain/text';
+import { badDue } from './tasks';
 import type { Mutated } from '../domain/mutation';
 import { defineTool, type ToolOutcome } from './tool';
 
@@ -65,7 +66,7 @@ export const BATCH_TOOLS = [
   }),
   defineTool({
     name: 'add_tasks',
-    description: `Add up to ${BATCH_MAX} tasks in one call, each to the Inbox unless it has a project_id (due: YYYY-MM-DD).`,
+    description: `Add up to ${BATCH_MAX} tasks in one call, to the Inbox unless project_id; priority 1 urgent…4 normal; due YYYY-MM-DD[THH:MM].`,
     input: z.strictObject({
       tasks: z
         .array(z.strictObject({ content: z.string(), project_id: z.string().optional(), priority: Priority.optional(), due: z.string().nullable().optional() }))
@@ -77,7 +78,8 @@ export const BATCH_TOOLS = [
     run: ({ tasks }, { db, action }) =>
       batch(
         tasks,
-        (t) => addTask(db, action, { content: t.content, project: t.project_id, priority: t.priority, due: t.due }),
+        // A bad date fails this item only, like any other refusal.
+        (t) => badDue(t.due) ?? addTask(db, action, { content: t.content, project: t.project_id, priority: t.priority, due: t.due }),
         (t) => ({ id: t.id, content: t.content, project: t.project }),
         (t) => ({ content: t.content }),
         { ok: 'added' },

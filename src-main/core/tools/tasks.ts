@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { INBOX_ID, type Task } from '../../../src-shared/domain';
+import { DueDate, INBOX_ID, type Task } from '../../../src-shared/domain';
+import { failure, type Failure } from '../../../src-shared/result';
 import { addTask, completeTask, getTask, listTasks, moveTask, updateTask } from '../domain/tasks';
 import { createProject, listProjects } from '../domain/projects';
 import { quote } from '../domain/text';
@@ -16,8 +17,24 @@ function taskRow(t: Task, created = false): Record<string, unknown> {
     content: t.content,
     project: t.project,
     ...(created ? { created: t.createdAt.slice(0, 10) } : {}),
-    ...(t.priority > 1 ? { priority: t.priority } : {}),
+    ...(t.priority < 4 ? { priority: t.priority } : {}),
     ...(t.due ? { due: t.due } : {}),
+    ...(t.recurrence ? { repeats: t.recurrence } : {}),
+  };
+}
+
+/**
+ * The agent gives dates as ISO text (it knows today's date from the request): anything else is refused
+ * here, so a model's "next week" is never read by the quick-add grammar against a clock it did not see.
+ */
+export function badDue(due: string | null | undefined): ({ ok: false } & Failure) | null {
+  if (due === null || due === undefined || due === '' || DueDate.safeParse(due).success) return null;
+  return {
+    ok: false,
+    ...failure(
+      `due date ${JSON.stringify(due)} is not a date`,
+      'use YYYY-MM-DD, or YYYY-MM-DDTHH:MM (local time) for a time, e.g. 2026-12-24 or 2026-12-24T15:00; null clears it',
+    ),
   };
 }
 
@@ -82,7 +99,8 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'update_task',
-    description: "Change a task's content, priority (1 normal to 4 urgent) or due date (ISO: YYYY-MM-DD, null to clear).",
+    description:
+      "Change a task's content, priority (1 most urgent…4 normal) or due date (YYYY-MM-DD or YYYY-MM-DDTHH:MM local; null clears).",
     input: z.strictObject({
       task_id: z.string(),
       content: z.string().optional(),
@@ -91,6 +109,7 @@ export const TASK_TOOLS = [
     }),
     effect: 'write',
     run: ({ task_id, ...change }, { db, action }) =>
+      badDue(change.due) ??
       mutation(updateTask(db, action, { task: task_id, ...change }), (t) => ({
         id: t.id,
         content: t.content,

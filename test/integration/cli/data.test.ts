@@ -10,16 +10,16 @@ const oneLine = (s: string) => s.trim().split('\n').length === 1;
 describe('tidy CLI (real process, temp database)', () => {
   it('captures to the inbox, organises by hand, and undoes a whole command', () => {
     const db = join(tempDir(), 'tidy.db');
-    expect(tidy(db, ['add', 'Bake', 'the', 'birthday', 'cake'])).toMatchObject({ code: 0, stdout: 't1\n' });
-    expect(tidy(db, ['add', 'Write bio', '--priority', '2']).stdout).toBe('t2\n');
+    expect(tidy(db, ['add', 'Bake', 'the', 'birthday', 'cake'])).toMatchObject({ code: 0, stdout: 'Added t1 "Bake the birthday cake" to Inbox — undo: tidy undo a1\n' });
+    expect(tidy(db, ['add', 'Write bio', '--priority', '2']).stdout).toBe('Added t2 "Write bio" to Inbox, p2 — undo: tidy undo a2\n');
     const created = tidy(db, ['project', 'add', 'Birthday Celebration']);
     expect(created).toMatchObject({ code: 0, stdout: "Created project 'Birthday Celebration' (a3; undo with: tidy undo a3)\n" });
     expect(tidy(db, ['move', 't1', 'birthday', 'celebration']).code).toBe(0);
 
     const tasks = JSON.parse(tidy(db, ['tasks', '--json']).stdout) as unknown[];
     expect(tasks).toEqual([
-      { id: 't1', content: 'Bake the birthday cake', projectId: 'p1', project: 'Birthday Celebration', status: 'open' },
-      { id: 't2', content: 'Write bio', projectId: 'inbox', project: 'Inbox', status: 'open' },
+      { id: 't1', content: 'Bake the birthday cake', projectId: 'p1', project: 'Birthday Celebration', status: 'open', priority: 4, due: null },
+      { id: 't2', content: 'Write bio', projectId: 'inbox', project: 'Inbox', status: 'open', priority: 2, due: null },
     ]);
     expect(JSON.parse(tidy(db, ['tasks', '--inbox', '--json']).stdout)).toHaveLength(1);
     expect(JSON.parse(tidy(db, ['projects', '--json']).stdout)).toEqual([
@@ -47,6 +47,52 @@ describe('tidy CLI (real process, temp database)', () => {
     const runOfUndo = (JSON.parse(tidy(db, ['log', '--json']).stdout) as { runId: string }[])[0]!.runId;
     expect(tidy(db, ['undo', '--run', runOfUndo]).code).toBe(0);
     expect((JSON.parse(tidy(db, ['tasks', '--json']).stdout) as { project: string }[])[0]!.project).toBe('Birthday Celebration');
+  });
+
+  it('reads the quick-add grammar in add, natural dates in edit, and says so when it cannot', () => {
+    const db = join(tempDir(), 'tidy.db');
+    tidy(db, ['project', 'add', 'Birthday', 'Celebration']);
+    const added = tidy(db, ['add', 'Buy milk tomorrow #birthday celebration p1']);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/^Added t1 "Buy milk" to Birthday Celebration, due tomorrow \(\d{4}-\d\d-\d\d\), p1 — undo: tidy undo a2\n$/);
+    const unknown = tidy(db, ['add', 'Paint the shed #Garden']);
+    expect(unknown.stdout).toContain('"Paint the shed #Garden" to Inbox');
+    expect(unknown.stderr).toContain('no project is named "Garden"');
+    expect(tidy(db, ['add', 'Migrate from python 3.10 to 3.11']).stdout).toContain('"Migrate from python 3.10 to 3.11" to Inbox —');
+
+    expect(tidy(db, ['edit', 't1', '--due', '2026-12-24 15:30']).stdout).toContain('due 2026-12-24T15:30');
+    expect(tidy(db, ['edit', 't1', '--due', 'next friday']).code).toBe(0);
+    const bad = tidy(db, ['edit', 't1', '--due', 'whenever']);
+    expect(bad.code).toBe(1);
+    expect(oneLine(bad.stderr)).toBe(true);
+    expect(bad.stderr).toContain('due date "whenever" is not a date');
+    expect(tidy(db, ['edit', 't1', '--due', 'none']).stdout).toContain('no due date');
+    expect(tidy(db, ['edit', 't1', '--priority', '9']).stderr).toContain('1 (p1, most urgent) to 4 (p4, normal)');
+    expect(tidy(db, ['edit', '--help']).stdout).toContain('1 (p1, most urgent) to 4 (p4, normal)');
+
+    const tasks = JSON.parse(tidy(db, ['tasks', '--json']).stdout) as { id: string; priority: number; due: string | null }[];
+    expect(tasks.map((t) => [t.id, t.priority, t.due])).toEqual([
+      ['t1', 1, null],
+      ['t2', 4, null],
+      ['t3', 4, null],
+    ]);
+  });
+
+  it('searches every kind of thing, as text or JSON, whatever the query', () => {
+    const db = join(tempDir(), 'tidy.db');
+    tidy(db, ['add', 'Order the birthday cake']);
+    tidy(db, ['list', 'add', 'Birthday guests']);
+    const found = tidy(db, ['search', 'birthday']);
+    expect(found.stdout).toBe('Tasks:\n  t1     Order the birthday cake  [Inbox]\nLists:\n  l1     Birthday guests\n');
+    const json = JSON.parse(tidy(db, ['search', 'birth', '--json']).stdout) as { groups: { kind: string; hits: { id: string; snippet: string }[] }[] };
+    expect(json.groups.map((g) => [g.kind, g.hits[0]!.id])).toEqual([
+      ['task', 't1'],
+      ['list', 'l1'],
+    ]);
+    for (const hostile of ['"', 'NEAR(a b', '* - : ^', 'x'.repeat(10_000)]) {
+      const r = tidy(db, ['search', hostile]);
+      expect(r).toMatchObject({ code: 0, stdout: 'Nothing found.\n' });
+    }
   });
 
   it('keeps lists with items', () => {

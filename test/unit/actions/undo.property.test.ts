@@ -21,6 +21,14 @@ const mutation = fc.oneof(
   fc.record({ k: fc.constant('addTask'), text: texts, p: fc.option(idx, { nil: undefined }) }),
   fc.record({ k: fc.constant('updateTask'), t: idx, text: fc.option(texts, { nil: undefined }), priority: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }) }),
   fc.record({ k: fc.constant('moveTask'), t: idx, p: idx }),
+  fc.record({
+    k: fc.constant('scheduleTask'),
+    t: idx,
+    due: fc.option(fc.constantFrom('2026-11-20', '2026-11-23T09:00', '2027-01-31', 'tomorrow', 'not a date', ''), { nil: undefined }),
+    recurrence: fc.option(fc.constantFrom('FREQ=DAILY', 'FREQ=WEEKLY;BYDAY=MO', 'every 2 weeks', 'every weekday', 'FREQ=MONTHLY', 'none', 'bogus'), { nil: undefined }),
+  }),
+  fc.record({ k: fc.constant('reorderTask'), t: idx, before: fc.option(idx, { nil: null }) }),
+  fc.record({ k: fc.constant('snoozeTask'), t: idx, minutes: fc.constantFrom(1, 10, 60, 0) }),
   fc.record({ k: fc.constantFrom('completeTask', 'reopenTask', 'archiveTask'), t: idx }),
   fc.record({ k: fc.constant('makeList'), name: names }),
   fc.record({ k: fc.constant('renameList'), l: idx, name: names }),
@@ -53,6 +61,9 @@ function apply(db: Db, op: Mutation, ctx: core.ActionContext = core.newUserReque
     case 'addTask': return core.addTask(db, ctx, { content: op.text, project: op.p === undefined ? undefined : p(op.p) });
     case 'updateTask': return core.updateTask(db, ctx, { task: t(op.t), content: op.text, priority: op.priority });
     case 'moveTask': return core.moveTask(db, ctx, { task: t(op.t), project: p(op.p) });
+    case 'scheduleTask': return core.updateTask(db, ctx, { task: t(op.t), due: op.due, recurrence: op.recurrence });
+    case 'reorderTask': return core.reorderTask(db, ctx, { task: t(op.t), before: op.before === null ? null : t(op.before) });
+    case 'snoozeTask': return core.snoozeTask(db, ctx, { task: t(op.t), minutes: op.minutes });
     case 'completeTask': return core.completeTask(db, ctx, { task: t(op.t) });
     case 'reopenTask': return core.reopenTask(db, ctx, { task: t(op.t) });
     case 'archiveTask': return core.archiveTask(db, ctx, { task: t(op.t) });
@@ -70,6 +81,41 @@ const actionsTable = (db: Db) => db.prepare(`SELECT * FROM actions ORDER BY seq`
 const fkProblems = (db: Db) => db.prepare(`PRAGMA foreign_key_check`).all();
 
 describe('action log properties', () => {
+  it('completing a repeating task rolls its due date on in one action, and undo gives back exactly the row before', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('FREQ=DAILY', 'FREQ=WEEKLY;BYDAY=MO', 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', 'FREQ=MONTHLY', 'FREQ=YEARLY', 'FREQ=DAILY;INTERVAL=3'),
+        fc.constantFrom('2020-02-29', '2026-11-23', '2026-11-23T09:00', '2030-01-31', '2026-12-31T23:59'),
+        fc.nat({ max: 3 }),
+        (recurrence, due, others) => {
+          const db = core.openDatabase(':memory:');
+          try {
+            for (let i = 0; i < others; i++) core.addTask(db, core.newUserRequest(db), { content: `other ${i}` });
+            const task = core.addTask(db, core.newUserRequest(db), { content: 'repeat', due, recurrence });
+            if (!task.ok) throw new Error(task.error);
+            const before = snapshot(db);
+            const logBefore = actionsTable(db).length;
+            const done = core.completeTask(db, core.newUserRequest(db), { task: task.value.id });
+            if (!done.ok) throw new Error(done.error);
+            // Still open, due later than before and later than today, at the same time of day; one action.
+            expect(done.value.status).toBe('open');
+            expect(done.value.due! > due).toBe(true);
+            expect(done.value.due!.slice(0, 10) > core.localDate()).toBe(true);
+            expect(done.value.due!.slice(10)).toBe(due.slice(10));
+            expect(done.value.completedAt).not.toBeNull();
+            expect(actionsTable(db)).toHaveLength(logBefore + 1);
+            const undo = core.undoAction(db, done.actionId, { ctx: core.newUserRequest(db) });
+            if (!undo.ok) throw new Error(undo.error);
+            expect(snapshot(db)).toEqual(before);
+          } finally {
+            db.close();
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('any sequence of changes, undone newest first, gives back exactly the starting data', () => {
     fc.assert(
       fc.property(fc.array(mutation, { minLength: 1, maxLength: 40 }), (ops) => {

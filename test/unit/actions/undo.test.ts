@@ -44,11 +44,11 @@ describe('undo one action', () => {
     const { db } = tempDb();
     const t = okValue(addTask(db, userCtx(db), { content: 'x' }));
     const first = updateTask(db, userCtx(db), { task: t.id, content: 'y' });
-    const second = updateTask(db, userCtx(db), { task: t.id, priority: 4 });
+    const second = updateTask(db, userCtx(db), { task: t.id, priority: 1 });
     if (!first.ok || !second.ok) throw new Error('setup failed');
     const before = snapshot(db);
     const r = undoAction(db, first.actionId, { ctx: userCtx(db) });
-    expect(r).toMatchObject({ ok: false, error: expect.stringContaining(`later changes touched the same data: ${second.actionId} (Updated 'y': priority 4)`) });
+    expect(r).toMatchObject({ ok: false, error: expect.stringContaining(`later changes touched the same data: ${second.actionId} (Updated 'y': priority 1)`) });
     expect(r.ok ? '' : r.hint).toContain('--cascade');
     expect(snapshot(db)).toEqual(before);
     expect(listActions(db)).toHaveLength(3);

@@ -114,7 +114,7 @@ describe('tasks', () => {
       hint: 'list the tasks (inbox or all tasks) to see valid task ids',
     });
     expect(moveTask(db, userCtx(db), { task: t.id, project: 'Nowhere' })).toMatchObject({ ok: false, error: "no project with id or name 'Nowhere'" });
-    expect(updateTask(db, userCtx(db), { task: t.id, priority: 7 })).toMatchObject({ ok: false, hint: expect.stringContaining('1 (normal) to 4') });
+    expect(updateTask(db, userCtx(db), { task: t.id, priority: 7 })).toMatchObject({ ok: false, hint: expect.stringContaining('1 (p1, most urgent) to 4') });
     expect(updateTask(db, userCtx(db), { task: t.id, due: '2026-02-31x' })).toMatchObject({ ok: false, hint: expect.stringContaining('YYYY-MM-DD') });
     expect(addTask(db, userCtx(db), { content: ' \n ' })).toMatchObject({ ok: false, error: 'task is empty' });
   });

@@ -142,11 +142,65 @@ describe('projects and lists', () => {
   });
 });
 
+describe('task views, order, reminders and search', () => {
+  const today = '2026-11-23';
+  it('lists Today, Upcoming and Completed, and counts them for the sidebar', async () => {
+    const { call } = setup();
+    const add = async (content: string, due: string | null) => (await call('tasks.add', { content, due })).value.id;
+    const overdue = await add('Overdue', '2026-11-20');
+    const now = await add('Today', '2026-11-23T15:00');
+    const soon = await add('Soon', '2026-11-29');
+    await add('Later', '2026-11-30');
+    await add('Someday', null);
+    expect((await call('tasks.list', { view: 'today', today })).tasks.map((t) => t.id)).toEqual([overdue, now]);
+    expect((await call('tasks.list', { view: 'upcoming', today })).tasks.map((t) => t.id)).toEqual([now, soon]);
+    expect(await call('tasks.counts', { today })).toEqual({ inbox: 5, today: 2, overdue: 1, upcoming: 2 });
+    await call('tasks.complete', { task: soon });
+    await call('tasks.complete', { task: overdue });
+    expect((await call('tasks.list', { view: 'completed', today })).tasks.map((t) => t.id)).toEqual([overdue, soon]);
+  });
+
+  it('reorders within a project and snoozes a due time, each logged', async () => {
+    const { call } = setup();
+    const a = (await call('tasks.add', { content: 'a' })).value.id;
+    const b = (await call('tasks.add', { content: 'b' })).value.id;
+    const c = (await call('tasks.add', { content: 'c' })).value.id;
+    const r = await call('tasks.reorder', { task: c, before: a });
+    expect(r.actionId).toMatch(/^a\d+$/);
+    expect((await call('tasks.list', { project: 'inbox' })).tasks.map((t) => t.id)).toEqual([c, a, b]);
+    await call('tasks.reorder', { task: c, before: null });
+    expect((await call('tasks.list', { project: 'inbox' })).tasks.map((t) => t.id)).toEqual([a, b, c]);
+    const snoozed = await call('tasks.snooze', { task: a, minutes: 15 });
+    expect(snoozed.value.due).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/);
+  });
+
+  it('searches every kind, grouped, and takes any text as a query', async () => {
+    const { call } = setup();
+    await call('tasks.add', { content: 'Order the birthday cake' });
+    await call('projects.create', { name: 'Birthday party' });
+    const r = await call('search.query', { query: 'birthday' });
+    expect(r.groups.map((g) => g.kind)).toEqual(['task', 'project']);
+    expect(r.groups[0]!.hits[0]).toMatchObject({ kind: 'task', title: 'Order the birthday cake', snippet: expect.stringContaining('«birthday»'), parent: 'Inbox' });
+    expect(await call('search.query', { query: '"* NEAR( -:' })).toEqual({ groups: [], total: 0 });
+  });
+});
+
 describe('quick capture', () => {
   it('adds the text to the inbox at once', async () => {
     const { call } = setup();
     const r = await call('capture.add', { text: '  Call the plumber ' });
     expect(r.value).toMatchObject({ content: 'Call the plumber', projectId: 'inbox' });
+    expect(r.note).toBeNull();
+  });
+
+  it('reads the quick-add grammar against the projects, and says when a #project is unknown', async () => {
+    const { call } = setup();
+    await call('projects.create', { name: 'Birthday Celebration' });
+    const r = await call('capture.add', { text: 'Buy balloons tomorrow #birthday celebration p1' });
+    expect(r.value).toMatchObject({ content: 'Buy balloons', project: 'Birthday Celebration', priority: 1, due: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
+    const unknown = await call('capture.add', { text: 'Paint the shed #Garden' });
+    expect(unknown.value).toMatchObject({ content: 'Paint the shed #Garden', project: 'Inbox' });
+    expect(unknown.note).toContain('"Garden"');
   });
 });
 

@@ -112,7 +112,7 @@ describe('data slice', () => {
 
   it('quick capture adds to the inbox or asks the agent, and reports a refusal', async () => {
     const fake = fakeApi({
-      'capture.add': ({ text }) => ({ value: task('t1', text), actionId: 'a1' }),
+      'capture.add': ({ text }) => ({ value: task('t1', text), actionId: 'a1', note: null }),
       'capture.ask': () => {
         throw new BridgeError('failed', 'no API key is set for openai', 'set one in Settings');
       },

@@ -7,7 +7,7 @@ const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 export const at = (s: number): string => new Date(T0 + s * 1000).toISOString();
 
 export function task(id: string, content: string, project = 'Inbox'): Task {
-  return { id, content, projectId: project.toLowerCase(), project, priority: 1, due: null, status: 'open', createdAt: at(0), updatedAt: at(0) };
+  return { id, content, projectId: project.toLowerCase(), project, priority: 4, due: null, recurrence: null, status: 'open', completedAt: null, createdAt: at(0), updatedAt: at(0) };
 }
 
 export function entry(id: string, requestId: string, summary: string, more: Partial<ActionEntry> = {}): ActionEntry {

@@ -1,0 +1,69 @@
+/**
+ * Search as people use it (the search box, `tidy search`): every kind of thing in one query over the FTS5
+ * index (store/search-index.ts), grouped by kind, with a snippet of the matching text. The agent's
+ * `search` tool (tools/search.ts) reads the same index and answers in its own shape.
+ */
+import type { SearchHit, SearchKind, SearchResults } from '../../../src-shared/ipc';
+import { ftsQuery } from '../tools/search';
+import type { Db } from '../store/db';
+import { cached } from '../store/statements';
+
+/** Longer queries are cut here: a search box needs a few words, and each word is one more FTS5 term. */
+const MAX_QUERY_WORDS = 32;
+
+// Archived things are not found; done tasks and checked items are, marked. A conversation is found by its
+// title or by any of its user or answer messages, once, at its best match.
+const SEARCH = `
+  WITH m AS (
+    SELECT d.kind, d.ref, s.rank, snippet(search_text, 0, '«', '»', '…', 12) AS snippet
+      FROM search_text s JOIN search_docs d ON d.docid = s.rowid WHERE search_text MATCH ?
+  ),
+  hits AS (
+    SELECT 'task' AS kind, t.id, t.content AS title, m.snippet, p.id AS parent_id, p.name AS parent, t.status = 'done' AS done, m.rank
+      FROM m JOIN tasks t ON m.kind = 'tasks' AND t.id = m.ref JOIN projects p ON p.id = t.project_id
+      WHERE t.status != 'archived'
+    UNION ALL
+    SELECT 'project', p.id, p.name, m.snippet, NULL, NULL, 0, m.rank FROM m JOIN projects p ON m.kind = 'projects' AND p.id = m.ref
+      WHERE p.archived_at IS NULL
+    UNION ALL
+    SELECT 'list', l.id, l.name, m.snippet, NULL, NULL, 0, m.rank FROM m JOIN lists l ON m.kind = 'lists' AND l.id = m.ref
+      WHERE l.archived_at IS NULL
+    UNION ALL
+    SELECT 'item', i.id, i.text, m.snippet, l.id, l.name, i.checked, m.rank FROM m JOIN list_items i ON m.kind = 'list_items' AND i.id = m.ref
+      JOIN lists l ON l.id = i.list_id
+      WHERE i.archived_at IS NULL AND l.archived_at IS NULL
+    UNION ALL
+    SELECT 'conversation', c.id, c.title, m.snippet, NULL, NULL, 0, m.rank FROM m JOIN conversations c ON m.kind = 'conversations' AND c.id = m.ref
+    UNION ALL
+    SELECT 'conversation', c.id, c.title, m.snippet, NULL, NULL, 0, m.rank FROM m JOIN messages g ON m.kind = 'messages' AND g.seq = m.ref
+      JOIN conversations c ON c.id = g.conversation_id
+  ),
+  best AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY kind, id ORDER BY rank) AS n FROM hits)
+  SELECT kind, id, title, snippet, parent_id, parent, done FROM best WHERE n = 1 ORDER BY rank`;
+
+const ORDER: readonly SearchKind[] = ['task', 'project', 'list', 'item', 'conversation'];
+
+interface Row {
+  kind: SearchKind;
+  id: string;
+  title: string;
+  snippet: string;
+  parent_id: string | null;
+  parent: string | null;
+  done: number;
+}
+
+/** Matches for `text`, at most `limit` per kind; a query without words finds nothing. */
+export function searchAll(db: Db, text: string, limit = 50): SearchResults {
+  const words = ftsQuery(text.slice(0, 10_000))?.split(' ').slice(0, MAX_QUERY_WORDS).join(' ');
+  if (!words) return { groups: [], total: 0 };
+  const rows = cached(db, SEARCH).all(words) as Row[];
+  const groups = new Map<SearchKind, SearchHit[]>();
+  for (const r of rows) {
+    const hits = groups.get(r.kind) ?? [];
+    groups.set(r.kind, hits);
+    if (hits.length < limit)
+      hits.push({ kind: r.kind, id: r.id, title: r.title, snippet: r.snippet.replace(/\s+/g, ' ').trim(), parentId: r.parent_id, parent: r.parent, done: r.done === 1 });
+  }
+  return { groups: ORDER.filter((k) => groups.has(k)).map((kind) => ({ kind, hits: groups.get(kind)! })), total: rows.length };
+}
