@@ -127,6 +127,7 @@ export const TodoistPreview = z.object({
     descriptions: z.number().int(),
     subtasks: z.number().int(),
     recurring: z.number().int(),
+    unreadDates: z.number().int(),
   }),
   /** The plan in words, one line each (as `tidy import todoist --dry-run` prints it). */
   lines: z.array(z.string()),

@@ -6,8 +6,9 @@
  *
  * How Todoist's rows map (TYPE column):
  * - `task` → a Tidy task. CONTENT is the text (labels such as `@errands` stay in it); PRIORITY is the CSV's
- *   1–4 where 1 = p1, which is Tidy's meaning too; DATE goes through todoistDate() (a date, a date-time or
- *   a phrase such as "tomorrow at 5pm"); a recurring DATE ("every monday") is kept in the text in brackets.
+ *   1–4 where 1 = p1, which is Tidy's meaning too; DATE goes through todoistDate(): a date, a date-time, a
+ *   phrase such as "tomorrow at 5pm", or a recurring one ("every monday") that becomes the task's
+ *   recurrence; a phrase Tidy cannot read (fully) is kept in the task's text in brackets.
  * - INDENT > 1 (subtasks): Tidy has no subtasks; they become tasks of their own in the same project, in
  *   file order, and the summary counts them.
  * - `section`: Tidy has no sections; their tasks go into the project, and the summary names the sections.
@@ -15,11 +16,11 @@
  *   imported, and the summary counts them so nobody is surprised.
  * - `meta` rows (view settings) and blank rows are skipped.
  */
-import * as chrono from 'chrono-node';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { unzipSync } from 'fflate';
 import { basename, join } from 'node:path';
 import { INBOX_ID } from '../../../src-shared/domain';
+import { nextOccurrence, parseDue, parseQuickAdd } from '../../../src-shared/quickadd';
 import { ChangeSet } from '../actions/changes';
 import { recordAction, type ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
@@ -45,8 +46,8 @@ export interface PlannedTask {
   content: string;
   priority: 1 | 2 | 3 | 4;
   due: string | null;
-  /** The recurring phrase Todoist had ("every monday"), kept in the content. */
-  recurring: string | null;
+  /** An RRULE (FREQ=WEEKLY;BYDAY=MO) when Todoist's date repeats ("every monday"). */
+  recurrence: string | null;
   /** Line in the CSV where the row starts (1-based, the header is line 1). */
   line: number;
   /** 1 for a top-level task, 2–5 for subtasks. */
@@ -65,13 +66,13 @@ export interface PlannedProject {
   notes: number;
   descriptions: number;
   subtasks: number;
-  /** Dates Todoist had that no date could be read from (kept in the content, like recurring ones). */
+  /** Dates Tidy could not read (kept in the content). */
   unreadDates: number;
 }
 
 export interface TodoistPlan {
   projects: PlannedProject[];
-  totals: { projects: number; newProjects: number; tasks: number; sections: number; notes: number; descriptions: number; subtasks: number; recurring: number };
+  totals: { projects: number; newProjects: number; tasks: number; sections: number; notes: number; descriptions: number; subtasks: number; recurring: number; unreadDates: number };
 }
 
 export interface TodoistResult extends TodoistPlan {
@@ -144,26 +145,31 @@ const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[
 
 /**
  * Todoist's DATE column as Tidy's `due` (YYYY-MM-DD or a local YYYY-MM-DDTHH:MM) and, when it repeats, the
- * phrase. The one place dates are read, so it can move to the shared quick-add parser as it is.
+ * RRULE: read with the quick-add parser (src-shared/quickadd.ts), the same grammar `tidy add` reads.
+ * `keep` is the phrase to keep in the task's text: a recurring one the parser read only in part ("every 3
+ * weeks starting 1 mar"), or a date it could not read at all, so nothing Todoist had is lost.
  */
-export function todoistDate(raw: string, now: Date): { due: string | null; recurring: string | null; unread: boolean } {
-  const text = raw.trim();
-  if (!text) return { due: null, recurring: null, unread: false };
+export function todoistDate(raw: string, now: Date): { due: string | null; recurrence: string | null; keep: string | null } {
+  const text = raw.trim().replace(/\s+/g, ' ');
+  if (!text) return { due: null, recurrence: null, keep: null };
   const iso = ISO.exec(text);
   if (iso) {
-    if (!iso[2]) return { due: iso[1]!, recurring: null, unread: false };
-    if (!iso[4]) return { due: `${iso[1]}T${iso[2]}:${iso[3]}`, recurring: null, unread: false };
+    if (!iso[2]) return { due: iso[1]!, recurrence: null, keep: null };
+    if (!iso[4]) return { due: `${iso[1]}T${iso[2]}:${iso[3]}`, recurrence: null, keep: null };
     const d = new Date(text.replace(' ', 'T'));
-    if (!Number.isNaN(d.getTime())) return { due: `${dateOf(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}`, recurring: null, unread: false };
+    if (!Number.isNaN(d.getTime())) return { due: `${dateOf(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}`, recurrence: null, keep: null };
   }
-  const recurring = /^every\b|^ev\b|^every!/i.test(text) ? text : null;
-  // "every monday at 9" → its first occurrence, "monday at 9"; "every day" → today.
-  const rest = recurring ? text.replace(/^every!?\s*|^ev\s+/i, '').replace(/^(day|weekday|workday)\b/i, 'today') : text;
-  const [hit] = chrono.parse(rest, now, { forwardDate: true });
-  if (!hit) return { due: null, recurring, unread: recurring === null };
-  const d = hit.start.date();
-  const timed = hit.start.isCertain('hour');
-  return { due: timed ? `${dateOf(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}` : dateOf(d), recurring, unread: false };
+  if (/^(every!?|ev!?|after)\b/i.test(text)) {
+    // "every!" (Todoist: from completion) reads as "every"; the parser needs some content beside the phrase.
+    const q = parseQuickAdd(`x ${text.replace(/^(every|ev)!?/i, 'every')}`, { projects: [], now });
+    if (q.recurrence) {
+      const due = q.due ?? nextOccurrence(q.recurrence, dateOf(now), dateOf(new Date(now.getTime() - 86_400_000)));
+      return { due, recurrence: q.recurrence, keep: q.content === 'x' ? null : text };
+    }
+    return { due: null, recurrence: null, keep: text };
+  }
+  const due = parseDue(text, now);
+  return { due, recurrence: null, keep: due === null ? text : null };
 }
 
 type Columns = Record<string, number>;
@@ -255,14 +261,13 @@ export function planTodoistImport(db: Db, files: TodoistFile[], options: { proje
       const ind = cell(cells, 'INDENT');
       if (ind && !/^[1-5]$/.test(ind)) fail(`${where}: INDENT ${JSON.stringify(ind.slice(0, 20))} is not 1 to 5; fix the row — nothing was imported`);
       const date = dateOfCell(cell(cells, 'DATE'));
-      const keep = date.recurring ?? (date.unread ? cell(cells, 'DATE') : null);
-      const text = keep ? `${content} (${keep})` : content;
+      const text = date.keep ? `${content} (${date.keep})` : content;
       if (text.length > MAX_TEXT) fail(`${where}: the task is ${text.length} characters long, more than Tidy's ${MAX_TEXT}; shorten it — nothing was imported`);
       if (cell(cells, 'DESCRIPTION')) project.descriptions++;
       const indent = ind ? Number(ind) : 1;
       if (indent > 1) project.subtasks++;
-      if (date.unread) project.unreadDates++;
-      project.tasks.push({ content: text, priority: (p ? Number(p) : 4) as PlannedTask['priority'], due: date.due, recurring: date.recurring, line, indent });
+      if (date.keep && !date.recurrence) project.unreadDates++;
+      project.tasks.push({ content: text, priority: (p ? Number(p) : 4) as PlannedTask['priority'], due: date.due, recurrence: date.recurrence, line, indent });
       if (++total > MAX_TODOIST_TASKS) fail(`${where}: more than ${MAX_TODOIST_TASKS} tasks in one import; import the projects one at a time — nothing was imported`);
     }
   }
@@ -278,7 +283,8 @@ export function planTodoistImport(db: Db, files: TodoistFile[], options: { proje
       notes: sum((p) => p.notes),
       descriptions: sum((p) => p.descriptions),
       subtasks: sum((p) => p.subtasks),
-      recurring: sum((p) => p.tasks.filter((t) => t.recurring !== null).length),
+      recurring: sum((p) => p.tasks.filter((t) => t.recurrence !== null).length),
+      unreadDates: sum((p) => p.unreadDates),
     },
   };
 }
@@ -303,8 +309,20 @@ export function applyTodoistImport(db: Db, plan: TodoistPlan, source = 'Todoist'
           projectId = nextId(db, 'p');
           cs.insert('projects', { id: projectId, name: p.name, name_key: nameKey(p.name), builtin: 0, archived_at: null, created_at: t, updated_at: t });
         }
+        let position = (cached(db, `SELECT max(position) AS p FROM tasks WHERE project_id = ?`).get(projectId) as { p: number | null }).p ?? 0;
         for (const task of p.tasks)
-          cs.insert('tasks', { id: nextId(db, 't'), content: task.content, project_id: projectId, priority: task.priority, due: task.due, status: 'open', created_at: t, updated_at: t });
+          cs.insert('tasks', {
+            id: nextId(db, 't'),
+            content: task.content,
+            project_id: projectId,
+            priority: task.priority,
+            due: task.due,
+            recurrence: task.recurrence,
+            position: ++position,
+            status: 'open',
+            created_at: t,
+            updated_at: t,
+          });
         const summary = `Imported ${p.tasks.length} task${p.tasks.length === 1 ? '' : 's'} from ${source} into ${p.existingId === null ? 'new project ' : ''}'${p.name}'`;
         recordAction(db, ctx, { tool: 'import_todoist', args: { file: p.file, project: p.name }, summary, result: { project: projectId, tasks: p.tasks.length } }, cs.changes);
       }
@@ -323,7 +341,8 @@ export function describePlan(plan: TodoistPlan): string[] {
   const t = plan.totals;
   const notes: string[] = [];
   if (t.subtasks) notes.push(`${t.subtasks} subtask${t.subtasks === 1 ? '' : 's'} become tasks of their own (Tidy has no subtasks)`);
-  if (t.recurring) notes.push(`${t.recurring} recurring date${t.recurring === 1 ? '' : 's'} kept in the task text, due on the first occurrence`);
+  if (t.recurring) notes.push(`${t.recurring} recurring task${t.recurring === 1 ? '' : 's'}, due on the next occurrence`);
+  if (t.unreadDates) notes.push(`${t.unreadDates} date${t.unreadDates === 1 ? '' : 's'} Tidy could not read, kept in the task text`);
   if (t.notes || t.descriptions)
     notes.push(`not imported: ${t.notes} comment${t.notes === 1 ? '' : 's'} and ${t.descriptions} description${t.descriptions === 1 ? '' : 's'} (Tidy tasks have no notes yet)`);
   return [...lines, ...notes];

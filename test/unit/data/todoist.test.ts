@@ -31,13 +31,14 @@ describe('Todoist CSV export → plan', () => {
     expect(p.name).toBe('Home Renovation');
     expect(p.existingId).toBeNull();
     expect(p.sections).toEqual(['Kitchen 🍳', 'Garden']);
-    expect(p.tasks.map((t) => [t.content, t.priority, t.due, t.indent])).toEqual([
-      ['Buy paint, primer and brushes @errands', 1, '2026-11-24T17:00', 1],
-      ['Sand the cupboard doors', 2, '2026-12-05', 2],
-      ['Choose tiles — ask Zoë about the grout', 3, '2026-12-12', 1],
-      ['Water the plants @home (every monday)', 4, '2026-11-23', 1],
-      ['Clean the gutters', 1, expect.stringMatching(/^2026-08-13T\d\d:30$/), 1],
-      ['Prune the roses 🌹 (every 3 weeks starting 1 mar)', 4, expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), 1],
+    expect(p.tasks.map((t) => [t.content, t.priority, t.due, t.recurrence, t.indent])).toEqual([
+      ['Buy paint, primer and brushes @errands', 1, '2026-11-24T17:00', null, 1],
+      ['Sand the cupboard doors', 2, '2026-12-05', null, 2],
+      ['Choose tiles — ask Zoë about the grout', 3, '2026-12-12', null, 1],
+      ['Water the plants @home', 4, '2026-11-23', 'FREQ=WEEKLY;BYDAY=MO', 1],
+      ['Clean the gutters', 1, expect.stringMatching(/^2026-08-13T\d\d:30$/), null, 1],
+      // Read only in part ("starting" is left over): the rule is kept, and the phrase too.
+      ['Prune the roses 🌹 (every 3 weeks starting 1 mar)', 4, '2027-03-01', 'FREQ=WEEKLY;INTERVAL=3', 1],
     ]);
     // Lines name where each row starts, counting the quoted newline inside the note above it.
     expect(p.tasks.map((t) => t.line)).toEqual([5, 8, 9, 12, 13, 15]);
@@ -71,12 +72,15 @@ describe('Todoist CSV export → plan', () => {
   });
 
   it('maps dates: ISO dates and times, phrases, recurring phrases; unreadable ones are flagged', () => {
-    expect(todoistDate('2026-12-05', NOW)).toEqual({ due: '2026-12-05', recurring: null, unread: false });
+    expect(todoistDate('2026-12-05', NOW)).toEqual({ due: '2026-12-05', recurrence: null, keep: null });
     expect(todoistDate('2026-12-05T08:15:00', NOW).due).toBe('2026-12-05T08:15');
     expect(todoistDate('tomorrow', NOW).due).toBe('2026-11-24');
-    expect(todoistDate('every day', NOW)).toEqual({ due: '2026-11-23', recurring: 'every day', unread: false });
-    expect(todoistDate('whenever I feel like it', NOW)).toEqual({ due: null, recurring: null, unread: true });
-    expect(todoistDate('', NOW)).toEqual({ due: null, recurring: null, unread: false });
+    expect(todoistDate('every day', NOW)).toEqual({ due: '2026-11-23', recurrence: 'FREQ=DAILY', keep: null });
+    expect(todoistDate('every! 2 days', NOW)).toEqual({ due: '2026-11-23', recurrence: 'FREQ=DAILY;INTERVAL=2', keep: null });
+    expect(todoistDate('every weekday at 9am', NOW)).toEqual({ due: '2026-11-24T09:00', recurrence: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', keep: null });
+    expect(todoistDate('every full moon', NOW)).toEqual({ due: null, recurrence: null, keep: 'every full moon' });
+    expect(todoistDate('whenever I feel like it', NOW)).toEqual({ due: null, recurrence: null, keep: 'whenever I feel like it' });
+    expect(todoistDate('', NOW)).toEqual({ due: null, recurrence: null, keep: null });
   });
 });
 
@@ -157,7 +161,9 @@ describe('Todoist import writes', () => {
     expect(new Set(actions.map((a) => a.request_id))).toEqual(new Set([r.requestId]));
     expect(actions.every((a) => a.source === 'import')).toBe(true);
     expect(actions.map((a) => a.summary)).toContain("Imported 2 tasks from Todoist into 'Inbox'");
-    expect(listTasks(db, { project: 'Home Renovation' }).tasks).toHaveLength(6);
+    const home = listTasks(db, { project: 'Home Renovation' }).tasks;
+    expect(home).toHaveLength(6);
+    expect(home.find((t) => t.content === 'Water the plants @home')).toMatchObject({ due: '2026-11-23', recurrence: 'FREQ=WEEKLY;BYDAY=MO', priority: 4 });
     expect(listTasks(db, { project: 'inbox' }).tasks.map((t) => t.content)).toEqual(['Call the accountant @phone', '日本語のタスク']);
 
     const u = undoRequest(db, r.requestId, { ctx: userCtx(db) });
