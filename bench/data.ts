@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addTask, newUserRequest, openDatabase } from '../src-main/core';
-import { backupDatabase, exportJson, exportMarkdown, importTidyExport, writeFileAtomically } from '../src-main/core/data';
+import { backupDatabase, exportJson, exportMarkdown, importTidyExport, importTodoist, readTodoistFiles, writeFileAtomically } from '../src-main/core/data';
 import { report, time } from './util';
 
 export async function benchData(): Promise<void> {
@@ -54,6 +54,22 @@ export async function benchData(): Promise<void> {
     if (n !== 10_000) throw new Error(`import gave ${n} tasks`);
     report(`import a 10,000-task export (${(statSync(file).size / 1048576).toFixed(1)} MB, with its 10k log rows)`, imp, 'ms', { max: 2000, label: '2 s' });
     target.close();
+
+    // A Todoist CSV of 10,000 tasks in 50 sections, with priorities, dates (ISO, phrases, recurring), notes and subtasks.
+    const lines = ['TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT,DEADLINE,DEADLINE_LANG', 'meta,view_style=list,,,,,,,,,,,,'];
+    const dates = ['', '2026-12-05', 'tomorrow at 5pm', 'every monday', '', 'Dec 12'];
+    for (let i = 0; i < 10_000; i++) {
+      if (i % 200 === 0) lines.push(`section,Section ${i / 200},,,,,,,,,,,,`);
+      lines.push(`task,"Task ${i}, with a comma @label",${i % 7 === 0 ? '"a description"' : ''},${(i % 4) + 1},${i % 5 === 4 ? 2 : 1},Ana (1),,${dates[i % dates.length]},en,Europe/Madrid,,,,`);
+      if (i % 10 === 0) lines.push('note,"a comment, quoted",,,,,,,,,,,,');
+    }
+    const csvText = lines.join('\r\n');
+    const todo = openDatabase(join(dir, 'todoist.db'));
+    const td = await time(() => importTodoist(todo, join(dir, 'todoist.db'), readTodoistFiles('Big.csv', Buffer.from(csvText))));
+    const m = (todo.prepare(`SELECT count(*) AS n FROM tasks`).get() as { n: number }).n;
+    if (m !== 10_000) throw new Error(`Todoist import gave ${m} tasks`);
+    report(`import a 10,000-task Todoist CSV (${(csvText.length / 1048576).toFixed(1)} MB; backup first, one transaction)`, td, 'ms', { max: 5000, label: '5 s' });
+    todo.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -26,6 +26,8 @@ const RUNS = 5;
 const PLAIN = 'A very long conversation';
 const MARKDOWN = 'A very long Markdown conversation';
 const STREAM_TOKENS = 2000;
+/** `BENCH_UI=stream npm run bench ui`: only the streaming figure, on an empty database (minutes faster). */
+const STREAM_ONLY = process.env['BENCH_UI'] === 'stream';
 
 /** An answer of 1 to 5 lines of plain text, as models without Markdown write. */
 const plainAnswer = (t: number): string =>
@@ -118,7 +120,7 @@ export async function benchUi(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tidy-bench-ui-'));
   const dbPath = join(dir, 'ui.db');
   const fake = await startFakeOpenAI();
-  const served = await Promise.all([buildRendererOnce(), time(() => seed(dbPath))]).then(async ([, seeded]) => {
+  const served = await Promise.all([buildRendererOnce(), time(() => (STREAM_ONLY ? openDatabase(dbPath).close() : seed(dbPath)))]).then(async ([, seeded]) => {
     report(`seed ${ENTRIES.toLocaleString('en')} log entries and two ${TURNS * 2}-message conversations`, seeded, 'ms');
     for (const [key, value] of [
       ['baseUrl', fake.url],
@@ -136,63 +138,67 @@ export async function benchUi(): Promise<void> {
     await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
 
     // --- the Actions panel --------------------------------------------------------------------------
-    const opens: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      opens.push((await page.evaluate(openView('Actions', '[aria-label="Action log"] [role="listitem"] button'))) as number);
-      await page.evaluate(openView('Inbox', '[aria-label="Inbox tasks"]'));
-    }
-    report(`open the Actions panel (${ENTRIES.toLocaleString('en')} entries), first`, opens[0]!, 'ms', { max: 500, label: '500 ms' });
-    report(`open the Actions panel, median of ${RUNS}`, median(opens), 'ms', { max: 200, label: '200 ms' });
-
-    // Scroll through the log a screenful per frame (far faster than a person): the panel pages older
-    // entries in as the end comes near. Frame times are recorded until 5,000 entries are loaded.
-    await page.evaluate(openView('Actions', '[aria-label="Action log"] [role="listitem"] button'));
-    const scroll = (await page.evaluate(`(async () => {
-      const box = document.querySelector('[aria-label="Action log"]');
-      const frames = [];
-      const t0 = performance.now();
-      let last = t0;
-      const loaded = () => box.querySelectorAll('[role="listitem"]').length;
-      let maxRows = 0;
-      while (performance.now() - t0 < 20000) {
-        box.scrollTop += box.clientHeight;
-        await new Promise((r) => requestAnimationFrame(r));
-        const now = performance.now();
-        frames.push(now - last);
-        last = now;
-        maxRows = Math.max(maxRows, loaded());
-        const badge = document.querySelector('[aria-label$="entries loaded"]');
-        const count = badge ? Number(badge.getAttribute('aria-label').split(' ')[0]) : 0;
-        // The panel prefetches ahead of the scroll, so the end is never reached: stop at 5,000 loaded.
-        if (count >= 5000) break;
+    if (!STREAM_ONLY) {
+      const opens: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        opens.push((await page.evaluate(openView('Actions', '[aria-label="Action log"] [role="listitem"] button'))) as number);
+        await page.evaluate(openView('Inbox', '[aria-label="Inbox tasks"]'));
       }
-      frames.sort((a, b) => a - b);
-      return { ms: performance.now() - t0, frames: frames.length, p95: frames[Math.floor(frames.length * 0.95)], max: frames[frames.length - 1], maxRows };
-    })()`)) as { ms: number; frames: number; p95: number; max: number; maxRows: number };
-    report(`scroll until 5,000 entries are loaded (${scroll.frames} frames, a screenful each)`, scroll.ms, 'ms');
-    report('  frame time while scrolling, 95th percentile', scroll.p95, 'ms', { max: 50, label: '50 ms' });
-    report('  longest frame (includes a page arriving)', scroll.max, 'ms');
-    console.log(`  ${'rows in the DOM at most (virtualised)'.padEnd(58)} ${scroll.maxRows}`);
+      report(`open the Actions panel (${ENTRIES.toLocaleString('en')} entries), first`, opens[0]!, 'ms', { max: 500, label: '500 ms' });
+      report(`open the Actions panel, median of ${RUNS}`, median(opens), 'ms', { max: 200, label: '200 ms' });
 
-    // --- a 1,000-message conversation, plain and Markdown ------------------------------------------
-    // Both in the same run, taking turns, so the machine's load weighs on both alike.
-    const renders: Record<string, number[]> = { [PLAIN]: [], [MARKDOWN]: [] };
-    for (let i = 0; i < RUNS; i++) {
-      for (const title of [PLAIN, MARKDOWN]) renders[title]!.push(await openConversation(page, title));
+      // Scroll through the log a screenful per frame (far faster than a person): the panel pages older
+      // entries in as the end comes near. Frame times are recorded until 5,000 entries are loaded.
+      await page.evaluate(openView('Actions', '[aria-label="Action log"] [role="listitem"] button'));
+      const scroll = (await page.evaluate(`(async () => {
+        const box = document.querySelector('[aria-label="Action log"]');
+        const frames = [];
+        const t0 = performance.now();
+        let last = t0;
+        const loaded = () => box.querySelectorAll('[role="listitem"]').length;
+        let maxRows = 0;
+        while (performance.now() - t0 < 20000) {
+          box.scrollTop += box.clientHeight;
+          await new Promise((r) => requestAnimationFrame(r));
+          const now = performance.now();
+          frames.push(now - last);
+          last = now;
+          maxRows = Math.max(maxRows, loaded());
+          const badge = document.querySelector('[aria-label$="entries loaded"]');
+          const count = badge ? Number(badge.getAttribute('aria-label').split(' ')[0]) : 0;
+          // The panel prefetches ahead of the scroll, so the end is never reached: stop at 5,000 loaded.
+          if (count >= 5000) break;
+        }
+        frames.sort((a, b) => a - b);
+        return { ms: performance.now() - t0, frames: frames.length, p95: frames[Math.floor(frames.length * 0.95)], max: frames[frames.length - 1], maxRows };
+      })()`)) as { ms: number; frames: number; p95: number; max: number; maxRows: number };
+      report(`scroll until 5,000 entries are loaded (${scroll.frames} frames, a screenful each)`, scroll.ms, 'ms');
+      report('  frame time while scrolling, 95th percentile', scroll.p95, 'ms', { max: 50, label: '50 ms' });
+      report('  longest frame (includes a page arriving)', scroll.max, 'ms');
+      console.log(`  ${'rows in the DOM at most (virtualised)'.padEnd(58)} ${scroll.maxRows}`);
+
+      // --- a 1,000-message conversation, plain and Markdown ------------------------------------------
+      // Both in the same run, taking turns, so the machine's load weighs on both alike.
+      const renders: Record<string, number[]> = { [PLAIN]: [], [MARKDOWN]: [] };
+      for (let i = 0; i < RUNS; i++) {
+        for (const title of [PLAIN, MARKDOWN]) renders[title]!.push(await openConversation(page, title));
+      }
+      const rows = (await page.evaluate(`document.querySelectorAll('[aria-label="Messages"] article').length`)) as number;
+      const plain = renders[PLAIN]!;
+      const markdown = renders[MARKDOWN]!;
+      report(`render a ${TURNS * 2}-message conversation (open, scrolled to the end), first`, plain[0]!, 'ms', { max: 500, label: '500 ms' });
+      report(`render a ${TURNS * 2}-message conversation, median of ${RUNS}`, median(plain), 'ms', { max: 250, label: '250 ms' });
+      report(`  the same with Markdown answers, first`, markdown[0]!, 'ms');
+      report(`  the same with Markdown answers, median of ${RUNS}`, median(markdown), 'ms');
+      report('  Markdown / plain text, first', markdown[0]! / plain[0]!, '×');
+      report('  Markdown / plain text, medians', median(markdown) / median(plain), '×', { max: 1.5, label: '1.5×' });
+      console.log(`  ${'messages in the DOM (virtualised)'.padEnd(58)} ${rows} of ${TURNS * 2}`);
+
     }
-    const rows = (await page.evaluate(`document.querySelectorAll('[aria-label="Messages"] article').length`)) as number;
-    const plain = renders[PLAIN]!;
-    const markdown = renders[MARKDOWN]!;
-    report(`render a ${TURNS * 2}-message conversation (open, scrolled to the end), first`, plain[0]!, 'ms', { max: 500, label: '500 ms' });
-    report(`render a ${TURNS * 2}-message conversation, median of ${RUNS}`, median(plain), 'ms', { max: 250, label: '250 ms' });
-    report(`  the same with Markdown answers, first`, markdown[0]!, 'ms');
-    report(`  the same with Markdown answers, median of ${RUNS}`, median(markdown), 'ms');
-    report('  Markdown / plain text, first', markdown[0]! / plain[0]!, '×');
-    report('  Markdown / plain text, medians', median(markdown) / median(plain), '×', { max: 1.5, label: '1.5×' });
-    console.log(`  ${'messages in the DOM (virtualised)'.padEnd(58)} ${rows} of ${TURNS * 2}`);
 
     // --- streaming a long Markdown answer ------------------------------------------------------------
     const answer = longMarkdownAnswer(STREAM_TOKENS);
+    if (STREAM_ONLY) await page.locator('nav[aria-label="Main"] button', { hasText: 'Chat' }).first().click();
     fake.enqueue({ text: answer, chunkDelayMs: 5 });
     await page.getByRole('button', { name: 'New conversation' }).click();
     await page.getByRole('heading', { name: 'New conversation' }).waitFor();
@@ -209,6 +215,13 @@ export async function benchUi(): Promise<void> {
       };
       requestAnimationFrame(tick);
     })()`);
+    // What the page's main thread did meanwhile (Chrome's own counters): layouts and style recalculations
+    // are counts, so they compare across runs on a busy machine where frame times are noisy.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const metrics = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [m.name, m.value]));
+    const m0 = await metrics();
     const t0 = Date.now();
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     // Done when the answer is no longer busy; polled from here (the page's CSP forbids waitForFunction's eval).
@@ -223,11 +236,16 @@ export async function benchUi(): Promise<void> {
     const last = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Tidy' }).last();
     const streamMs = Date.now() - t0;
     const frames = (await page.evaluate(`(() => { window.__stopFrames = true; return window.__frames.slice(1); })()`)) as number[];
+    const m1 = await metrics();
     const tables = await last.locator('table').count();
     frames.sort((a, b) => a - b);
     console.log(`  ${`stream a ${countTokens(answer).toLocaleString('en')}-token Markdown answer (${answer.length.toLocaleString('en')} chars)`.padEnd(58)} ${(streamMs / 1000).toFixed(1)} s, ${frames.length} frames, ${tables} tables`);
     report('  frame time while streaming, 95th percentile', frames[Math.floor(frames.length * 0.95)]!, 'ms');
     report('  longest frame while streaming', frames[frames.length - 1]!, 'ms', { max: 50, label: '50 ms' });
+    const d = (k: string): number => (m1[k] ?? 0) - (m0[k] ?? 0);
+    console.log(`  ${'  layouts / style recalculations while streaming'.padEnd(58)} ${d('LayoutCount')} / ${d('RecalcStyleCount')} (${frames.length} frames)`);
+    report('  main-thread script time while streaming', d('ScriptDuration') * 1000, 'ms');
+    report('  main-thread layout time while streaming', d('LayoutDuration') * 1000, 'ms');
     // What this machine does to frames anyway: the same count of frames of a page doing nothing.
     const idle = await idleFrames(browser, frames.length);
     report(`  longest frame of an idle page, over ${idle.length} frames (the floor here)`, idle[idle.length - 1]!, 'ms');

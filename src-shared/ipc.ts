@@ -116,6 +116,38 @@ const Profiles = z.object({ profiles: z.array(ProviderProfile), active: ProfileI
 /** A user's message for the agent. */
 const Message = z.string().trim().min(1, 'say what Tidy should do').max(20_000);
 
+/**
+ * A Todoist CSV export or backup ZIP from the UI: its file name and bytes as base64. Bounded so that a
+ * request stays within one WebSocket frame of the web host (src-main/host/web.ts); larger exports go
+ * through `tidy import todoist FILE`.
+ */
+export const MAX_UPLOAD_BASE64 = 240_000;
+export const TodoistUpload = z.object({
+  name: z.string().min(1).max(300),
+  base64: z.string().max(MAX_UPLOAD_BASE64).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
+  project: z.string().max(200).optional(),
+});
+export const TodoistPreview = z.object({
+  projects: z.array(z.object({ name: z.string(), isNew: z.boolean(), tasks: z.number().int(), sections: z.array(z.string()), sample: z.array(z.string()) })),
+  totals: z.object({
+    projects: z.number().int(),
+    newProjects: z.number().int(),
+    tasks: z.number().int(),
+    sections: z.number().int(),
+    notes: z.number().int(),
+    descriptions: z.number().int(),
+    subtasks: z.number().int(),
+    recurring: z.number().int(),
+    unreadDates: z.number().int(),
+  }),
+  /** The plan in words, one line each (as `tidy import todoist --dry-run` prints it). */
+  lines: z.array(z.string()),
+});
+export type TodoistPreview = z.infer<typeof TodoistPreview>;
+export const TodoistImported = TodoistPreview.extend({ requestId: z.string(), backup: z.string().nullable() });
+export const BackupFile = z.object({ path: z.string(), at: z.string(), bytes: z.number().int() });
+export type BackupFile = z.infer<typeof BackupFile>;
+
 /** A request channel: what the caller sends, what it gets back, and which views it can make stale. */
 export interface ChannelDef {
   input: z.ZodType;
@@ -286,6 +318,16 @@ export const channels = {
   'actions.redo': { input: z.object({ actionId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
   /** Redo every undone change of a request (oldest first), all or nothing. */
   'actions.redoRequest': { input: z.object({ requestId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
+
+  // --- data in and out: Todoist import, backups ------------------------------------------------------
+  /** What importing this Todoist CSV or backup ZIP would create; changes nothing. */
+  'data.todoistPreview': { input: TodoistUpload, output: TodoistPreview },
+  /** Imports it (a backup first, then one transaction, one undoable request). */
+  'data.todoistImport': { input: TodoistUpload, output: TodoistImported, changes: DATA_TOPICS },
+  /** The newest backup in the backups folder beside the database, or null. */
+  'data.lastBackup': { input: Empty, output: BackupFile.nullable() },
+  /** A checked backup now, in the backups folder. */
+  'data.backupNow': { input: Empty, output: BackupFile },
 
   // --- settings -----------------------------------------------------------------------------------
   'settings.get': { input: Empty, output: SettingsSchema },

@@ -66,6 +66,8 @@ import {
   type Tool,
 } from '../core/agent';
 import { archiveConversation, exportConversation, renameConversation } from '../core/conversations';
+import { backupNow, describePlan, importTodoist, lastBackup, planTodoistImport, readTodoistFiles, type TodoistPlan } from '../core/data';
+import { StoreError } from '../core/store/db';
 import { connectionModel } from '../core/providers/connection';
 import type { Model } from '../core/llm/port';
 import type { ActionEntry } from '../../src-shared/domain';
@@ -141,6 +143,27 @@ type OperationHandlers = Pick<Handlers, AnyOperation['spec']['channel']>;
 function operationHandlers(db: Db, operations: readonly AnyOperation[]): OperationHandlers {
   return Object.fromEntries(operations.map((op) => [op.spec.channel, (input: unknown) => logged(op(db, newUserRequest(db), input))])) as OperationHandlers;
 }
+
+/** A plan as the UI's preview shows it: counts, the first few tasks of each project, and the plan in words. */
+function previewOf(plan: TodoistPlan) {
+  return {
+    projects: plan.projects.map((p) => ({ name: p.name, isNew: p.existingId === null, tasks: p.tasks.length, sections: p.sections.slice(0, 20), sample: p.tasks.slice(0, 5).map((t) => t.content.slice(0, 200)) })),
+    totals: plan.totals,
+    lines: describePlan(plan),
+  };
+}
+
+/** Import and backup problems (a malformed file, no room for a backup) are refusals the user can act on. */
+async function refusing<T>(f: () => T | Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof StoreError) throw new DomainError(e.message, 'fix the file or pick another one; nothing was changed', 'refused');
+    throw e;
+  }
+}
+
+const uploadFiles = (i: { name: string; base64: string }) => readTodoistFiles(i.name, Buffer.from(i.base64, 'base64'));
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { db, secrets, hub, live } = deps;
@@ -245,6 +268,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'actions.redoRequest': (i) => must(redoRequest(db, i.requestId, undoOptions(i.cascade))),
 
     // readSettings types enum settings loosely (as string); the contract's schema gives them their exact type.
+    'data.todoistPreview': (i) => refusing(() => previewOf(planTodoistImport(db, uploadFiles(i), { project: i.project }))),
+    'data.todoistImport': (i) =>
+      refusing(async () => {
+        const r = await importTodoist(db, db.name, uploadFiles(i), { project: i.project });
+        return { ...previewOf(r), requestId: r.requestId, backup: r.backup };
+      }),
+    'data.lastBackup': () => lastBackup(db.name),
+    'data.backupNow': () => refusing(() => backupNow(db, db.name)),
     'settings.get': () => SettingsSchema.parse(readSettings(db)),
     'settings.set': (i) => {
       must(writeSetting(db, i.key, i.value));

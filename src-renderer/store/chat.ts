@@ -140,9 +140,26 @@ function without<T>(record: Record<string, T>, key: string): Record<string, T> {
 }
 
 export const createChatSlice =
-  ({ api, now }: Deps): SliceCreator<ChatSlice> =>
+  ({ api, now, nextFrame }: Deps): SliceCreator<ChatSlice> =>
   (set, get) => {
     const coalesce = createCoalescer();
+
+    // Streamed text pieces wait for the next frame and go in together: one store update (and one render of
+    // the streaming message) per frame however fast they come. Any other event applies them first, so
+    // the order of events is kept.
+    let pieces: AgentEvent[] = [];
+    let flushScheduled = false;
+    const flushPieces = (): void => {
+      flushScheduled = false;
+      if (pieces.length === 0) return;
+      const batch = pieces;
+      pieces = [];
+      set((s) => {
+        const runs = { ...s.runs };
+        for (const e of batch) runs[e.runId] = applyEvent(runs[e.runId], e);
+        return { runs };
+      });
+    };
 
     const loadThread = (): Promise<void> =>
       coalesce('thread', async () => {
@@ -362,6 +379,15 @@ export const createChatSlice =
       },
 
       receive: (event) => {
+        if (event.type === 'text_delta' && nextFrame) {
+          pieces.push(event);
+          if (!flushScheduled) {
+            flushScheduled = true;
+            nextFrame(flushPieces);
+          }
+          return;
+        }
+        flushPieces();
         const before = get().runs[event.runId];
         const run = applyEvent(before, event);
         set((s) => ({ runs: { ...s.runs, [run.id]: run } }));

@@ -13,6 +13,7 @@ import { createDataSlice } from './data';
 import { createNavSlice } from './nav';
 import { createSettingsSlice } from './settings';
 import { createTasksSlice } from './tasks';
+import { createTransferSlice } from './transfer';
 import type { AppState, Deps, Mutators } from './types';
 import { refreshViews } from './views';
 
@@ -30,9 +31,33 @@ const memoryStorage = (): StateStorage => {
   return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k) };
 };
 
+/**
+ * Writes a key only when its value changed. The persist middleware writes after every state change; in a
+ * page that is a synchronous localStorage write on every streamed piece of an answer, for a value (the trace
+ * panel open or not) that hardly ever changes.
+ */
+export function writeOnChange(storage: StateStorage): StateStorage {
+  const last = new Map<string, string>();
+  return {
+    getItem: (k) => storage.getItem(k),
+    setItem: (k, v) => {
+      if (last.get(k) === v) return;
+      last.set(k, v);
+      return storage.setItem(k, v);
+    },
+    removeItem: (k) => {
+      last.delete(k);
+      return storage.removeItem(k);
+    },
+  };
+}
+
+const animationFrame = (): Deps['nextFrame'] =>
+  typeof requestAnimationFrame === 'function' ? (flush) => void requestAnimationFrame(flush) : null;
+
 export function createAppStore(options: StoreOptions): AppStore {
-  const deps: Deps = { api: options.api, now: options.now ?? Date.now };
-  const storage = options.storage ?? memoryStorage();
+  const deps: Deps = { api: options.api, now: options.now ?? Date.now, nextFrame: options.nextFrame === undefined ? animationFrame() : options.nextFrame };
+  const storage = writeOnChange(options.storage ?? memoryStorage());
   return createStore<AppState>()(
     subscribeWithSelector(
       persist(
@@ -45,6 +70,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           ...createCaptureSlice(deps)(...a),
           ...createTasksSlice(deps)(...a),
           ...createCalendarSlice(deps)(...a),
+          ...createTransferSlice(deps)(...a),
         }),
         {
           name: 'tidy.ui',

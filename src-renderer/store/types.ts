@@ -9,8 +9,9 @@ import type { DataSlice } from './data';
 import type { NavSlice } from './nav';
 import type { SettingsSlice } from './settings';
 import type { TasksSlice } from './tasks';
+import type { TransferSlice } from './transfer';
 
-export type AppState = NavSlice & DataSlice & ActionsSlice & SettingsSlice & ChatSlice & CaptureSlice & TasksSlice & CalendarSlice;
+export type AppState = NavSlice & DataSlice & ActionsSlice & SettingsSlice & ChatSlice & CaptureSlice & TasksSlice & CalendarSlice & TransferSlice;
 
 /** The middleware applied to the combined store (store/index.ts), in order; slices see their mutators. */
 export type Mutators = [['zustand/subscribeWithSelector', never], ['zustand/persist', unknown]];
@@ -23,4 +24,10 @@ export interface Deps {
   api: Bridge;
   /** Milliseconds since the epoch; tests pin it. */
   now: () => number;
+  /**
+   * Runs `flush` before the next frame is drawn (requestAnimationFrame in a page). Streamed text pieces
+   * wait for it, so pieces arriving faster than the screen refreshes are folded in with one update.
+   * Null applies every piece at once (tests without a screen).
+   */
+  nextFrame: ((flush: () => void) => void) | null;
 }

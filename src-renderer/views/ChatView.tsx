@@ -73,10 +73,12 @@ function Thread() {
   const total = virtualizer.getTotalSize();
 
   // Follow the end while the user is there (new messages, streamed text); leave them be when they scrolled up.
+  // Only when the height or the number of messages changed: reading scrollHeight forces a layout, and the
+  // rows change on every frame of a streamed answer while its height changes only when a line is added.
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [total, rows]);
+  }, [total, rows.length]);
   useEffect(() => {
     stick.current = true;
     if (rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });

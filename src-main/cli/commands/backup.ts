@@ -1,9 +1,48 @@
 import type { Command } from 'commander';
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveDbPath } from '../../core';
-import { backupDatabase, exportJson, exportMarkdown, FdSink, importTidyExport, restoreDatabase, stamp, writeFileAtomically } from '../../core/data';
+import {
+  backupDatabase,
+  describePlan,
+  exportIcal,
+  exportJson,
+  exportMarkdown,
+  FdSink,
+  importTidyExport,
+  importTodoist,
+  MAX_TODOIST_BYTES,
+  planTodoistImport,
+  readTodoistFiles,
+  restoreDatabase,
+  stamp,
+  writeFileAtomically,
+} from '../../core/data';
 import { usage, type Cli } from '../context';
+
+/** A file's bytes, refusing a folder, a missing file or one larger than `max` before reading it. */
+function readBounded(path: string, max: number): Uint8Array {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    throw usage(`cannot read ${path}`, 'pass the path of a Todoist CSV export or backup ZIP');
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw usage(`${path} is not a file`, 'pass the path of a Todoist CSV export or backup ZIP');
+    if (st.size > max) throw usage(`${path} is ${mb(st.size)}, more than the ${mb(max)} Tidy imports`, 'import the projects one at a time');
+    const buf = Buffer.alloc(st.size);
+    for (let off = 0; off < st.size; ) {
+      const n = readSync(fd, buf, off, st.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
 
@@ -36,12 +75,13 @@ export function registerBackupCommands(program: Command, cli: Cli): void {
 
   program
     .command('export')
-    .description('everything as JSON (re-importable with tidy import tidy) or as readable Markdown')
-    .option('--format <format>', 'json or markdown', 'json')
+    .description('everything as JSON (re-importable with tidy import tidy) or readable Markdown; --format ical: tasks with due dates as iCalendar VTODOs')
+    .option('--format <format>', 'json, markdown or ical', 'json')
     .option('--out <file>', 'write to this file instead of standard output')
     .action((o: { format: string; out?: string }) => {
-      if (o.format !== 'json' && o.format !== 'markdown') throw usage(`--format ${o.format} is not known`, 'use --format json or --format markdown');
-      const run = o.format === 'json' ? exportJson : exportMarkdown;
+      const formats = { json: exportJson, markdown: exportMarkdown, ical: exportIcal } as const;
+      if (!Object.hasOwn(formats, o.format)) throw usage(`--format ${o.format} is not known`, 'use --format json, markdown or ical');
+      const run = formats[o.format as keyof typeof formats];
       const db = cli.db();
       if (o.out) {
         const out = resolve(o.out);
@@ -71,5 +111,28 @@ export function registerBackupCommands(program: Command, cli: Cli): void {
       cli.out(
         `Imported ${c['projects']} projects, ${c['tasks']} tasks, ${c['lists']} lists (${c['items']} items), ${c['conversations']} conversations, ${c['runs']} runs and ${c['actions']} logged actions.`,
       );
+    });
+
+  imp
+    .command('todoist')
+    .description('a Todoist CSV export (one project, named after the file) or backup ZIP (one project per CSV); one undoable request')
+    .argument('<file>', 'FILE.csv or backup.zip')
+    .option('--project <name>', 'the project a single CSV goes into (default: the file name)')
+    .option('--dry-run', 'say what would be created, change nothing')
+    .action(async (file: string, o: { project?: string; dryRun?: boolean }) => {
+      const path = resolve(file);
+      const files = readTodoistFiles(file, readBounded(path, MAX_TODOIST_BYTES));
+      const db = cli.db();
+      if (o.dryRun) {
+        const plan = planTodoistImport(db, files, { project: o.project });
+        cli.out(`Would import ${plan.totals.tasks} tasks into ${plan.totals.projects} project${plan.totals.projects === 1 ? '' : 's'} (nothing changed):`);
+        for (const line of describePlan(plan)) cli.out(`  ${line}`);
+        return;
+      }
+      const r = await importTodoist(db, resolveDbPath(cli.globals.db), files, { project: o.project });
+      cli.out(`Imported ${r.totals.tasks} tasks into ${r.totals.projects} project${r.totals.projects === 1 ? '' : 's'}:`);
+      for (const line of describePlan(r)) cli.out(`  ${line}`);
+      if (r.backup) cli.out(`A backup from just before is at ${r.backup}`);
+      cli.out(`Undo the whole import with: tidy undo --run ${r.requestId}`);
     });
 }

@@ -311,3 +311,40 @@ function settle(dbPath: string): void {
   }
   if (busy) throw new StoreError(`${dbPath} is in use by another Tidy (the app or \`tidy serve\`); close it and run the restore again — nothing was changed`);
 }
+
+/** A backup file Tidy made (daily, on demand, before an import or a restore), as the UI shows it. */
+export interface BackupFileInfo {
+  path: string;
+  /** When it was written (the file's time), ISO 8601. */
+  at: string;
+  bytes: number;
+}
+
+/** The newest backup in backupsDir(dbPath) (files named tidy-*.db), or null when there is none. */
+export function lastBackup(dbPath: string): BackupFileInfo | null {
+  if (dbPath === ':memory:' || dbPath === '') return null;
+  let names: string[];
+  try {
+    names = readdirSync(backupsDir(dbPath));
+  } catch {
+    return null;
+  }
+  let best: BackupFileInfo | null = null;
+  for (const name of names) {
+    if (!/^tidy-.*\.db$/.test(name)) continue;
+    const path = join(backupsDir(dbPath), name);
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st?.isFile()) continue;
+    if (!best || st.mtimeMs > Date.parse(best.at)) best = { path, at: new Date(st.mtimeMs).toISOString(), bytes: st.size };
+  }
+  return best;
+}
+
+/** A backup on demand into the backups folder (the UI's "Back up now"): backups/tidy-backup-<time>.db. */
+export async function backupNow(db: Db, dbPath: string, now: Date = new Date()): Promise<BackupFileInfo> {
+  if (dbPath === ':memory:' || dbPath === '') throw new StoreError('this database lives in memory only; there is no file to back up');
+  let out = join(backupsDir(dbPath), `tidy-backup-${stamp(now)}.db`);
+  for (let n = 2; existsSync(out); n++) out = join(backupsDir(dbPath), `tidy-backup-${stamp(now)}-${n}.db`);
+  const info = await backupDatabase(db, out);
+  return { path: info.path, at: new Date(statSync(info.path).mtimeMs).toISOString(), bytes: info.bytes };
+}

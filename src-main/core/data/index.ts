@@ -3,3 +3,5 @@ export * from './backup';
 export * from './export';
 export * from './import';
 export * from './schema';
+export * from './todoist';
+export * from './ical';

@@ -1,6 +1,6 @@
 /**
  * Settings: the model provider (profile, endpoint, model, test connection, API key), the model's limits,
- * protocol, per-tool approvals, where data can go (Wikipedia, MCP servers) and the quick-capture shortcut, one section each. Every field validates
+ * protocol, per-tool approvals, where data can go (Wikipedia, MCP servers) the quick-capture shortcut and your data (import, backups), one section each. Every field validates
  * inline, with the same schemas the main side uses.
  */
 import { useEffect } from 'react';
@@ -9,6 +9,7 @@ import { Loading, ProblemAlert, ViewHead } from '../common';
 import { AgentSection } from './AgentSection';
 import { ApprovalsSection } from './ApprovalsSection';
 import { McpSection } from './McpSection';
+import { DataSection } from './DataSection';
 import { ModelSection } from './ModelSection';
 import { NotificationsSection } from './NotificationsSection';
 import { ProviderSection } from './ProviderSection';
@@ -41,6 +42,7 @@ export function SettingsView() {
             <McpSection />
             <ShortcutSection />
             <NotificationsSection />
+            <DataSection />
           </div>
         )}
       </div>

@@ -136,3 +136,57 @@ describe('tidy backup, restore, export, import (real process)', () => {
     expect(early.status).toBe(0);
   });
 });
+
+describe('tidy import todoist (real process)', () => {
+  const FIXTURES = join(import.meta.dirname, '../../fixtures/todoist');
+
+  it('--dry-run says what would be created and changes nothing; the import creates it, says how to undo, and undo takes it all back', () => {
+    const dir = tempDir();
+    const db = join(dir, 'tidy.db');
+    expect(tidy(db, ['add', 'already here']).code).toBe(0);
+    const dry = tidy(db, ['import', 'todoist', join(FIXTURES, 'todoist-backup.zip'), '--dry-run']);
+    expect(dry.stderr).toBe('');
+    expect(dry.stdout).toMatch(/^Would import 11 tasks into 3 projects \(nothing changed\):\n/);
+    expect(dry.stdout).toContain("new project 'Home Renovation': 6 tasks; sections flattened: Kitchen 🍳, Garden");
+    expect(dry.stdout).toContain("into project 'Inbox': 2 tasks");
+    expect(JSON.parse(tidy(db, ['tasks', '--all', '--json']).stdout)).toHaveLength(1);
+    expect(existsSync(join(dir, 'backups'))).toBe(false);
+
+    const r = tidy(db, ['import', 'todoist', join(FIXTURES, 'todoist-backup.zip')]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Imported 11 tasks into 3 projects:\n/);
+    expect(r.stdout).toMatch(/A backup from just before is at .*tidy-before-import-.*\.db\n/);
+    const run = /tidy undo --run (u\d+)\n$/.exec(r.stdout)?.[1];
+    expect(run).toBeDefined();
+    expect(JSON.parse(tidy(db, ['tasks', '--json']).stdout)).toHaveLength(12);
+    expect(tidy(db, ['undo', '--run', run!]).code).toBe(0);
+    expect(JSON.parse(tidy(db, ['tasks', '--json']).stdout).map((t: { content: string }) => t.content)).toEqual(['already here']);
+  });
+
+  it('export --format ical writes the imported tasks with due dates as VTODOs', () => {
+    const dir = tempDir();
+    const db = join(dir, 'tidy.db');
+    expect(tidy(db, ['import', 'todoist', join(FIXTURES, 'Home Renovation.csv')]).code).toBe(0);
+    const r = tidy(db, ['export', '--format', 'ical']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(r.stdout.match(/BEGIN:VTODO/g)).toHaveLength(6);
+    expect(r.stdout).toContain('DUE;VALUE=DATE:20261205\r\n');
+    expect(tidy(db, ['export', '--format', 'pdf']).stderr).toMatch(/use --format json, markdown or ical/);
+  });
+
+  it('a malformed file gets one line naming the row, and nothing is imported', () => {
+    const dir = tempDir();
+    const db = join(dir, 'tidy.db');
+    const file = join(dir, 'Bad.csv');
+    writeFileSync(file, 'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT\ntask,fine,,1,1\ntask,broken,,9,1\n');
+    const r = tidy(db, ['import', 'todoist', file]);
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr)).toBe(true);
+    expect(r.stderr).toMatch(/Bad\.csv, line 3: PRIORITY "9" is not 1, 2, 3 or 4/);
+    expect(JSON.parse(tidy(db, ['tasks', '--all', '--json']).stdout)).toEqual([]);
+    const missing = tidy(db, ['import', 'todoist', join(dir, 'nope.csv')]);
+    expect(missing.code).toBe(2);
+    expect(oneLine(missing.stderr)).toBe(true);
+  });
+});

@@ -570,6 +570,41 @@ describe('MCP servers', () => {
   });
 });
 
+describe('data channels: Todoist import and backups', () => {
+  const csv = (text: string) => ({ name: 'Home.csv', base64: Buffer.from(text).toString('base64') });
+  const HEAD = 'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE';
+
+  it('previews (writing nothing), imports as one request that tells the views, and refuses a malformed file with the row', async () => {
+    const h = setup();
+    const upload = csv(`${HEAD}\nsection,Kitchen\ntask,"Paint, then sand",,1,1\nnote,a comment\ntask,Tiles,,4,2`);
+    const before = snapshot(h.db);
+    const preview = await h.call('data.todoistPreview', upload);
+    expect(preview.totals).toMatchObject({ projects: 1, newProjects: 1, tasks: 2, sections: 1, notes: 1, subtasks: 1 });
+    expect(preview.projects[0]).toMatchObject({ name: 'Home', isNew: true, tasks: 2, sections: ['Kitchen'], sample: ['Paint, then sand', 'Tiles'] });
+    expect(snapshot(h.db)).toEqual(before);
+    expect(h.events).toEqual([]);
+
+    const done = await h.call('data.todoistImport', upload);
+    expect(done.requestId).toMatch(/^u\d+$/);
+    expect(done.backup).toMatch(/backups\/tidy-before-import-.*\.db$/);
+    expect(h.events.at(-1)!.topics).toEqual(expect.arrayContaining(['tasks', 'projects', 'actions']));
+    expect((await h.call('tasks.list', { project: 'Home' })).tasks.map((t) => t.content)).toEqual(['Paint, then sand', 'Tiles']);
+
+    const bad = await refusal(h.call('data.todoistPreview', csv(`${HEAD}\ntask,x,,9,1`)));
+    expect(bad.message).toMatch(/^Home\.csv, line 2: PRIORITY "9"/);
+    expect((await refusal(h.call('data.todoistImport', { name: 'x.csv', base64: 'not base64!' }))).code).toBe('invalid_input');
+  });
+
+  it('no backup at first; Back up now makes one, which is then the last one', async () => {
+    const h = setup();
+    expect(await h.call('data.lastBackup', {})).toBeNull();
+    const made = await h.call('data.backupNow', {});
+    expect(made.path).toMatch(/backups\/tidy-backup-.*\.db$/);
+    expect(made.bytes).toBeGreaterThan(0);
+    expect(await h.call('data.lastBackup', {})).toEqual(made);
+  });
+});
+
 afterAll(() => {
   // Every channel of the contract was exercised above, through the transport.
   expect([...covered].sort()).toEqual(Object.keys(channels).sort());

@@ -1,0 +1,112 @@
+// End to end: Settings → Your data in Chromium through `tidy serve`. The last backup and "Back up now";
+// importing a Todoist backup ZIP with the file picker (a preview first, nothing written until Import),
+// the import undone as one request; a malformed CSV and an
+// oversized file refused with a message that says what to do.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src-main/core';
+import { REPO } from '../support/cli';
+import { buildRendererOnce } from '../support/renderer';
+import { startServe, type Served } from '../support/serve';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SHOTS = join(REPO, 'test-results', 'screenshots');
+const FIXTURES = join(REPO, 'test', 'fixtures', 'todoist');
+
+let browser: Browser;
+let page: Page;
+let served: Served;
+let dir = '';
+let dbPath = '';
+const pageErrors: string[] = [];
+
+const count = (sql: string): number => {
+  const db = openDatabase(dbPath);
+  try {
+    return (db.prepare(sql).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+beforeAll(async () => {
+  await buildRendererOnce();
+  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-data-'));
+  dbPath = join(dir, 'tidy.db');
+  openDatabase(dbPath).close();
+  served = await startServe(dbPath);
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
+  context.setDefaultTimeout(15_000);
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  mkdirSync(SHOTS, { recursive: true });
+  await page.goto(served.url);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('heading', { name: 'Your data', level: 2 }).waitFor();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Settings → Your data', () => {
+  it('Back up now makes a backup in the backups folder, and the section then shows it as the last one', async () => {
+    const backups = page.getByRole('group', { name: 'Backups' });
+    const before = existsSync(join(dir, 'backups')) ? readdirSync(join(dir, 'backups')).length : 0;
+    await backups.getByRole('button', { name: 'Back up now' }).click();
+    await expect.poll(() => (existsSync(join(dir, 'backups')) ? readdirSync(join(dir, 'backups')).length : 0)).toBe(before + 1);
+    await backups.getByText(/^Last backup: /).waitFor();
+    const made = readdirSync(join(dir, 'backups')).find((n) => n.startsWith('tidy-backup-'));
+    expect(made).toBeDefined();
+    await backups.getByText(made!, { exact: false }).waitFor();
+  });
+
+  it('imports a Todoist backup ZIP: preview first (nothing written), then Import, then Undo takes it all back', async () => {
+    const part = page.getByRole('group', { name: 'Import from Todoist' });
+    await part.getByLabel('Todoist CSV or backup ZIP').setInputFiles(join(FIXTURES, 'todoist-backup.zip'));
+    const preview = part.getByRole('region', { name: 'Import preview' });
+    await preview.getByText('11 tasks into 3 projects').waitFor();
+    await preview.getByText('Home Renovation', { exact: true }).waitFor();
+    await preview.getByText('Buy paint, primer and brushes @errands').waitFor();
+    await preview.getByText(/not imported: 2 comments and 3 descriptions/).waitFor();
+    expect(count(`SELECT count(*) AS n FROM tasks`)).toBe(0);
+    await page.getByRole('region', { name: 'Your data' }).screenshot({ path: join(SHOTS, 'data-import-preview.png') });
+
+    await preview.getByRole('button', { name: 'Import 11 tasks' }).click();
+    await part.getByRole('status').getByText('Imported 11 tasks into 3 projects.').waitFor();
+    expect(count(`SELECT count(*) AS n FROM tasks`)).toBe(11);
+    expect(count(`SELECT count(DISTINCT request_id) AS n FROM actions WHERE source = 'import'`)).toBe(1);
+    expect(readdirSync(join(dir, 'backups')).some((n) => n.startsWith('tidy-before-import-'))).toBe(true);
+    await page.getByRole('region', { name: 'Your data' }).screenshot({ path: join(SHOTS, 'data-import-done.png') });
+
+    await part.getByRole('button', { name: 'Undo the import' }).click();
+    await expect.poll(() => count(`SELECT count(*) AS n FROM tasks`)).toBe(0);
+  });
+
+  it('a malformed CSV is refused with the row named, and nothing is imported', async () => {
+    const part = page.getByRole('group', { name: 'Import from Todoist' });
+    await part.getByLabel('Todoist CSV or backup ZIP').setInputFiles({
+      name: 'Broken.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT\ntask,fine,,1,1\ntask,bad,,9,1\n'),
+    });
+    await part.getByRole('alert').getByText(/Broken\.csv, line 3: PRIORITY "9" is not 1, 2, 3 or 4/).waitFor();
+    await expect(part.getByRole('region', { name: 'Import preview' }).count()).resolves.toBe(0);
+    expect(count(`SELECT count(*) AS n FROM tasks`)).toBe(0);
+  });
+
+  it('a file larger than the app sends is refused before it is sent, pointing at the CLI', async () => {
+    const part = page.getByRole('group', { name: 'Import from Todoist' });
+    await part.getByLabel('Todoist CSV or backup ZIP').setInputFiles({ name: 'Huge.csv', mimeType: 'text/csv', buffer: Buffer.alloc(400 * 1024, 'a') });
+    await part.getByRole('alert').getByText(/Huge\.csv is 400 KB, more than the \d+ KB the app imports/).waitFor();
+    await part.getByRole('alert').getByText(/tidy import todoist "Huge\.csv"/).waitFor();
+    expect(pageErrors).toEqual([]);
+    expect(readFileSync(join(SHOTS, 'data-import-preview.png')).length).toBeGreaterThan(1000);
+  });
+});
