@@ -1,6 +1,6 @@
 /**
  * Settings: the model provider (profile, endpoint, model, test connection, API key), the model's limits,
- * protocol, per-tool approvals, where data can go (Wikipedia, MCP servers) the quick-capture shortcut and your data (import, backups), one section each. Every field validates
+ * protocol, per-tool approvals, where data can go (Wikipedia, MCP servers), the quick-capture shortcut, reminders and your data (import, backups), one section each. Every field validates
  * inline, with the same schemas the main side uses.
  */
 import { useEffect } from 'react';
