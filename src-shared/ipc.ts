@@ -59,12 +59,13 @@ const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD');
 export const TaskCounts = z.object({ inbox: z.number().int(), today: z.number().int(), overdue: z.number().int(), upcoming: z.number().int() });
 export type TaskCounts = z.infer<typeof TaskCounts>;
 
-export const SearchKind = z.enum(['task', 'project', 'list', 'item', 'conversation']);
+export const SearchKind = z.enum(['task', 'project', 'list', 'item', 'event', 'conversation']);
 export type SearchKind = z.infer<typeof SearchKind>;
 /**
- * One match: `title` is the task's content, the name, the item's text or the conversation's title;
- * `snippet` the matching words in context (plain text, the matches between « and »); `parentId`/`parent`
- * the task's project, the item's list (null otherwise); `done` a completed task or a checked item.
+ * One match: `title` is the task's content, the name, the item's text, the event's or the conversation's
+ * title; `snippet` the matching words in context (plain text, the matches between « and »);
+ * `parentId`/`parent` the task's project, the item's list, the event's calendar (null otherwise); `done` a
+ * completed task or a checked item; `start`, for an event only, its (first) start as an ISO 8601 instant.
  */
 export const SearchHit = z.object({
   kind: SearchKind,
@@ -74,9 +75,10 @@ export const SearchHit = z.object({
   parentId: z.string().nullable(),
   parent: z.string().nullable(),
   done: z.boolean(),
+  start: z.string().optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
-/** Matches grouped by kind (tasks, projects, lists, items, conversations; empty groups left out), each best first; `total` before the limit. */
+/** Matches grouped by kind (tasks, projects, lists, items, events, conversations; empty groups left out), each best first; `total` before the limit. */
 export const SearchResults = z.object({ groups: z.array(z.object({ kind: SearchKind, hits: z.array(SearchHit) })), total: z.number().int() });
 export type SearchResults = z.infer<typeof SearchResults>;
 

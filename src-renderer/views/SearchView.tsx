@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 /**
- * Search over tasks, projects, lists, list items and conversations (SQLite FTS5 on the main side),
+ * Search over tasks, projects, lists, list items, events and conversations (SQLite FTS5 on the main side),
  * results grouped by kind. Ctrl+F or / lands in the box (app/App.tsx); Enter opens the first result,
  * ↓ goes into the results, where ↑/↓ move and Enter opens one.
  */
@@ -14,7 +14,7 @@ import '../styles/tasks-ui.css';
 
 type Hit = SearchResults['groups'][number]['hits'][number];
 
-const GROUP_NAMES: Record<Hit['kind'], string> = { task: 'Tasks', project: 'Projects', list: 'Lists', item: 'List items', conversation: 'Conversations' };
+const GROUP_NAMES: Record<Hit['kind'], string> = { task: 'Tasks', project: 'Projects', list: 'Lists', item: 'List items', event: 'Events', conversation: 'Conversations' };
 
 /** The id of the search box, for Ctrl+F and /. */
 export const SEARCH_BOX = 'search-box';
@@ -67,6 +67,10 @@ export function SearchView() {
         s.show('lists');
         void s.openList(hit.kind === 'list' ? hit.id : (hit.parentId ?? hit.id));
         break;
+      case 'event':
+        s.show('calendar');
+        if (hit.start) void s.showCalendarAt(Date.parse(hit.start), 'week');
+        break;
       case 'conversation':
         void s.openConversation(hit.id);
         s.show('chat');
@@ -106,7 +110,7 @@ export function SearchView() {
             className="input"
             type="search"
             aria-label="Search"
-            placeholder="Search tasks, projects, lists, items and conversations"
+            placeholder="Search tasks, projects, lists, items, events and conversations"
             value={text}
             autoComplete="off"
             onChange={(e) => setText(e.target.value)}

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { isoDay } from '../lib/due';
 import { useApp } from '../store/react';
+import { TodayEvents } from './calendar/TodayEvents';
 import { Loading, ProblemAlert, TaskList, ViewHead } from './common';
 import { QuickAddForm } from './tasks/QuickAdd';
 
-/** Today: what is overdue (marked, first) and what is due today, across every project. */
+/** Today: today's events from every calendar, then what is overdue (marked) and what is due today, across every project. */
 export function TodayView() {
   const today = useApp((s) => s.today);
   const loadToday = useApp((s) => s.loadToday);
@@ -31,6 +32,7 @@ export function TodayView() {
           // Added here, a task is due today unless the line says another date.
           onAdd={(parsed) => addQuick('today.add', { ...parsed, due: parsed.due ?? day })}
         />
+        <TodayEvents />
         {today.problem && <ProblemAlert problem={today.problem} title="Could not load today's tasks" />}
         {page === null ? (
           today.loading && <Loading what="today's tasks" />

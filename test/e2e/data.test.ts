@@ -46,7 +46,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   await page.goto(served.url);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
-  await page.getByRole('heading', { name: 'Your data', level: 2 }).waitFor();
+  await page.getByRole('heading', { name: 'Your data', level: 2, exact: true }).waitFor();
 }, 120_000);
 
 afterAll(async () => {
@@ -76,14 +76,14 @@ describe('Settings → Your data', () => {
     await preview.getByText('Buy paint, primer and brushes @errands').waitFor();
     await preview.getByText(/not imported: 2 comments and 3 descriptions/).waitFor();
     expect(count(`SELECT count(*) AS n FROM tasks`)).toBe(0);
-    await page.getByRole('region', { name: 'Your data' }).screenshot({ path: join(SHOTS, 'data-import-preview.png') });
+    await page.getByRole('region', { name: 'Your data', exact: true }).screenshot({ path: join(SHOTS, 'data-import-preview.png') });
 
     await preview.getByRole('button', { name: 'Import 11 tasks' }).click();
     await part.getByRole('status').getByText('Imported 11 tasks into 3 projects.').waitFor();
     expect(count(`SELECT count(*) AS n FROM tasks`)).toBe(11);
     expect(count(`SELECT count(DISTINCT request_id) AS n FROM actions WHERE source = 'import'`)).toBe(1);
     expect(readdirSync(join(dir, 'backups')).some((n) => n.startsWith('tidy-before-import-'))).toBe(true);
-    await page.getByRole('region', { name: 'Your data' }).screenshot({ path: join(SHOTS, 'data-import-done.png') });
+    await page.getByRole('region', { name: 'Your data', exact: true }).screenshot({ path: join(SHOTS, 'data-import-done.png') });
 
     await part.getByRole('button', { name: 'Undo the import' }).click();
     await expect.poll(() => count(`SELECT count(*) AS n FROM tasks`)).toBe(0);

@@ -173,7 +173,7 @@ describe('the focus follows the user and what changed is said', () => {
   }, 30_000);
 
   it('a view opened by shortcut from a field puts the focus on its start, never on the page body', async () => {
-    await page.keyboard.press('Alt+5');
+    await page.keyboard.press('Alt+6');
     const field = page.getByRole('textbox', { name: 'New project name' });
     await field.focus();
     await page.keyboard.type('half a name');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addListItem, addTask, createProject, listTasks, makeList, newUserRequest, openDatabase } from '../../src-main/core';
+import { addListItem, addTask, bookEvent, createProject, listTasks, makeList, newUserRequest, openDatabase } from '../../src-main/core';
 import { REPO, tidy } from '../support/cli';
 import { buildRendererOnce, CHROMIUM_ARGS } from '../support/renderer';
 import { startServe, type Served } from '../support/serve';
@@ -49,6 +49,9 @@ beforeAll(async () => {
   addTask(db, ctx(), { content: 'Pick a theme', project: 'Personal Website' });
   makeList(db, ctx(), { name: 'Packing' });
   for (const text of ['Passport', 'Charger', 'Sunscreen']) addListItem(db, ctx(), { list: 'Packing', text });
+  const noon = new Date();
+  noon.setHours(12, 0, 0, 0);
+  bookEvent(db, ctx(), { title: 'Lunch with Sam', start: noon.toISOString(), end: new Date(noon.getTime() + 3_600_000).toISOString() });
   db.close();
   served = await startServe(dbPath);
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -343,6 +346,8 @@ describe('Today, Upcoming and Completed', () => {
     const due = page.getByRole('list', { name: 'Tasks due today' });
     expect(await due.getByRole('checkbox').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['Order the cake']);
     await expect.poll(() => nav(/^Today/).innerText()).toMatch(/2\s*due, 1 overdue/);
+    // Today's events sit beside today's tasks.
+    await visible(page.getByRole('list', { name: 'Today’s events' }).getByRole('listitem', { name: /Lunch with Sam/ }));
     await shot('tasks-today');
     // Added here, a task is due today unless its line says otherwise.
     const box = page.getByRole('textbox', { name: 'New task for today' });

@@ -2,8 +2,8 @@
  * Tidy's export format, version 1 (`tidy export --format json`; read back by `tidy import tidy`).
  *
  *   { "format": "tidy-export", "version": 1, "exportedAt": ISO time, "schemaVersion": the database schema
- *     that wrote it, "data": { counters, projects, tasks, lists, items, conversations, messages, runs,
- *     steps, actions, actionEntities } }
+ *     that wrote it, "data": { counters, projects, tasks, lists, items, calendars, events, conversations,
+ *     mcpSessions, messages, runs, steps, actions, actionEntities } }
  *
  * - Every row of those tables, in a fixed order (ids, or seq for the log and messages), every column under
  *   a camelCase name; timestamps are ISO 8601 strings as stored; `builtin` and `checked` are booleans.
@@ -12,10 +12,11 @@
  * - `counters.ids` is the next number per id kind (store/ids.ts) and `counters.sequences` the last seq of
  *   the log and of messages, so ids freed by an undo are never handed out again after an import.
  * - Not exported: settings and remembered model quirks (they belong to the machine, and API keys live in
- *   the OS keychain), and the search index (rebuilt from the rows).
+ *   the OS keychain), the search index (rebuilt from the rows), the reminders already shown and the
+ *   wikipedia tool's cache.
  * A new column or table is a new version of this format; a reader refuses versions newer than it knows.
- * (Schema 6 added the tasks' recurrence, position and completedAt as optional fields of version 1: a file
- * without them is read as one of an older schema, which `schemaVersion` says.)
+ * (Schema 6 added the tasks' recurrence, position and completedAt, schema 9 the conversations' archivedAt, as
+ * optional fields of version 1: a file without them is read as one of an older schema, which `schemaVersion` says.)
  */
 import { z } from 'zod';
 
@@ -100,7 +101,9 @@ export const eventRow = z.strictObject({
   createdAt: text,
   updatedAt: text,
 });
-export const conversationRow = z.strictObject({ id, title: text, createdAt: text, updatedAt: text });
+export const conversationRow = z.strictObject({ id, title: text, createdAt: text, updatedAt: text, archivedAt: maybe.optional() });
+/** A session of another AI app through `tidy mcp`: the name its request carries in the action log. */
+export const mcpSessionRow = z.strictObject({ id, clientName: text, clientVersion: maybe, startedAt: text });
 export const messageRow = z.strictObject({
   seq: int.min(1),
   conversationId: id,
@@ -169,6 +172,8 @@ export const exportSchema = z.strictObject({
     calendars: z.array(calendarRow).default([]),
     events: z.array(eventRow).default([]),
     conversations: z.array(conversationRow),
+    // Added with schema 8; an export written before has none.
+    mcpSessions: z.array(mcpSessionRow).default([]),
     messages: z.array(messageRow),
     runs: z.array(runRow),
     steps: z.array(stepRow),
@@ -281,7 +286,8 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
     },
     bools: ['allDay', 'busy'],
   },
-  { key: 'conversations', table: 'conversations', order: 'id', columns: { id: 'id', title: 'title', createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { key: 'conversations', table: 'conversations', order: 'id', columns: { id: 'id', title: 'title', createdAt: 'created_at', updatedAt: 'updated_at', archivedAt: 'archived_at' } },
+  { key: 'mcpSessions', table: 'mcp_sessions', order: 'id', columns: { id: 'id', clientName: 'client_name', clientVersion: 'client_version', startedAt: 'started_at' } },
   {
     key: 'messages',
     table: 'messages',
@@ -346,4 +352,4 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
 ];
 
 /** Tables (and columns) deliberately left out of the export; a test checks that every other column is in it. */
-export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent'];
+export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent', 'wikipedia_cache'];

@@ -19,29 +19,33 @@ const SEARCH = `
       FROM search_text s JOIN search_docs d ON d.docid = s.rowid WHERE search_text MATCH ?
   ),
   hits AS (
-    SELECT 'task' AS kind, t.id, t.content AS title, m.snippet, p.id AS parent_id, p.name AS parent, t.status = 'done' AS done, m.rank
+    SELECT 'task' AS kind, t.id, t.content AS title, m.snippet, p.id AS parent_id, p.name AS parent, t.status = 'done' AS done, NULL AS start_ms, m.rank
       FROM m JOIN tasks t ON m.kind = 'tasks' AND t.id = m.ref JOIN projects p ON p.id = t.project_id
       WHERE t.status != 'archived'
     UNION ALL
-    SELECT 'project', p.id, p.name, m.snippet, NULL, NULL, 0, m.rank FROM m JOIN projects p ON m.kind = 'projects' AND p.id = m.ref
+    SELECT 'project', p.id, p.name, m.snippet, NULL, NULL, 0, NULL, m.rank FROM m JOIN projects p ON m.kind = 'projects' AND p.id = m.ref
       WHERE p.archived_at IS NULL
     UNION ALL
-    SELECT 'list', l.id, l.name, m.snippet, NULL, NULL, 0, m.rank FROM m JOIN lists l ON m.kind = 'lists' AND l.id = m.ref
+    SELECT 'list', l.id, l.name, m.snippet, NULL, NULL, 0, NULL, m.rank FROM m JOIN lists l ON m.kind = 'lists' AND l.id = m.ref
       WHERE l.archived_at IS NULL
     UNION ALL
-    SELECT 'item', i.id, i.text, m.snippet, l.id, l.name, i.checked, m.rank FROM m JOIN list_items i ON m.kind = 'list_items' AND i.id = m.ref
+    SELECT 'item', i.id, i.text, m.snippet, l.id, l.name, i.checked, NULL, m.rank FROM m JOIN list_items i ON m.kind = 'list_items' AND i.id = m.ref
       JOIN lists l ON l.id = i.list_id
       WHERE i.archived_at IS NULL AND l.archived_at IS NULL
     UNION ALL
-    SELECT 'conversation', c.id, c.title, m.snippet, NULL, NULL, 0, m.rank FROM m JOIN conversations c ON m.kind = 'conversations' AND c.id = m.ref
+    SELECT 'event', e.id, e.title, m.snippet, k.id, k.name, 0, e.start_ms, m.rank FROM m JOIN events e ON m.kind = 'events' AND e.id = m.ref
+      JOIN calendars k ON k.id = e.calendar_id
+      WHERE e.cancelled_at IS NULL AND k.archived_at IS NULL
     UNION ALL
-    SELECT 'conversation', c.id, c.title, m.snippet, NULL, NULL, 0, m.rank FROM m JOIN messages g ON m.kind = 'messages' AND g.seq = m.ref
+    SELECT 'conversation', c.id, c.title, m.snippet, NULL, NULL, 0, NULL, m.rank FROM m JOIN conversations c ON m.kind = 'conversations' AND c.id = m.ref
+    UNION ALL
+    SELECT 'conversation', c.id, c.title, m.snippet, NULL, NULL, 0, NULL, m.rank FROM m JOIN messages g ON m.kind = 'messages' AND g.seq = m.ref
       JOIN conversations c ON c.id = g.conversation_id
   ),
   best AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY kind, id ORDER BY rank) AS n FROM hits)
-  SELECT kind, id, title, snippet, parent_id, parent, done FROM best WHERE n = 1 ORDER BY rank`;
+  SELECT kind, id, title, snippet, parent_id, parent, done, start_ms FROM best WHERE n = 1 ORDER BY rank`;
 
-const ORDER: readonly SearchKind[] = ['task', 'project', 'list', 'item', 'conversation'];
+const ORDER: readonly SearchKind[] = ['task', 'project', 'list', 'item', 'event', 'conversation'];
 
 interface Row {
   kind: SearchKind;
@@ -51,6 +55,7 @@ interface Row {
   parent_id: string | null;
   parent: string | null;
   done: number;
+  start_ms: number | null;
 }
 
 /** Matches for `text`, at most `limit` per kind; a query without words finds nothing. */
@@ -63,7 +68,8 @@ export function searchAll(db: Db, text: string, limit = 50): SearchResults {
     const hits = groups.get(r.kind) ?? [];
     groups.set(r.kind, hits);
     if (hits.length < limit)
-      hits.push({ kind: r.kind, id: r.id, title: r.title, snippet: r.snippet.replace(/\s+/g, ' ').trim(), parentId: r.parent_id, parent: r.parent, done: r.done === 1 });
+      hits.push({ kind: r.kind, id: r.id, title: r.title, snippet: r.snippet.replace(/\s+/g, ' ').trim(), parentId: r.parent_id, parent: r.parent, done: r.done === 1,
+        ...(r.start_ms === null ? {} : { start: new Date(r.start_ms).toISOString() }) });
   }
   return { groups: ORDER.filter((k) => groups.has(k)).map((kind) => ({ kind, hits: groups.get(kind)! })), total: rows.length };
 }

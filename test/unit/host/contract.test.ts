@@ -184,6 +184,18 @@ describe('task views, order, reminders and search', () => {
     expect(r.groups[0]!.hits[0]).toMatchObject({ kind: 'task', title: 'Order the birthday cake', snippet: expect.stringContaining('«birthday»'), parent: 'Inbox' });
     expect(await call('search.query', { query: '"* NEAR( -:' })).toEqual({ groups: [], total: 0 });
   });
+
+  it('finds events by title with their calendar and start, and no longer once cancelled', async () => {
+    const { call } = setup();
+    await call('tasks.add', { content: 'Call the dentist back' });
+    const booked = (await call('events.book', { title: 'Dentist appointment', start: '2030-01-07T11:00:00Z', end: '2030-01-07T11:30:00Z' })).value;
+    const r = await call('search.query', { query: 'dentist' });
+    expect(r.groups.map((g) => g.kind)).toEqual(['task', 'event']);
+    expect(r.groups[1]!.hits[0]).toMatchObject({ kind: 'event', id: booked.id, title: 'Dentist appointment', parent: 'Personal', start: '2030-01-07T11:00:00.000Z' });
+    expect(r.groups[0]!.hits[0]!.start).toBeUndefined();
+    await call('events.cancel', { event: booked.id });
+    expect((await call('search.query', { query: 'dentist' })).groups.map((g) => g.kind)).toEqual(['task']);
+  });
 });
 
 describe('the calendar', () => {
