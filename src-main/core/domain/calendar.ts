@@ -34,30 +34,15 @@ export interface CalendarRow {
   updated_at: string;
 }
 
-export interface EventRow {
+/** A row of the events table: what an import produces (calendar/ics.ts, EventData) plus what the table adds. */
+export type EventRow = Omit<EventData, 'cancelled'> & {
   id: string;
   calendar_id: string;
-  uid: string;
-  recurrence_id: string | null;
-  title: string;
-  start: string;
-  end: string;
-  all_day: number;
-  tz: string | null;
-  start_ms: number;
-  end_ms: number;
-  until_ms: number | null;
-  rrule: string | null;
-  exdates: string | null;
-  location: string | null;
-  notes: string | null;
-  attendees: string;
-  busy: number;
   task_id: string | null;
   cancelled_at: string | null;
   created_at: string;
   updated_at: string;
-}
+};
 
 export type JoinedRow = EventRow & { calendar: string; colour: string; kind: 'local' | 'imported' };
 
