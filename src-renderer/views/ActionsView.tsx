@@ -152,9 +152,8 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
         <UndoProblemNote
           problemKey={key}
           problem={problem}
-          onCascade={() => void (problem.verb === 'redo' ? redoRequest(group.requestId, true) : undoRequest(group.requestId, true))}
-          onRetry={() => void (problem.verb === 'redo' ? redoRequest(group.requestId) : undoRequest(group.requestId))}
-          onRedo={() => void redoRequest(group.requestId)}
+          undo={(cascade) => undoRequest(group.requestId, cascade)}
+          redo={(cascade) => redoRequest(group.requestId, cascade)}
         />
       )}
     </>
@@ -215,9 +214,8 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
         <UndoProblemNote
           problemKey={key}
           problem={problem}
-          onCascade={() => void (problem.verb === 'redo' ? redoAction(entry.id, true) : undoAction(entry.id, true))}
-          onRetry={() => void (problem.verb === 'redo' ? redoAction(entry.id) : undoAction(entry.id))}
-          onRedo={() => void redoAction(entry.id)}
+          undo={(cascade) => undoAction(entry.id, cascade)}
+          redo={(cascade) => redoAction(entry.id, cascade)}
         />
       )}
     </>
@@ -231,19 +229,18 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
 export function UndoProblemNote({
   problemKey,
   problem,
-  onCascade,
-  onRetry,
-  onRedo,
+  undo,
+  redo,
 }: {
   problemKey: string;
   problem: UndoProblem;
-  /** Undo (or redo) again, the later changes that block it first. */
-  onCascade: () => void;
-  /** The same undo (or redo) again. */
-  onRetry: () => void;
-  /** Redo instead (offered when it turned out to be undone already). */
-  onRedo?: () => void;
+  /** Undoes the action or request again; with `cascade`, the later changes that block it first. */
+  undo: (cascade?: boolean) => Promise<unknown>;
+  /** Redoes it; with `cascade`, undoing the later changes that block it first. */
+  redo: (cascade?: boolean) => Promise<unknown>;
 }) {
+  // The refused verb, tried again: as it was, or undoing the later changes first.
+  const again = (cascade?: boolean) => void (problem.verb === 'redo' ? redo(cascade) : undo(cascade));
   const dismiss = useApp((s) => s.dismissUndoProblem);
   const unarchive = useApp((s) => s.unarchiveParent);
   const parent = problem.reason === 'parent_archived' ? problem.details?.parent : undefined;
@@ -251,17 +248,17 @@ export function UndoProblemNote({
     <div className="log-problem">
       <ProblemAlert problem={problem} title={problem.verb === 'redo' ? "Can't redo this yet" : "Can't undo this yet"}>
         {problem.canCascade && (
-          <button type="button" className="btn small danger" onClick={onCascade}>
+          <button type="button" className="btn small danger" onClick={() => again(true)}>
             {CASCADE_LABEL[problem.verb]}
           </button>
         )}
         {parent && (
-          <button type="button" className="btn small" onClick={() => void unarchive(parent).then((ok) => ok && onRetry())}>
+          <button type="button" className="btn small" onClick={() => void unarchive(parent).then((ok) => ok && again())}>
             {unarchiveLabel(parent.kind, problem.verb)}
           </button>
         )}
-        {problem.reason === 'already_undone' && problem.details?.undoneBy && onRedo && (
-          <button type="button" className="btn small" onClick={onRedo}>
+        {problem.reason === 'already_undone' && problem.details?.undoneBy && (
+          <button type="button" className="btn small" onClick={() => void redo()}>
             Redo
           </button>
         )}

@@ -91,9 +91,8 @@ export function RunChanges({ run }: { run: RunState }) {
         <UndoProblemNote
           problemKey={key}
           problem={problem}
-          onCascade={() => void (problem.verb === 'redo' ? redoRequest(run.id, true) : undoRequest(run.id, true))}
-          onRetry={() => void (problem.verb === 'redo' ? redoRequest(run.id) : undoRequest(run.id))}
-          onRedo={() => void redoRequest(run.id)}
+          undo={(cascade) => undoRequest(run.id, cascade)}
+          redo={(cascade) => redoRequest(run.id, cascade)}
         />
       )}
     </section>
@@ -152,9 +151,8 @@ function ChangeRow({ entry }: { entry: ActionEntry }) {
         <UndoProblemNote
           problemKey={key}
           problem={problem}
-          onCascade={() => void (problem.verb === 'redo' ? redoAction(entry.id, true) : undoAction(entry.id, true))}
-          onRetry={() => void (problem.verb === 'redo' ? redoAction(entry.id) : undoAction(entry.id))}
-          onRedo={() => void redoAction(entry.id)}
+          undo={(cascade) => undoAction(entry.id, cascade)}
+          redo={(cascade) => redoAction(entry.id, cascade)}
         />
       )}
     </li>
