@@ -3,7 +3,7 @@
  * results (long ones collapsed), errors fed back to the model, approvals, tokens and time. The current
  * run live; any past run of the conversation on demand.
  */
-import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { argPairs, count, duration, prettyJson, resultGist, shortTime, toolLabel } from '../lib/format';
 import { elapsedMs, type RunState, type TraceEvent } from '../lib/runs';
 import { focusIsLost } from '../lib/focus';
@@ -113,22 +113,44 @@ export function TracePanel({ overlay = false }: { overlay?: boolean }) {
           </p>
         ) : (
           <ol aria-label="Trace steps">
-            {run.steps.map((e) => (
-              <Step key={e.seq} event={e} names={names} />
-            ))}
-            {run.status === 'running' && (run.streamed || run.reasoning) && (
-              <li className="step thought">
-                <div className="step-title">Writing…</div>
-                {run.reasoning && <div className="step-text">{run.reasoning}</div>}
-                {run.streamed && <Markdown source={run.streamed} streaming className="step-text" />}
-              </li>
-            )}
+            <Steps run={run} names={names} />
           </ol>
         )}
       </div>
     </aside>
   );
 }
+
+/**
+ * The steps, and the answer being written as the last one. The text streamed and the answer that ends it
+ * are one element (the same key): when the run finishes, the Markdown already on screen stays, instead
+ * of a long answer being laid out anew in one frame.
+ */
+function Steps({ run, names }: { run: RunState; names: Names }) {
+  let answers = 0;
+  const items = (run.steps ?? []).map((e) =>
+    e.type === 'answer' ? <TextStep key={`answer:${answers++}`} title={<>Answer {stepTime(e.at)}</>} text={e.text} /> : <Step key={e.seq} event={e} names={names} />,
+  );
+  if (run.status === 'running' && (run.streamed || run.reasoning)) {
+    items.push(<TextStep key={`answer:${answers}`} title="Writing…" reasoning={run.reasoning} text={run.streamed} streaming />);
+  }
+  return <>{items}</>;
+}
+
+/** An answer in the trace, or the text the model is writing (with its reasoning) while it streams. */
+const TextStep = memo(function TextStep({ title, reasoning, text, streaming = false }: { title: ReactNode; reasoning?: string; text: string; streaming?: boolean }) {
+  return (
+    // Only the dot tells writing from written (the stylesheet's `.step.writing`): a class that restyled the
+    // text would lay the whole answer out again when it finishes.
+    <li className={`step ${streaming ? 'writing' : 'result-ok'}`}>
+      <div className="step-title">{title}</div>
+      {reasoning && <div className="step-text step-reasoning">{reasoning}</div>}
+      {text && <Markdown source={text} streaming={streaming} className="step-text" />}
+    </li>
+  );
+});
+
+const stepTime = (at: string) => <time dateTime={at}>{new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</time>;
 
 function RunStats({ run }: { run: RunState }) {
   const [now, setNow] = useState(() => Date.now());
@@ -176,7 +198,7 @@ function Json({ label, value }: { label: string; value: unknown }) {
 }
 
 const Step = memo(function Step({ event: e, names }: { event: TraceEvent; names: Names }) {
-  const at = <time dateTime={e.at}>{new Date(e.at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</time>;
+  const at = stepTime(e.at);
   switch (e.type) {
     case 'run_started':
       return (
@@ -246,12 +268,8 @@ const Step = memo(function Step({ event: e, names }: { event: TraceEvent; names:
         </li>
       );
     case 'answer':
-      return (
-        <li className="step result-ok">
-          <div className="step-title">Answer {at}</div>
-          <Markdown source={e.text} className="step-text" />
-        </li>
-      );
+      // Shown by Steps, as the same element as the text streamed before it.
+      return null;
     case 'error':
       return (
         <li className="step error">
