@@ -9,9 +9,10 @@
  *   and show their real address on hover and on keyboard focus; any other link is shown as text;
  * - an answer too long or nested too deep to format is shown as plain text instead (a very long one
  *   cut after PLAIN_SHOWN_CHARS until the user asks for all of it; Copy always takes all of it).
- * While an answer streams, what is shown advances once per animation frame, and each top-level block
- * is a memoised component keyed by its own source: new text re-renders only the last block, and the
- * elements already on screen stay the same nodes.
+ * While an answer streams (its text arrives at most once per animation frame: src-renderer/store/chat.ts),
+ * only the text from the last blocks on is parsed again, and each top-level block is a memoised component
+ * keyed by its own source: new text re-renders only the last block, and the elements already on screen
+ * stay the same nodes.
  */
 import MarkdownIt, { type Env, type Token } from 'markdown-it';
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
@@ -37,9 +38,12 @@ export interface Block {
   /** The block's kind and source text (and the document's link references): equal ids render alike. */
   id: string;
   tokens: Token[];
+  /** Where the block's first line starts in the source, and how many tokens it has (children included). */
+  start: number;
+  size: number;
 }
 
-export type Parsed = { kind: 'markdown'; blocks: Block[] } | { kind: 'plain'; reason: string };
+export type Parsed = { kind: 'markdown'; blocks: Block[]; hasReferences: boolean } | { kind: 'plain'; reason: string };
 
 const PLAIN_TOO_LONG = 'Shown as plain text: this answer is too long to format.';
 const PLAIN_TOO_BIG = 'Shown as plain text: this answer has too many parts to format.';
@@ -49,21 +53,48 @@ const PLAIN_FAILED = 'Shown as plain text: this answer could not be formatted.';
 /**
  * The last few parses, by source: the chat and the trace show the same answer (while it streams, every
  * frame), and a conversation opened again shows the same ones. Parsed tokens are never changed after.
+ * `whole` says the text was parsed from its start, not extended from an earlier parse.
  */
-const recent = new Map<string, Parsed>();
+const recent = new Map<string, { parsed: Parsed; whole: boolean }>();
 const RECENT_MAX = 32;
 
-/** Parses an answer into top-level blocks, or says why it is to be shown as plain text. */
-export function parseMarkdown(source: string): Parsed {
+/** An earlier parse of the same answer, while it streams: the text then and what it became. */
+export interface Earlier {
+  source: string;
+  parsed: Parsed;
+}
+
+/**
+ * Parses an answer into top-level blocks, or says why it is to be shown as plain text. Given the parse of
+ * an earlier prefix of it (while it streams), the blocks before that parse's last two are kept and only
+ * the text from there on is parsed: a block closed by a later block's start stays as it is, whatever is
+ * appended. Link references are the exception (one defined later changes links anywhere), so an answer
+ * with any is parsed whole. A finished answer is always parsed whole.
+ */
+export function parseMarkdown(source: string, earlier?: Earlier): Parsed {
   const known = recent.get(source);
-  if (known) return known;
-  const parsed = parse(source);
+  if (known && (known.whole || earlier)) return known.parsed;
+  const extended = earlier ? extend(source, earlier) : null;
+  const parsed = extended ?? parse(source);
   if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
-  recent.set(source, parsed);
+  recent.set(source, { parsed, whole: extended === null });
   return parsed;
 }
 
-function parse(source: string): Parsed {
+/** `source` parsed by keeping the settled blocks of an earlier parse of its start; null when that cannot be done. */
+function extend(source: string, { source: before, parsed }: Earlier): Parsed | null {
+  if (parsed.kind !== 'markdown' || parsed.hasReferences || parsed.blocks.length < 3 || !source.startsWith(before)) return null;
+  if (source.length > MAX_MARKDOWN_CHARS) return { kind: 'plain', reason: PLAIN_TOO_LONG };
+  const kept = parsed.blocks.slice(0, -2);
+  const from = parsed.blocks[parsed.blocks.length - 2]!.start;
+  const tail = parse(source.slice(from), kept.reduce((n, b) => n + b.size, 0));
+  if (tail.kind === 'plain') return tail;
+  if (tail.hasReferences) return null;
+  return { kind: 'markdown', blocks: [...kept, ...tail.blocks.map((b) => ({ ...b, start: b.start + from }))], hasReferences: false };
+}
+
+/** Parses `source` whole; `tokensBefore` counts the tokens of blocks kept from before it, against MAX_TOKENS. */
+function parse(source: string, tokensBefore = 0): Parsed {
   if (source.length > MAX_MARKDOWN_CHARS) return { kind: 'plain', reason: PLAIN_TOO_LONG };
   const env: Env = {};
   let tokens: Token[];
@@ -73,29 +104,35 @@ function parse(source: string): Parsed {
     // The parser has no known way to fail on text; if it ever does, the answer is still shown.
     return { kind: 'plain', reason: PLAIN_FAILED };
   }
-  let count = tokens.length;
+  let count = tokensBefore;
   for (const t of tokens) {
     // At the limit markdown-it stops and drops the rest of the block; plain text keeps all of it.
     if (t.level >= MAX_NESTING - 1) return { kind: 'plain', reason: PLAIN_TOO_DEEP };
-    count += t.children?.length ?? 0;
+    count += 1 + (t.children?.length ?? 0);
   }
   if (count > MAX_TOKENS) return { kind: 'plain', reason: PLAIN_TOO_BIG };
 
   const lines = source.split('\n');
+  // Where each line starts in the source.
+  const lineStart = [0];
+  for (const line of lines) lineStart.push(lineStart[lineStart.length - 1]! + line.length + 1);
   // A reference definition anywhere changes links everywhere, so it is part of every block's id.
   const refs = env.references ? JSON.stringify(env.references) : '';
   const blocks: Block[] = [];
-  let start = 0;
+  let first = 0;
+  let size = 0;
   tokens.forEach((t, i) => {
+    size += 1 + (t.children?.length ?? 0);
     // A top-level block ends with its level-0 closing token, or is a single level-0 token (fence, hr).
     if (t.level !== 0 || t.nesting === 1) return;
-    const first = tokens[start]!;
-    const own = tokens.slice(start, i + 1);
-    const text = first.map ? lines.slice(first.map[0], first.map[1]).join('\n') : own.map((x) => x.content).join('\n');
-    blocks.push({ id: `${first.type}\n${text}\n${refs}`, tokens: own });
-    start = i + 1;
+    const head = tokens[first]!;
+    const own = tokens.slice(first, i + 1);
+    const text = head.map ? lines.slice(head.map[0], head.map[1]).join('\n') : own.map((x) => x.content).join('\n');
+    blocks.push({ id: `${head.type}\n${text}\n${refs}`, tokens: own, start: head.map ? lineStart[head.map[0]]! : 0, size });
+    first = i + 1;
+    size = 0;
   });
-  return { kind: 'markdown', blocks };
+  return { kind: 'markdown', blocks, hasReferences: refs !== '' };
 }
 
 const TABLE_ROW = /^ {0,3}\|/;
@@ -128,19 +165,26 @@ export interface MarkdownProps {
 }
 
 export const Markdown = memo(function Markdown({ source, streaming = false, className }: MarkdownProps) {
-  const text = useOncePerFrame(source, streaming);
-  const parsed = useMemo(() => parseMarkdown(streaming ? streamingView(text) : text), [text, streaming]);
+  // While the answer streams, each parse extends the one before (see parseMarkdown).
+  const earlier = useRef<Earlier | undefined>(undefined);
+  const parsed = useMemo(() => {
+    if (!streaming) return parseMarkdown(source);
+    const view = streamingView(source);
+    const result = parseMarkdown(view, earlier.current);
+    earlier.current = { source: view, parsed: result };
+    return result;
+  }, [source, streaming]);
   const [showAll, setShowAll] = useState(false);
   const classes = `md${className ? ` ${className}` : ''}`;
   if (parsed.kind === 'plain') {
-    const cut = !showAll && text.length > PLAIN_SHOWN_CHARS;
+    const cut = !showAll && source.length > PLAIN_SHOWN_CHARS;
     return (
       <div className={`${classes} md-plain`}>
         <p className="md-note">{parsed.reason}</p>
-        <div className="md-plain-text">{cut ? `${text.slice(0, PLAIN_SHOWN_CHARS)}…` : text}</div>
+        <div className="md-plain-text">{cut ? `${source.slice(0, PLAIN_SHOWN_CHARS)}…` : source}</div>
         {cut && (
           <button type="button" className="btn small" onClick={() => setShowAll(true)}>
-            Show all {text.length.toLocaleString()} characters
+            Show all {source.length.toLocaleString()} characters
           </button>
         )}
       </div>
@@ -154,26 +198,6 @@ export const Markdown = memo(function Markdown({ source, streaming = false, clas
     </div>
   );
 });
-
-/**
- * While an answer streams, the text shown advances at most once per animation frame: pieces arriving
- * faster than the screen refreshes are parsed, rendered and laid out together, once. Done, it is all shown at once.
- */
-function useOncePerFrame(source: string, streaming: boolean): string {
-  const [shown, setShown] = useState(source);
-  const latest = useRef(source);
-  const pending = useRef(0);
-  useEffect(() => {
-    latest.current = source;
-    if (!streaming || pending.current || shown === source) return;
-    pending.current = requestAnimationFrame(() => {
-      pending.current = 0;
-      setShown(latest.current);
-    });
-  }, [source, streaming, shown]);
-  useEffect(() => () => cancelAnimationFrame(pending.current), []);
-  return streaming ? shown : source;
-}
 
 const MarkdownBlock = memo(
   function MarkdownBlock({ block }: { block: Block }) {

@@ -240,6 +240,11 @@ describe('answers as Markdown in Chromium', () => {
     await expect.poll(() => pre.count()).toBe(1);
     const first = await pre.elementHandle();
     const strong = await lastAnswer().locator('.md strong').elementHandle();
+    // In the trace, the text being written is the step that becomes the answer: same elements there too.
+    const writing = trace().getByRole('listitem').filter({ hasText: /^Writing…/ });
+    const tracePre = writing.getByRole('group', { name: 'Code, py' }).locator('pre');
+    await expect.poll(() => tracePre.count()).toBe(1);
+    const traceFirst = await tracePre.elementHandle();
     expect(await lastAnswer().getAttribute('aria-busy')).toBe('true');
     await finishedAnswer();
     expect(await pre.innerText()).toBe(lines);
@@ -247,6 +252,10 @@ describe('answers as Markdown in Chromium', () => {
     expect(await first!.evaluate((el) => el.isConnected)).toBe(true);
     expect(await page.evaluate(([a, b]) => a === b, [first, await pre.elementHandle()] as const)).toBe(true);
     expect(await strong!.evaluate((el) => el.isConnected)).toBe(true);
+    const answerStep = trace().getByRole('listitem').filter({ hasText: /^Answer/ });
+    await visible(answerStep.getByText('The end.'));
+    expect(await writing.count()).toBe(0);
+    expect(await page.evaluate(([a, b]) => a === b, [traceFirst, await answerStep.getByRole('group', { name: 'Code, py' }).locator('pre').elementHandle()] as const)).toBe(true);
   }, 60_000);
 
   it('renders hostile answers inert, quickly, with no request leaving the page', async () => {

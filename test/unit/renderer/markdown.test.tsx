@@ -190,4 +190,46 @@ describe('Markdown while the answer streams', () => {
     expect(d.blocks[0]!.id).not.toBe(c.blocks[0]!.id);
     expect(html('See [docs].\n\n[docs]: https://example.org')).toContain('href="https://example.org/"');
   });
+
+  it('parses a streamed answer piece by piece into exactly what parsing it whole gives, at every step', () => {
+    // Lines that open, continue, interrupt or close blocks, cut anywhere: a heading that becomes a paragraph
+    // line (`#` then `#x`), setext underlines, fences, tables, lazy list continuations, references.
+    const piece = fc.constantFrom('#', '# Head', '#x', '- ', '* ', '1. ', '2) ', 'item', '* * *', '---', '===', '```', '~~~', '```ts', '| a | b |', '|---|---|', '| 1 | 2 |', '> ', 'quote',
+      'text', '**bold**', '*', '`', '[x]', '[x]: https://example.org', '    code', '  ', '\n', '\n', '\n\n', '\n\n', ' ', '\\', '<div>', 'https://example.org/p');
+    type Tok = { type: string; tag: string; content: string; hidden: boolean; attrs: unknown; children: Tok[] | null };
+    const shape = (t: Tok): unknown => [t.type, t.tag, t.content, t.hidden, t.attrs, t.children?.map(shape)];
+    const blocksOf = (p: ReturnType<typeof parseMarkdown>) => (p.kind === 'plain' ? p.reason : p.blocks.map((b) => [b.id, b.start, b.size, b.tokens.map((t) => shape(t as Tok))]));
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 80 }).map((xs) => xs.join('')), fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 40 }), (answer, steps) => {
+        let earlier: Parameters<typeof parseMarkdown>[1];
+        let at = 0;
+        for (let i = 0; at < answer.length; i++) {
+          at = Math.min(answer.length, at + steps[i % steps.length]!);
+          const view = streamingView(answer.slice(0, at));
+          const streamed = parseMarkdown(view, earlier);
+          earlier = { source: view, parsed: streamed };
+          expect(blocksOf(streamed)).toEqual(blocksOf(parseMarkdown(view)));
+        }
+      }),
+      // The first: a line that starts a heading (`#`) and then, completed, continues the paragraph above.
+      { numRuns: 1000, examples: [['p\n\nabc\n#x', [1]]] },
+    );
+  });
+
+  it('while streaming, keeps the settled blocks as they are and parses only the text from the last ones', () => {
+    const start = '# Plan\n\nFirst.\n\n- one\n- two\n\nSecond paragraph';
+    const a = parseMarkdown(start, undefined);
+    const b = parseMarkdown(`${start} goes on.\n\n| x |`, { source: start, parsed: a });
+    if (a.kind !== 'markdown' || b.kind !== 'markdown') throw new Error('expected Markdown');
+    // The heading and the paragraph are the very same objects: nothing before the last two blocks was parsed again.
+    expect(b.blocks[0]).toBe(a.blocks[0]);
+    expect(b.blocks[1]).toBe(a.blocks[1]);
+    expect(b.blocks[3]!.id).toContain('Second paragraph goes on.');
+    // A reference definition anywhere: parsed whole, since it changes links before it.
+    const refs = `${start}\n\n[x]: https://example.org\n\nSee [x]`;
+    const c = parseMarkdown(refs, undefined);
+    const d = parseMarkdown(`${refs} again`, { source: refs, parsed: c });
+    if (d.kind !== 'markdown') throw new Error('expected Markdown');
+    expect(d.blocks[0]).not.toBe((c as { blocks: unknown[] }).blocks[0]);
+  });
 });
