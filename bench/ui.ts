@@ -206,10 +206,12 @@ export async function benchUi(): Promise<void> {
     // Every frame from the message sent to the answer finished: the time between two animation frames.
     await page.evaluate(`(() => {
       const frames = (window.__frames = []);
-      let last = performance.now();
+      const start = performance.now();
+      let last = start;
       const tick = () => {
         const now = performance.now();
-        frames.push(now - last);
+        // The frame's length, and when it ended (ms after the message was sent).
+        frames.push([now - last, now - start]);
         last = now;
         if (!window.__stopFrames) requestAnimationFrame(tick);
       };
@@ -235,13 +237,17 @@ export async function benchUi(): Promise<void> {
     }
     const last = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Tidy' }).last();
     const streamMs = Date.now() - t0;
-    const frames = (await page.evaluate(`(() => { window.__stopFrames = true; return window.__frames.slice(1); })()`)) as number[];
+    const timed = (await page.evaluate(`(() => { window.__stopFrames = true; return window.__frames.slice(1); })()`)) as [number, number][];
+    const frames = timed.map(([ms]) => ms);
+    const longest = timed.reduce((a, b) => (b[0] > a[0] ? b : a));
     const m1 = await metrics();
     const tables = await last.locator('table').count();
     frames.sort((a, b) => a - b);
     console.log(`  ${`stream a ${countTokens(answer).toLocaleString('en')}-token Markdown answer (${answer.length.toLocaleString('en')} chars)`.padEnd(58)} ${(streamMs / 1000).toFixed(1)} s, ${frames.length} frames, ${tables} tables`);
     report('  frame time while streaming, 95th percentile', frames[Math.floor(frames.length * 0.95)]!, 'ms');
     report('  longest frame while streaming', frames[frames.length - 1]!, 'ms', { max: 50, label: '50 ms' });
+    // When it came (as the message went, while the answer grew, or as it finished) says where to look.
+    console.log(`  ${'    when it came'.padEnd(58)} ${(longest[1] / 1000).toFixed(2)} s after the message was sent`);
     const d = (k: string): number => (m1[k] ?? 0) - (m0[k] ?? 0);
     console.log(`  ${'  layouts / style recalculations while streaming'.padEnd(58)} ${d('LayoutCount')} / ${d('RecalcStyleCount')} (${frames.length} frames)`);
     report('  main-thread script time while streaming', d('ScriptDuration') * 1000, 'ms');
