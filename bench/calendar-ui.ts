@@ -4,9 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { importCalendar, openDatabase } from '../src-main/core';
-import { buildRendererOnce, CHROMIUM_ARGS } from '../test/support/renderer';
+import { launchChromium } from '../test/support/browser';
+import { buildRendererOnce } from '../test/support/renderer';
 import { startServe } from '../test/support/serve';
 import { report } from './util';
 
@@ -52,7 +52,7 @@ export async function benchCalendarWeek(): Promise<void> {
   importCalendar(db, { requestId: 'ubench', source: 'user' }, { fileName: 'bench.ics', text: busyWeek(EVENTS) });
   db.close();
   const served = await startServe(dbPath);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1360, height: 820 } });
     await page.goto(`${served.url}#/inbox`);

@@ -7,18 +7,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { addTask, openDatabase } from '../src-main/core';
 import { createConversation, createTraceWriter } from '../src-main/core/agent';
 import { AgentEvent, type AgentEventBody } from '../src-shared/events';
 import { startFakeOpenAI } from '../test/fakes/openai-server';
+import { launchChromium } from '../test/support/browser';
 import { tidy } from '../test/support/cli';
 import { buildRendererOnce } from '../test/support/renderer';
 import { startServe } from '../test/support/serve';
 import { benchCalendarWeek } from './calendar-ui';
 import { report, time } from './util';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ENTRIES = 100_000;
 const PER_RUN = 10;
 const TURNS = 500; // a request and its answer each: 1,000 messages
@@ -131,7 +131,7 @@ export async function benchUi(): Promise<void> {
     }
     return startServe(dbPath);
   });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1360, height: 820 } });
     await page.goto(`${served.url}#/inbox`);

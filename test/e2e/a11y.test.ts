@@ -6,15 +6,15 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
 import { REPO, tidy } from '../support/cli';
-import { buildRendererOnce, CHROMIUM_ARGS } from '../support/renderer';
+import { launchChromium, openPage, screenshot } from '../support/browser';
+import { buildRendererOnce } from '../support/renderer';
 import { seedForFake, startServe, type Served } from '../support/serve';
 
 const OUT = join(REPO, 'test-results', 'axe');
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 /** WCAG 2.1 level A and AA, as axe tags them. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -44,10 +44,7 @@ const ids = new Map<string, string>();
 
 /** A window of `size` device pixels at `zoom`. */
 async function open(size: { width: number; height: number }, zoom: number, path = ''): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: size.width / zoom, height: size.height / zoom }, deviceScaleFactor: zoom });
-  const p = await context.newPage();
-  p.setDefaultTimeout(10_000);
-  await p.goto(`${served.url}${path}`);
+  const { page: p } = await openPage(browser, `${served.url}${path}`, { viewport: { width: size.width / zoom, height: size.height / zoom }, deviceScaleFactor: zoom, timeout: 10_000 });
   return p;
 }
 
@@ -68,12 +65,11 @@ beforeAll(async () => {
   for (const item of ['Passport', 'Charger']) by(['list', 'item', 'Packing list', item]);
 
   served = await startServe(dbPath);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   pages = [];
   for (const zoom of ZOOMS) pages.push({ zoom, page: await open(MAIN_WINDOW, zoom) });
   page = pages[0]!.page;
   mkdirSync(OUT, { recursive: true });
-  mkdirSync(SHOTS, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -100,7 +96,7 @@ async function check(view: string, on: { zoom: number; page: Page }[] = pages): 
       for (const v of violations) {
         if (v.impact === 'serious' || v.impact === 'critical') serious.push(`${view} at ${zoom * 100}% ${scheme}: ${v.id} (${v.impact}) — ${v.help}: ${v.nodes.slice(0, 3).join(', ')}`);
       }
-      if (zoom === 2) await p.screenshot({ path: join(SHOTS, `a11y-${view.toLowerCase().replace(/\W+/g, '-')}-200-${scheme}.png`) });
+      if (zoom === 2) await screenshot(p, `a11y-${view.toLowerCase().replace(/\W+/g, '-')}-200-${scheme}`);
     }
     await p.emulateMedia({ colorScheme: 'light' });
   }

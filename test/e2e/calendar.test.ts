@@ -4,18 +4,18 @@
 // one-line refusal, removing a calendar, and seed 004's editable confirmation: the approval card shows
 // book_event as a form, the title is edited, and the event is booked with the edited title.
 // Screenshots: light, dark, an 800 px window, and a busy week.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
-import { REPO, tidy } from '../support/cli';
-import { buildRendererOnce, CHROMIUM_ARGS } from '../support/renderer';
+import { tidy } from '../support/cli';
+import { launchChromium, openPage, screenshot } from '../support/browser';
+import { buildRendererOnce } from '../support/renderer';
 import { seedForFake, startServe, type Served } from '../support/serve';
 
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 
 let browser: Browser;
 let page: Page;
@@ -23,7 +23,7 @@ let served: Served;
 let fake: FakeOpenAI;
 let dir = '';
 let dbPath = '';
-const consoleProblems: string[] = [];
+let consoleProblems: string[] = [];
 
 /** Local midnight of this week's Monday, and a local time on a day of this week (0 = Monday). */
 const monday = (() => {
@@ -82,17 +82,9 @@ beforeAll(async () => {
   dbPath = join(dir, 'tidy.db');
   seedForFake(dbPath, fake.url);
   served = await startServe(dbPath);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   // en-GB: 24-hour times, so the names the test looks for do not depend on the machine's locale.
-  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, locale: 'en-GB', timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleProblems.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleProblems.push(e.message));
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(served.url);
+  ({ page, problems: consoleProblems } = await openPage(browser, served.url, { viewport: { width: 1360, height: 860 }, locale: 'en-GB', timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone, timeout: 10_000 }));
 }, 120_000);
 
 afterAll(async () => {
@@ -102,7 +94,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const shot = (name: string) => screenshot(page, name);
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const main = () => page.getByRole('main');
 const legend = () => main().getByRole('list', { name: 'Calendars' });

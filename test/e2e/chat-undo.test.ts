@@ -2,18 +2,17 @@
 // Undo all and Redo; Redo request and the window's redo keys (Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y); refusal
 // cards that offer what they recommend; an Actions list that does not move under the pointer; the trace
 // and approvals in words; the trace with the chat unless pinned; the conversation menu with Archive; 800 px.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI, type FakeToolCall } from '../fakes/openai-server';
-import { REPO, tidy } from '../support/cli';
+import { tidy } from '../support/cli';
+import { launchChromium, openPage, screenshot } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
 import { seedForFake, startServe, type Served } from '../support/serve';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 
 const SEED: Record<string, string[]> = {
   'PyData Amsterdam': ['Finish presentation for PyData Amsterdam', "Don't forget laptop with presentation", 'Make demo video for Pydata Amsterdam'],
@@ -31,7 +30,7 @@ let fake: FakeOpenAI;
 let dir = '';
 let dbPath = '';
 const ids = new Map<string, string>();
-const consoleProblems: string[] = [];
+let consoleProblems: string[] = [];
 
 beforeAll(async () => {
   const [, fakeServer] = await Promise.all([buildRendererOnce(), startFakeOpenAI()]);
@@ -40,16 +39,8 @@ beforeAll(async () => {
   dbPath = join(dir, 'tidy.db');
   for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
   served = await startServe(dbPath);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1360, height: 820 } });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleProblems.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleProblems.push(e.message));
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(served.url);
+  browser = await launchChromium();
+  ({ page, problems: consoleProblems } = await openPage(browser, served.url, { viewport: { width: 1360, height: 820 }, timeout: 10_000 }));
 }, 120_000);
 
 afterAll(async () => {
@@ -59,7 +50,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const shot = (name: string) => screenshot(page, name);
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const composer = () => page.getByRole('textbox', { name: 'Message' });
 const trace = () => page.getByRole('complementary', { name: 'Trace' });

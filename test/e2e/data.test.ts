@@ -2,18 +2,17 @@
 // importing a Todoist backup ZIP with the file picker (a preview first, nothing written until Import),
 // the import undone as one request; a malformed CSV and an
 // oversized file refused with a message that says what to do.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src-main/core';
 import { REPO } from '../support/cli';
+import { launchChromium, openPage, screenshot, SHOTS } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
 import { startServe, type Served } from '../support/serve';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 const FIXTURES = join(REPO, 'test', 'fixtures', 'todoist');
 
 let browser: Browser;
@@ -21,7 +20,7 @@ let page: Page;
 let served: Served;
 let dir = '';
 let dbPath = '';
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 const count = (sql: string): number => {
   const db = openDatabase(dbPath);
@@ -38,13 +37,8 @@ beforeAll(async () => {
   dbPath = join(dir, 'tidy.db');
   openDatabase(dbPath).close();
   served = await startServe(dbPath);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
-  context.setDefaultTimeout(15_000);
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(served.url);
+  browser = await launchChromium();
+  ({ page, problems: pageErrors } = await openPage(browser, served.url, { viewport: { width: 1360, height: 1000 }, timeout: 15_000 }));
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
   await page.getByRole('heading', { name: 'Your data', level: 2, exact: true }).waitFor();
 }, 120_000);
@@ -76,14 +70,14 @@ describe('Settings → Your data', () => {
     await preview.getByText('Buy paint, primer and brushes @errands').waitFor();
     await preview.getByText(/not imported: 2 comments and 3 descriptions/).waitFor();
     expect(count(`SELECT count(*) AS n FROM tasks`)).toBe(0);
-    await page.getByRole('region', { name: 'Your data', exact: true }).screenshot({ path: join(SHOTS, 'data-import-preview.png') });
+    await screenshot(page.getByRole('region', { name: 'Your data', exact: true }), 'data-import-preview');
 
     await preview.getByRole('button', { name: 'Import 11 tasks' }).click();
     await part.getByRole('status').getByText('Imported 11 tasks into 3 projects.').waitFor();
     expect(count(`SELECT count(*) AS n FROM tasks`)).toBe(11);
     expect(count(`SELECT count(DISTINCT request_id) AS n FROM actions WHERE source = 'import'`)).toBe(1);
     expect(readdirSync(join(dir, 'backups')).some((n) => n.startsWith('tidy-before-import-'))).toBe(true);
-    await page.getByRole('region', { name: 'Your data', exact: true }).screenshot({ path: join(SHOTS, 'data-import-done.png') });
+    await screenshot(page.getByRole('region', { name: 'Your data', exact: true }), 'data-import-done');
 
     await part.getByRole('button', { name: 'Undo the import' }).click();
     await expect.poll(() => count(`SELECT count(*) AS n FROM tasks`)).toBe(0);

@@ -2,19 +2,17 @@
 // keychain), a fake "Ollama" on this machine (found through OLLAMA_HOST, as Ollama itself is moved), the
 // welcome that leads to a working model, a message typed before setup that survives it, profiles added
 // and removed in Settings, and quick capture answering in its own window. Found by role and name.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
-import { REPO } from '../support/cli';
 import { NO_KEYCHAIN_ENV } from '../support/keyring';
+import { launchChromium, openPage, screenshot } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
 import { startServe, type Served } from '../support/serve';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 const PROMPT = 'Sort my inbox into projects';
 
 let browser: Browser;
@@ -33,12 +31,8 @@ beforeAll(async () => {
   delete env['TIDY_BASE_URL'];
   delete env['TIDY_MODEL'];
   served = await startServe(join(dir, 'tidy.db'), env);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  context = await browser.newContext({ viewport: { width: 1280, height: 820 } });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(served.url);
+  browser = await launchChromium();
+  ({ context, page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 820 }, timeout: 10_000 }));
 }, 120_000);
 
 afterAll(async () => {
@@ -48,7 +42,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const shot = (name: string, p: Page = page) => p.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+const shot = (name: string, p: Page = page) => screenshot(p, name, { fullPage: true });
 const visible = (l: Locator) => l.waitFor({ state: 'visible' });
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const composer = () => page.getByRole('textbox', { name: 'Message' });
@@ -77,9 +71,7 @@ describe('the first run in Chromium through tidy serve', () => {
       ['firstrun-welcome-dark', { colorScheme: 'dark' as const, viewport: { width: 1280, height: 820 } }],
       ['firstrun-welcome-800', { viewport: { width: 800, height: 900 } }],
     ] as const) {
-      const other = await browser.newContext(options);
-      const p = await other.newPage();
-      await p.goto(served.url);
+      const { context: other, page: p } = await openPage(browser, served.url, options);
       await visible(welcome(p));
       await visible(welcome(p).getByRole('combobox', { name: 'Model' }));
       await shot(name, p);

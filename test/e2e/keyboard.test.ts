@@ -2,17 +2,17 @@
 // Approvals are answered on purpose and never by keys meant for the message box; the focus follows the
 // user (never left on the page body); what changed is said in the polite status region; the layout
 // holds at 200% zoom (640×400 CSS pixels).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI, type FakeToolCall } from '../fakes/openai-server';
-import { REPO, tidy } from '../support/cli';
-import { buildRendererOnce, CHROMIUM_ARGS } from '../support/renderer';
+import { tidy } from '../support/cli';
+import { launchChromium, openPage, screenshot } from '../support/browser';
+import { buildRendererOnce } from '../support/renderer';
 import { seedForFake, startServe, type Served } from '../support/serve';
 
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 const WINDOW = { width: 1280, height: 800 };
 
 let browser: Browser;
@@ -30,11 +30,8 @@ beforeAll(async () => {
   dbPath = join(dir, 'tidy.db');
   for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
   served = await startServe(dbPath);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  page = await (await browser.newContext({ viewport: WINDOW })).newPage();
-  page.setDefaultTimeout(10_000);
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(served.url);
+  browser = await launchChromium();
+  ({ page } = await openPage(browser, served.url, { viewport: WINDOW, timeout: 10_000 }));
   // The app is up (and its shortcuts listen) once the message box is there.
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
 }, 120_000);
@@ -94,7 +91,7 @@ describe('approvals are answered on purpose', () => {
     // It was announced, with its shortcuts, which the card shows too.
     await expect.poll(() => status().innerText()).toMatch(/Approval needed: Complete task 'Buy milk birthday cake'\?.*Alt\+A approves/);
     await visible(card.getByText('Alt+A'));
-    await page.screenshot({ path: join(SHOTS, 'keyboard-approval-pending.png') });
+    await screenshot(page, 'keyboard-approval-pending');
 
     // Alt+A is the deliberate answer: approved, and the typing is still there.
     await page.keyboard.press('Alt+A');
@@ -249,8 +246,7 @@ describe('the focus follows the user and what changed is said', () => {
   }, 30_000);
 
   it('quick capture keeps the focus in its box after a send', async () => {
-    const small = await (await browser.newContext({ viewport: { width: 560, height: 132 } })).newPage();
-    await small.goto(`${served.url}#/capture`);
+    const { page: small } = await openPage(browser, `${served.url}#/capture`, { viewport: { width: 560, height: 132 } });
     const box = small.getByRole('textbox', { name: 'Quick capture' });
     await box.fill('Water the plants');
     await box.press('Enter');
@@ -297,7 +293,7 @@ describe('at 200% zoom (640×400 CSS pixels)', () => {
     await page.keyboard.press('Alt+T');
     await expect.poll(focused).toBe('h2:Trace');
     expect(await width(composer())).toBeGreaterThanOrEqual(200);
-    await page.screenshot({ path: join(SHOTS, 'keyboard-200-trace-overlay.png') });
+    await screenshot(page, 'keyboard-200-trace-overlay');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('complementary', { name: 'Trace' }).count()).toBe(0);
     await expect.poll(focused).toBe('textarea:Message');

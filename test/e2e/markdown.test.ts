@@ -4,19 +4,18 @@
 // without an opener, partial Markdown streams without its elements being replaced, and hostile answers
 // (raw HTML, images carrying data, script links, 1 MB, 10,000 nested levels) render inert and fast,
 // with no request leaving the page.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src-main/core';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
-import { REPO, tidy } from '../support/cli';
+import { tidy } from '../support/cli';
+import { launchChromium, openPage, screenshot } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
 import { startServe, type Served } from '../support/serve';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 
 const CODE = "const done = tasks.filter((t) => t.status === 'done' && t.project === 'Birthday Celebration' && t.due !== null);\nconsole.log(`${done.length} done`);";
 const answer = (localLink: string) =>
@@ -58,7 +57,7 @@ let fake: FakeOpenAI;
 let origin = '';
 let dir = '';
 let dbPath = '';
-const consoleProblems: string[] = [];
+let consoleProblems: string[] = [];
 /** Every request the page makes, by URL (the WebSocket to the host is not a request). */
 const requests: string[] = [];
 const dialogs: string[] = [];
@@ -74,22 +73,14 @@ beforeAll(async () => {
 
   served = await startServe(dbPath);
   origin = new URL(served.url).origin;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  context = await browser.newContext({ viewport: { width: 1360, height: 820 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleProblems.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleProblems.push(e.message));
+  browser = await launchChromium();
+  ({ context, page, problems: consoleProblems } = await openPage(browser, served.url, { viewport: { width: 1360, height: 820 }, permissions: ['clipboard-read', 'clipboard-write'], timeout: 10_000 }));
+  // From the page's load on: every request it makes, and any dialog (none may open).
   page.on('request', (r) => requests.push(r.url()));
   page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
   });
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(served.url);
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }, 120_000);
 
@@ -105,7 +96,7 @@ function config(key: string, value: string): void {
   if (r.code !== 0) throw new Error(r.stderr);
 }
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const shot = (name: string) => screenshot(page, name);
 const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const composer = () => page.getByRole('textbox', { name: 'Message' });
 const messages = () => page.getByRole('log', { name: 'Messages' });

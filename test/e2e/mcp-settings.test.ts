@@ -1,18 +1,17 @@
 // End to end: Settings → where data can go, Wikipedia and MCP servers, in Chromium through `tidy serve`.
 // The MCP server is the tiny one from test/fakes; elements are found by role and accessible name.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, TIDY_BIN, tidy } from '../support/cli';
+import { launchChromium, openPage, screenshot } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
 import { startServe, type Served } from '../support/serve';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 const FAKE = join(REPO, 'test', 'fakes', 'mcp-server.mjs');
 
 let browser: Browser;
@@ -20,7 +19,7 @@ let page: Page;
 let served: Served;
 let dir = '';
 let dbPath = '';
-const problems: string[] = [];
+let problems: string[] = [];
 
 beforeAll(async () => {
   await buildRendererOnce();
@@ -35,13 +34,8 @@ beforeAll(async () => {
     if (r.code !== 0) throw new Error(`tidy ${args.join(' ')}: ${r.stderr}`);
   }
   served = await startServe(dbPath);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  page.on('pageerror', (e) => problems.push(e.message));
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(served.url);
+  browser = await launchChromium();
+  ({ page, problems: problems } = await openPage(browser, served.url, { viewport: { width: 1280, height: 1400 }, timeout: 10_000 }));
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
 }, 120_000);
 
@@ -89,7 +83,7 @@ describe('Settings: MCP servers and Wikipedia', () => {
     await page.getByRole('checkbox', { name: 'Use fake' }).click();
     await expect.poll(() => page.getByRole('checkbox', { name: 'Use fake' }).isChecked()).toBe(false);
     await expect.poll(() => destinations().allInnerTexts()).toEqual([expect.any(String), expect.stringContaining('notes'), expect.stringContaining('Wikipedia')]);
-    await page.screenshot({ path: join(SHOTS, 'settings-mcp.png'), fullPage: true });
+    await screenshot(page, 'settings-mcp', { fullPage: true });
     await page.getByRole('button', { name: 'Remove notes' }).click();
     await expect.poll(() => Object.keys(settingsJson()['mcpServers'] as object)).toEqual(['fake']);
     expect((settingsJson()['mcpServers'] as Record<string, { enabled: boolean }>)['fake']!.enabled).toBe(false);
@@ -107,7 +101,7 @@ describe('Settings: MCP servers and Wikipedia', () => {
     }
     const undo = page.getByRole('button', { name: 'Undo request: Claude Desktop (through MCP)' });
     await undo.waitFor(); // the app notices another process's commit (data_version) and reloads the log
-    await page.screenshot({ path: join(SHOTS, 'actions-mcp-session.png') });
+    await screenshot(page, 'actions-mcp-session');
     await undo.click();
     await expect.poll(() => (JSON.parse(tidy(dbPath, ['tasks', '--json']).stdout) as unknown[]).length).toBe(0);
   });

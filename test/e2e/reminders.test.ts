@@ -2,17 +2,16 @@
 // `reminder.due`; the page shows a system notification when allowed (the page's Notification is replaced
 // by a recorder, as headless Chromium shows none) and a card with Complete and Snooze. Settings asks for
 // the permission from a click. The tasks fall due at the next whole minute, so this file waits up to a minute.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTask, listTasks, newUserRequest, openDatabase } from '../../src-main/core';
-import { REPO } from '../support/cli';
-import { buildRendererOnce, CHROMIUM_ARGS } from '../support/renderer';
+import { launchChromium, openPage, screenshot } from '../support/browser';
+import { buildRendererOnce } from '../support/renderer';
 import { startServe, type Served } from '../support/serve';
 
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 
 let browser: Browser;
 let served: Served;
@@ -52,8 +51,7 @@ beforeAll(async () => {
   for (const content of ['Call the dentist', 'Water the plants']) addTask(db, newUserRequest(db), { content, due: dueAt });
   db.close();
   served = await startServe(dbPath);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -63,11 +61,7 @@ afterAll(async () => {
 });
 
 async function open(permission: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addInitScript(fakeNotifications(permission));
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  await page.goto(served.url);
+  const { context, page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, initScript: fakeNotifications(permission), timeout: 10_000 });
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
   return { context, page };
 }
@@ -101,7 +95,7 @@ describe('reminders', () => {
     await plants.waitFor();
     const shown = (await page.evaluate('window.__shown')) as { title: string }[];
     expect(shown.map((n) => n.title).sort()).toEqual(['Due: Call the dentist', 'Due: Water the plants']);
-    await page.screenshot({ path: join(SHOTS, 'tasks-reminders.png') });
+    await screenshot(page, 'tasks-reminders');
 
     await dentist.getByRole('button', { name: 'Snooze 10 min' }).click();
     await expect.poll(() => stored('Call the dentist').due! > dueAt).toBe(true);

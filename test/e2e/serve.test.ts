@@ -1,18 +1,17 @@
 // End to end: `tidy serve` in Debian's Chromium. The built renderer reaches the core through the
 // bridge (WebSocket transport), shows the inbox, adds to it, updates live, and takes quick capture.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTask, newUserRequest, openDatabase } from '../../src-main/core';
 import { REPO, tidy } from '../support/cli';
+import { launchChromium, openPage, screenshot } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
 import { startServe, type Served } from '../support/serve';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = join(REPO, 'test-results');
 
 let browser: Browser;
 let served: Served;
@@ -30,8 +29,7 @@ beforeAll(async () => {
   db.close();
   served = await startServe(dbPath);
   url = served.url;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -71,7 +69,7 @@ describe('tidy serve in Chromium', () => {
     // A change from another process (the CLI) shows up without a reload: data.changed over the socket.
     expect(tidy(dbPath, ['add', 'Book the venue']).code).toBe(0);
     await expect.poll(() => page.getByText('Book the venue').count(), { timeout: 5000 }).toBeGreaterThan(0);
-    await page.screenshot({ path: join(SHOTS, 'e2e-serve-inbox.png') });
+    await screenshot(page, 'e2e-serve-inbox');
 
     // A reload keeps working: the tab kept its token.
     await page.reload();
@@ -82,9 +80,7 @@ describe('tidy serve in Chromium', () => {
   });
 
   it('quick capture: Enter adds the text to the inbox, no model needed', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${url}#/capture`);
+    const { context, page } = await openPage(browser, `${url}#/capture`);
     const box = page.getByRole('textbox', { name: 'Quick capture' });
     await box.fill('Call the florist');
     await box.press('Enter');
@@ -93,9 +89,7 @@ describe('tidy serve in Chromium', () => {
   });
 
   it('a page opened without the token reaches no data', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(new URL(url).origin);
+    const { context, page } = await openPage(browser, new URL(url).origin);
     await openInbox(page);
     await page.waitForTimeout(500);
     expect(await page.getByText(SEEDED[0]!).count()).toBe(0);

@@ -2,17 +2,17 @@
 // Undo, inline edit, flags and relative dues, keys), projects and lists (rename, archive, unarchive), list
 // items (edit, archive) and the quick-add field. Every change is checked in the database through the CLI,
 // and elements are found by role and accessible name.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addListItem, addTask, bookEvent, createProject, listTasks, makeList, newUserRequest, openDatabase } from '../../src-main/core';
-import { REPO, tidy } from '../support/cli';
-import { buildRendererOnce, CHROMIUM_ARGS } from '../support/renderer';
+import { tidy } from '../support/cli';
+import { launchChromium, openPage, screenshot } from '../support/browser';
+import { buildRendererOnce } from '../support/renderer';
 import { startServe, type Served } from '../support/serve';
 
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 
 let browser: Browser;
 let page: Page;
@@ -54,11 +54,8 @@ beforeAll(async () => {
   bookEvent(db, ctx(), { title: 'Lunch with Sam', start: noon.toISOString(), end: new Date(noon.getTime() + 3_600_000).toISOString() });
   db.close();
   served = await startServe(dbPath);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  page.setDefaultTimeout(10_000);
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(served.url);
+  browser = await launchChromium();
+  ({ page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, timeout: 10_000 }));
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
 }, 120_000);
 
@@ -88,7 +85,7 @@ function task(content: string): TaskJson | undefined {
 }
 const log = (): { tool: string; summary: string }[] => JSON.parse(tidy(dbPath, ['log', '--json']).stdout) as { tool: string; summary: string }[];
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+const shot = (name: string) => screenshot(page, name);
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const visible = (l: Locator) => l.waitFor({ state: 'visible' });
 const notices = () => page.locator('.notices');

@@ -2,20 +2,19 @@
 // server as the model. The seed inbox scenario (seed 001: nine inbox tasks → Birthday Celebration,
 // Personal Website, PyData Amsterdam), the live trace, undo from the Actions panel, approvals, cancel,
 // an error state, settings and quick capture. Elements are found by role and accessible name.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_INBOX } from '../support/agent';
 import { fakeError, startFakeOpenAI, type FakeOpenAI, type FakeReply, type FakeToolCall } from '../fakes/openai-server';
-import { REPO, tidy } from '../support/cli';
+import { tidy } from '../support/cli';
 import { inKeyringSession } from '../support/keyring';
+import { launchChromium, openPage, screenshot } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
 import { seedForFake, startServe, type Served } from '../support/serve';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = join(REPO, 'test-results', 'screenshots');
 
 /** Seed 001's inbox, by the project each task belongs in. */
 const SEED: Record<string, string[]> = {
@@ -41,7 +40,7 @@ let dbPath = '';
 const ids = new Map<string, string>();
 /** Answers model requests when the queue is empty (a reply held back until the test lets it go). */
 let whenEmpty: (() => Promise<FakeReply | undefined>) | undefined;
-const consoleProblems: string[] = [];
+let consoleProblems: string[] = [];
 
 beforeAll(async () => {
   const [, fakeServer] = await Promise.all([buildRendererOnce(), startFakeOpenAI({ handler: () => whenEmpty?.() })]);
@@ -51,16 +50,8 @@ beforeAll(async () => {
   for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
 
   served = await startServe(dbPath);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  context = await browser.newContext({ viewport: { width: 1360, height: 820 } });
-  context.setDefaultTimeout(10_000);
-  page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleProblems.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleProblems.push(e.message));
-  mkdirSync(SHOTS, { recursive: true });
-  await page.goto(served.url);
+  browser = await launchChromium();
+  ({ context, page, problems: consoleProblems } = await openPage(browser, served.url, { viewport: { width: 1360, height: 820 }, timeout: 10_000 }));
 }, 120_000);
 
 afterAll(async () => {
@@ -70,7 +61,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const shot = (name: string, p: Page = page) => p.screenshot({ path: join(SHOTS, `${name}.png`) });
+const shot = (name: string, p: Page = page) => screenshot(p, name);
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const composer = () => page.getByRole('textbox', { name: 'Message' });
 const trace = () => page.getByRole('complementary', { name: 'Trace' });

@@ -3,22 +3,22 @@
 // (test/support/electron-renderer.ts). Checks the quick-capture window and the main window end to end.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { electronInvokeName } from '../../../src-shared/ipc';
+import { launchChromium } from '../../support/browser';
 import { REPO, tidy } from '../../support/cli';
 import { launchApp, OUR_FRAME, prepareApp, type AppUnderTest } from '../../support/electron-app';
 import { asAppWindow, serveAppProtocol } from '../../support/electron-renderer';
 import type { Snapshot } from '../../support/electron/protocol';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = join(REPO, 'test-results', 'screenshots');
 
 let browser: Browser;
 
 beforeAll(async () => {
   await prepareApp();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   mkdirSync(SHOTS, { recursive: true });
 }, 180_000);
 
