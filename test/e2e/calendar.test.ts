@@ -4,24 +4,17 @@
 // one-line refusal, removing a calendar, and seed 004's editable confirmation: the approval card shows
 // book_event as a form, the title is edited, and the event is booked with the edited title.
 // Screenshots: light, dark, an 800 px window, and a busy week.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
+import type { FakeOpenAI } from '../fakes/openai-server';
 import { tidy } from '../support/cli';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { buildRendererOnce } from '../support/renderer';
-import { seedForFake, startServe, type Served } from '../support/serve';
+import { screenshot } from '../support/browser';
+import { startStage, type Stage } from '../support/e2e';
 
-
-let browser: Browser;
+let stage: Stage | undefined;
 let page: Page;
-let served: Served;
 let fake: FakeOpenAI;
-let dir = '';
 let dbPath = '';
 let consoleProblems: string[] = [];
 
@@ -76,23 +69,12 @@ const BUSY_ICS = ics(
 );
 
 beforeAll(async () => {
-  const [, fakeServer] = await Promise.all([buildRendererOnce(), startFakeOpenAI()]);
-  fake = fakeServer;
-  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-calendar-'));
-  dbPath = join(dir, 'tidy.db');
-  seedForFake(dbPath, fake.url);
-  served = await startServe(dbPath);
-  browser = await launchChromium();
   // en-GB: 24-hour times, so the names the test looks for do not depend on the machine's locale.
-  ({ page, problems: consoleProblems } = await openPage(browser, served.url, { viewport: { width: 1360, height: 860 }, locale: 'en-GB', timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone, timeout: 10_000 }));
+  stage = await startStage('calendar', { page: { viewport: { width: 1360, height: 860 }, locale: 'en-GB', timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone, timeout: 10_000 } });
+  ({ fake, dbPath, page, problems: consoleProblems } = stage);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-  await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.close());
 
 const shot = (name: string) => screenshot(page, name);
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });

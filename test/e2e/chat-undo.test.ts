@@ -2,17 +2,12 @@
 // Undo all and Redo; Redo request and the window's redo keys (Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y); refusal
 // cards that offer what they recommend; an Actions list that does not move under the pointer; the trace
 // and approvals in words; the trace with the chat unless pinned; the conversation menu with Archive; 800 px.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI, type FakeToolCall } from '../fakes/openai-server';
+import type { FakeOpenAI, FakeToolCall } from '../fakes/openai-server';
 import { tidy } from '../support/cli';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { buildRendererOnce } from '../support/renderer';
-import { seedForFake, startServe, type Served } from '../support/serve';
-
+import { screenshot } from '../support/browser';
+import { startStage, type Stage } from '../support/e2e';
 
 const SEED: Record<string, string[]> = {
   'PyData Amsterdam': ['Finish presentation for PyData Amsterdam', "Don't forget laptop with presentation", 'Make demo video for Pydata Amsterdam'],
@@ -23,32 +18,19 @@ const PROJECTS = Object.keys(SEED);
 const REQUEST = 'Get all tasks in my inbox and group related ones. Create a project for each group if none fits, then move every task to its project so the inbox is empty.';
 const SUMMARY = 'Created 3 projects · moved 9 tasks';
 
-let browser: Browser;
+let stage: Stage | undefined;
 let page: Page;
-let served: Served;
 let fake: FakeOpenAI;
-let dir = '';
 let dbPath = '';
-const ids = new Map<string, string>();
+let ids: Map<string, string>;
 let consoleProblems: string[] = [];
 
 beforeAll(async () => {
-  const [, fakeServer] = await Promise.all([buildRendererOnce(), startFakeOpenAI()]);
-  fake = fakeServer;
-  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-chat-undo-'));
-  dbPath = join(dir, 'tidy.db');
-  for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
-  served = await startServe(dbPath);
-  browser = await launchChromium();
-  ({ page, problems: consoleProblems } = await openPage(browser, served.url, { viewport: { width: 1360, height: 820 }, timeout: 10_000 }));
+  stage = await startStage('chat-undo', { page: { viewport: { width: 1360, height: 820 }, timeout: 10_000 } });
+  ({ fake, dbPath, page, problems: consoleProblems, ids } = stage);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-  await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.close());
 
 const shot = (name: string) => screenshot(page, name);
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });

@@ -2,46 +2,32 @@
 // Approvals are answered on purpose and never by keys meant for the message box; the focus follows the
 // user (never left on the page body); what changed is said in the polite status region; the layout
 // holds at 200% zoom (640×400 CSS pixels).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI, type FakeToolCall } from '../fakes/openai-server';
+import type { FakeOpenAI, FakeToolCall } from '../fakes/openai-server';
 import { tidy } from '../support/cli';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { buildRendererOnce } from '../support/renderer';
-import { seedForFake, startServe, type Served } from '../support/serve';
+import { openPage, screenshot } from '../support/browser';
+import { startStage, type Stage } from '../support/e2e';
+import type { Served } from '../support/serve';
 
 const WINDOW = { width: 1280, height: 800 };
 
+let stage: Stage | undefined;
 let browser: Browser;
 let page: Page;
 let served: Served;
 let fake: FakeOpenAI;
-let dir = '';
 let dbPath = '';
-const ids = new Map<string, string>();
+let ids: Map<string, string>;
 
 beforeAll(async () => {
-  const [, fakeServer] = await Promise.all([buildRendererOnce(), startFakeOpenAI()]);
-  fake = fakeServer;
-  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-keys-'));
-  dbPath = join(dir, 'tidy.db');
-  for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
-  served = await startServe(dbPath);
-  browser = await launchChromium();
-  ({ page } = await openPage(browser, served.url, { viewport: WINDOW, timeout: 10_000 }));
+  stage = await startStage('keys', { page: { viewport: WINDOW, timeout: 10_000 } });
+  ({ fake, dbPath, served, browser, page, ids } = stage);
   // The app is up (and its shortcuts listen) once the message box is there.
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-  await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.close());
 
 beforeEach(() => fake.reset());
 

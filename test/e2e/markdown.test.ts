@@ -4,18 +4,13 @@
 // without an opener, partial Markdown streams without its elements being replaced, and hostile answers
 // (raw HTML, images carrying data, script links, 1 MB, 10,000 nested levels) render inert and fast,
 // with no request leaving the page.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src-main/core';
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
+import type { FakeOpenAI } from '../fakes/openai-server';
 import { tidy } from '../support/cli';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { buildRendererOnce } from '../support/renderer';
-import { startServe, type Served } from '../support/serve';
-
+import { screenshot } from '../support/browser';
+import { startStage, type Stage } from '../support/e2e';
+import { useFakeModel, type Served } from '../support/serve';
 
 const CODE = "const done = tasks.filter((t) => t.status === 'done' && t.project === 'Birthday Celebration' && t.due !== null);\nconsole.log(`${done.length} done`);";
 const answer = (localLink: string) =>
@@ -49,13 +44,12 @@ interface PageWindow {
   getComputedStyle(el: unknown, pseudo?: string): { whiteSpace: string; overflowX: string; fontFamily: string; content: string };
 }
 
-let browser: Browser;
+let stage: Stage | undefined;
 let context: BrowserContext;
 let page: Page;
 let served: Served;
 let fake: FakeOpenAI;
 let origin = '';
-let dir = '';
 let dbPath = '';
 let consoleProblems: string[] = [];
 /** Every request the page makes, by URL (the WebSocket to the host is not a request). */
@@ -63,18 +57,10 @@ const requests: string[] = [];
 const dialogs: string[] = [];
 
 beforeAll(async () => {
-  const [, fakeServer] = await Promise.all([buildRendererOnce(), startFakeOpenAI()]);
-  fake = fakeServer;
-  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-md-'));
-  dbPath = join(dir, 'tidy.db');
-  openDatabase(dbPath).close();
-  config('baseUrl', fake.url);
-  config('model', 'fake-model');
-
-  served = await startServe(dbPath);
+  // No seed inbox: only the model.
+  stage = await startStage('md', { seed: useFakeModel, page: { viewport: { width: 1360, height: 820 }, permissions: ['clipboard-read', 'clipboard-write'], timeout: 10_000 } });
+  ({ fake, dbPath, served, context, page, problems: consoleProblems } = stage);
   origin = new URL(served.url).origin;
-  browser = await launchChromium();
-  ({ context, page, problems: consoleProblems } = await openPage(browser, served.url, { viewport: { width: 1360, height: 820 }, permissions: ['clipboard-read', 'clipboard-write'], timeout: 10_000 }));
   // From the page's load on: every request it makes, and any dialog (none may open).
   page.on('request', (r) => requests.push(r.url()));
   page.on('dialog', (d) => {
@@ -84,12 +70,7 @@ beforeAll(async () => {
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-  await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.close());
 
 function config(key: string, value: string): void {
   const r = tidy(dbPath, ['config', 'set', key, value]);

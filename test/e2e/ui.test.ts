@@ -2,19 +2,16 @@
 // server as the model. The seed inbox scenario (seed 001: nine inbox tasks → Birthday Celebration,
 // Personal Website, PyData Amsterdam), the live trace, undo from the Actions panel, approvals, cancel,
 // an error state, settings and quick capture. Elements are found by role and accessible name.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_INBOX } from '../support/agent';
-import { fakeError, startFakeOpenAI, type FakeOpenAI, type FakeReply, type FakeToolCall } from '../fakes/openai-server';
+import { fakeError, type FakeOpenAI, type FakeReply, type FakeToolCall } from '../fakes/openai-server';
 import { tidy } from '../support/cli';
 import { inKeyringSession } from '../support/keyring';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { buildRendererOnce } from '../support/renderer';
-import { seedForFake, startServe, type Served } from '../support/serve';
-
+import { screenshot } from '../support/browser';
+import { startStage, type Stage } from '../support/e2e';
+import type { Served } from '../support/serve';
 
 /** Seed 001's inbox, by the project each task belongs in. */
 const SEED: Record<string, string[]> = {
@@ -29,37 +26,24 @@ const ALL_TASKS = Object.values(SEED).flat();
 const REQUEST =
   'Get all tasks in my inbox and group related ones. Create a project for each group if none fits, then move every task to its project so the inbox is empty.';
 
-let browser: Browser;
+let stage: Stage | undefined;
 let context: BrowserContext;
 let page: Page;
 let served: Served;
 let fake: FakeOpenAI;
-let dir = '';
 let dbPath = '';
 /** Task ids by content, as seeded. */
-const ids = new Map<string, string>();
+let ids: Map<string, string>;
 /** Answers model requests when the queue is empty (a reply held back until the test lets it go). */
 let whenEmpty: (() => Promise<FakeReply | undefined>) | undefined;
 let consoleProblems: string[] = [];
 
 beforeAll(async () => {
-  const [, fakeServer] = await Promise.all([buildRendererOnce(), startFakeOpenAI({ handler: () => whenEmpty?.() })]);
-  fake = fakeServer;
-  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-ui-'));
-  dbPath = join(dir, 'tidy.db');
-  for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
-
-  served = await startServe(dbPath);
-  browser = await launchChromium();
-  ({ context, page, problems: consoleProblems } = await openPage(browser, served.url, { viewport: { width: 1360, height: 820 }, timeout: 10_000 }));
+  stage = await startStage('ui', { fake: { handler: () => whenEmpty?.() }, page: { viewport: { width: 1360, height: 820 }, timeout: 10_000 } });
+  ({ fake, dbPath, served, context, page, problems: consoleProblems, ids } = stage);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-  await fake?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.close());
 
 const shot = (name: string, p: Page = page) => screenshot(p, name);
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });

@@ -44,6 +44,12 @@ export function seedForFake(dbPath: string, fakeUrl: string): Map<string, string
   const db = openDatabase(dbPath);
   const ids = new Map(seedInbox(db).map((id, i) => [SEED_INBOX[i]!, id]));
   db.close();
+  useFakeModel(dbPath, fakeUrl);
+  return ids;
+}
+
+/** Points the database's settings at the fake model server. */
+export function useFakeModel(dbPath: string, fakeUrl: string): void {
   for (const [key, value] of [
     ['baseUrl', fakeUrl],
     ['model', 'fake-model'],
@@ -51,5 +57,4 @@ export function seedForFake(dbPath: string, fakeUrl: string): Map<string, string
     const r = tidy(dbPath, ['config', 'set', key!, value!]);
     if (r.code !== 0) throw new Error(`tidy config set ${key}: ${r.stderr}`);
   }
-  return ids;
 }
