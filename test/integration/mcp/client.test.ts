@@ -2,7 +2,7 @@
 // run API (startRun) with a scripted model.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src-shared/events';
 import { listActions, undoAction, undoRequest, writeSetting } from '../../../src-main/core';
 import { answerApproval, createLiveRuns, startRun, TOOLS, type AgentDeps } from '../../../src-main/core/agent';
@@ -10,14 +10,15 @@ import { adaptTools, connectMcpServers, MAX_RESULT_CHARS, MAX_TOOLS_PER_SERVER, 
 import type { Model } from '../../../src-main/core/llm/port';
 import { tempDb, userCtx } from '../../support/db';
 import { ofType } from '../../support/agent';
+import { startFakeMcpHttp, type FakeMcpHttp } from '../../fakes/mcp-http-server';
 import { call, calls, say, ScriptedModel } from '../../fakes/scripted-model';
 
 const FAKE = join(import.meta.dirname, '..', '..', 'fakes', 'mcp-server.mjs');
 
-function host(model: Model, mode: string, extra: { envOut?: string; timeouts?: number } = {}) {
+function host(model: Model, mode: string, extra: { envOut?: string; timeouts?: number; url?: string } = {}) {
   const { db, dir } = tempDb();
   const env: Record<string, string> = { FAKE_MCP_MODE: mode, ...(extra.envOut ? { FAKE_MCP_ENV_OUT: extra.envOut } : {}) };
-  const set = writeSetting(db, 'mcpServers', { fake: { command: process.execPath, args: [FAKE], env } });
+  const set = writeSetting(db, 'mcpServers', { fake: extra.url ? { url: extra.url } : { command: process.execPath, args: [FAKE], env } });
   if (!set.ok) throw new Error(set.error);
   const t = extra.timeouts ?? 5_000;
   const deps: AgentDeps = {
@@ -162,6 +163,61 @@ describe('MCP servers as the agent’s tools', () => {
     const sent = toolMessage(giant, 1);
     expect(sent.length).toBeLessThan(MAX_RESULT_CHARS + 500);
     expect(JSON.parse(sent)).toMatchObject({ truncated: true });
+  });
+});
+
+describe('MCP servers over streamable HTTP', () => {
+  let server: FakeMcpHttp | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('offers a URL server’s tools, runs one after approval, and feeds the result back', async () => {
+    server = await startFakeMcpHttp('ok');
+    const model = new ScriptedModel([calls(call('fake__echo', { text: 'over http' }), call('fake__save_note', { note: 'buy tulips' })), say('Done.')]);
+    const h = host(model, 'ok', { url: server.url });
+    const result = await h.start('approve');
+    expect(result.status).toBe('done');
+    expect(model.requests[0]!.tools!.map((t) => t.name)).toEqual(expect.arrayContaining(['fake__echo', 'fake__save_note']));
+    expect(ofType(h.events, 'tool_result').map((r) => [r.ok, r.external, r.result])).toEqual([
+      [true, 'fake', { result: 'OVER HTTP' }],
+      [true, 'fake', { result: 'saved: buy tulips' }],
+    ]);
+    expect(server.notes).toEqual(['buy tulips']);
+    // Only the MCP endpoint was spoken to, with MCP's own headers.
+    expect(new Set(server.requests.map((r) => r.path))).toEqual(new Set(['/mcp']));
+    expect(server.requests.every((r) => r.method !== 'POST' || String(r.headers['accept']).includes('application/json'))).toBe(true);
+  });
+
+  it('a server that redirects elsewhere is not followed: one line, and the run goes on without it', async () => {
+    const elsewhere = await startFakeMcpHttp('ok');
+    try {
+      server = await startFakeMcpHttp('redirect', { redirectTo: elsewhere.url });
+      const model = new ScriptedModel([say('fine')]);
+      const h = host(model, 'ok', { url: server.url, timeouts: 3_000 });
+      expect((await h.start()).status).toBe('done');
+      expect(ofType(h.events, 'error').filter((e) => e.kind === 'mcp').map((e) => e.message)).toEqual([expect.stringMatching(/^the MCP server fake is left out of this run/)]);
+      expect(model.requests[0]!.tools!.some((t) => t.name.startsWith('fake__'))).toBe(false);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('a server that fails (HTTP 500) or never answers costs one line each, within the time limit', async () => {
+    for (const mode of ['error', 'hang'] as const) {
+      server = await startFakeMcpHttp(mode);
+      const model = new ScriptedModel([say('fine')]);
+      const h = host(model, 'ok', { url: server.url, timeouts: 1_500 });
+      const t0 = Date.now();
+      expect((await h.start()).status).toBe('done');
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(ofType(h.events, 'error').filter((e) => e.kind === 'mcp')).toHaveLength(1);
+      expect(server.requests.length).toBeGreaterThan(0);
+      await server.close();
+      server = undefined;
+    }
   });
 });
 
