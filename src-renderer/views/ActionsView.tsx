@@ -6,11 +6,11 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { ActionGroup } from '../../src-shared/ipc';
-import { focusIfIdle, focusWhenReady } from '../lib/focus';
 import { count, shortTime } from '../lib/format';
 import { actionKey, CASCADE_LABEL, canRedo, canUndo, logRows, requestKey, unarchiveLabel, type UndoProblem } from '../store/actions';
 import { useApp } from '../store/react';
 import { Loading, ProblemAlert, ViewHead } from './common';
+import { UndoRedo } from './UndoRedo';
 
 /** Load the next page when the last rendered row is this close to the end. */
 const PREFETCH_ROWS = 40;
@@ -87,7 +87,6 @@ export function ActionsView() {
   );
 }
 
-const byFocusKey = (key: string) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`);
 
 const SOURCE_BADGE: Record<ActionGroup['source'], string> = { agent: 'Agent', mcp: 'MCP', user: 'You', import: 'Import' };
 
@@ -117,36 +116,18 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
         </span>
         <span className="muted">{count(group.actions.length, 'change')}</span>
         {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
-        {whole && live > 0 && (
-          <button
-            type="button"
-            className="btn small"
-            disabled={pending}
-            data-focus-key={`undo-request:${group.requestId}`}
-            aria-label={`Undo request: ${title}`}
-            onClick={() => {
-              focusWhenReady(() => byFocusKey(`redo-request:${group.requestId}`));
-              void undoRequest(group.requestId);
-            }}
-          >
-            Undo request
-          </button>
-        )}
-        {whole && undone > 0 && (
-          <button
-            type="button"
-            className="btn small"
-            disabled={pending}
-            data-focus-key={`redo-request:${group.requestId}`}
-            aria-label={`Redo request: ${title}`}
-            onClick={() => {
-              focusWhenReady(() => byFocusKey(`undo-request:${group.requestId}`));
-              void redoRequest(group.requestId);
-            }}
-          >
-            Redo request
-          </button>
-        )}
+        <UndoRedo
+          id={`request:${group.requestId}`}
+          canUndo={whole && live > 0}
+          canRedo={whole && undone > 0}
+          undo={() => undoRequest(group.requestId)}
+          redo={() => redoRequest(group.requestId)}
+          pending={pending}
+          undoName={`Undo request: ${title}`}
+          redoName={`Redo request: ${title}`}
+          undoText="Undo request"
+          redoText="Redo request"
+        />
       </div>
       {problem && (
         <UndoProblemNote
@@ -178,37 +159,16 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
         {undone && !reversal && <span className="badge warn">Undone</span>}
         {undone && reversal && <span className="badge">Reverted</span>}
         <time dateTime={entry.createdAt}>{shortTime(entry.createdAt)}</time>
-        {canUndo(entry) && (
-          <button
-            type="button"
-            className="btn small"
-            disabled={pending}
-            data-focus-key={`undo:${entry.id}`}
-            aria-label={`Undo: ${entry.summary}`}
-            onClick={() => {
-              // Undo turns into Redo: the focus follows to it. Refused: it stays on Undo, the reason is read out.
-              focusWhenReady(() => byFocusKey(`redo:${entry.id}`));
-              void undoAction(entry.id).then((ok) => ok || focusIfIdle(byFocusKey(`undo:${entry.id}`)));
-            }}
-          >
-            Undo
-          </button>
-        )}
-        {canRedo(entry) && (
-          <button
-            type="button"
-            className="btn small"
-            disabled={pending}
-            data-focus-key={`redo:${entry.id}`}
-            aria-label={`Redo: ${entry.summary}`}
-            onClick={() => {
-              focusWhenReady(() => byFocusKey(`undo:${entry.id}`));
-              void redoAction(entry.id).then((ok) => ok || focusIfIdle(byFocusKey(`redo:${entry.id}`)));
-            }}
-          >
-            Redo
-          </button>
-        )}
+        <UndoRedo
+          id={`action:${entry.id}`}
+          canUndo={canUndo(entry)}
+          canRedo={canRedo(entry)}
+          undo={() => undoAction(entry.id)}
+          redo={() => redoAction(entry.id)}
+          pending={pending}
+          undoName={`Undo: ${entry.summary}`}
+          redoName={`Redo: ${entry.summary}`}
+        />
       </div>
       {problem && (
         <UndoProblemNote

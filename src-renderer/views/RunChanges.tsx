@@ -4,15 +4,14 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ActionEntry } from '../../src-shared/domain';
-import { focusWhenReady } from '../lib/focus';
 import { changesInWords } from '../lib/words';
 import type { RunState } from '../lib/runs';
 import { actionKey, canRedo, canUndo, requestKey } from '../store/actions';
 import { useApp } from '../store/react';
 import { UndoProblemNote } from './ActionsView';
+import { UndoRedo } from './UndoRedo';
 import '../styles/chat-undo.css';
 
-const byFocusKey = (key: string) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`);
 
 export function RunChanges({ run }: { run: RunState }) {
   const entries = useApp((s) => s.runChanges[run.id]);
@@ -49,36 +48,17 @@ export function RunChanges({ run }: { run: RunState }) {
           <span className="run-changes-words">{words}</span>
           {state === 'partly' && <span className="muted"> · {undone.length} undone</span>}
         </button>
-        {live.length > 0 && !running && (
-          <button
-            type="button"
-            className="btn small"
-            disabled={pending}
-            data-focus-key={`undo-all:${run.id}`}
-            aria-label="Undo all changes"
-            onClick={() => {
-              focusWhenReady(() => byFocusKey(`redo-all:${run.id}`));
-              void undoRequest(run.id);
-            }}
-          >
-            Undo all
-          </button>
-        )}
-        {undone.length > 0 && !running && (
-          <button
-            type="button"
-            className="btn small"
-            disabled={pending}
-            data-focus-key={`redo-all:${run.id}`}
-            aria-label="Redo all changes"
-            onClick={() => {
-              focusWhenReady(() => byFocusKey(`undo-all:${run.id}`));
-              void redoRequest(run.id);
-            }}
-          >
-            Redo
-          </button>
-        )}
+        <UndoRedo
+          id={`chat-request:${run.id}`}
+          canUndo={live.length > 0 && !running}
+          canRedo={undone.length > 0 && !running}
+          undo={() => undoRequest(run.id)}
+          redo={() => redoRequest(run.id)}
+          pending={pending}
+          undoName="Undo all changes"
+          redoName="Redo all changes"
+          undoText="Undo all"
+        />
       </div>
       {open && (
         <ul id={listId} className="run-changes-list" aria-label="Changes, newest first">
@@ -116,36 +96,17 @@ function ChangeRow({ entry }: { entry: ActionEntry }) {
       <div className="run-change">
         <span className="grow">{entry.summary}</span>
         {undone && <span className="badge warn">Undone</span>}
-        {canUndo(entry) && (
-          <button
-            type="button"
-            className="btn small ghost"
-            disabled={pending}
-            data-focus-key={`chat-undo:${entry.id}`}
-            aria-label={`Undo: ${entry.summary}`}
-            onClick={() => {
-              focusWhenReady(() => byFocusKey(`chat-redo:${entry.id}`));
-              void undoAction(entry.id);
-            }}
-          >
-            Undo
-          </button>
-        )}
-        {canRedo(entry) && (
-          <button
-            type="button"
-            className="btn small ghost"
-            disabled={pending}
-            data-focus-key={`chat-redo:${entry.id}`}
-            aria-label={`Redo: ${entry.summary}`}
-            onClick={() => {
-              focusWhenReady(() => byFocusKey(`chat-undo:${entry.id}`));
-              void redoAction(entry.id);
-            }}
-          >
-            Redo
-          </button>
-        )}
+        <UndoRedo
+          id={`chat-action:${entry.id}`}
+          canUndo={canUndo(entry)}
+          canRedo={canRedo(entry)}
+          undo={() => undoAction(entry.id)}
+          redo={() => redoAction(entry.id)}
+          pending={pending}
+          undoName={`Undo: ${entry.summary}`}
+          redoName={`Redo: ${entry.summary}`}
+          className="btn small ghost"
+        />
       </div>
       {problem && (
         <UndoProblemNote
