@@ -225,15 +225,18 @@ describe('undo where you are', () => {
     const card = page.getByRole('group', { name: 'Approval needed: Complete task' });
     await visible(card);
     expect(await card.innerText()).toContain('Bake the birthday cake');
-    expect(await card.innerText()).not.toContain(cake);
+    // In words: the task's id gives way to its name once the names are looked up (it is in no view loaded yet).
+    await expect.poll(() => card.innerText()).not.toContain(cake);
     await card.getByRole('button', { name: 'Approve' }).click();
     await visible(lastAnswer().getByText('Completed the cake.'));
-    const cardFirst = await lastAnswer().evaluate((el) => {
-      const cardEl = el.querySelector('.approval')!;
-      const answer = [...el.querySelectorAll('p')].find((p) => p.textContent === 'Completed the cake.')!;
-      return Boolean(cardEl.compareDocumentPosition(answer) & 4 /* DOCUMENT_POSITION_FOLLOWING */);
-    });
-    expect(cardFirst).toBe(true);
+    // The card, then the answer's paragraph (polled: the answer may still be arriving).
+    const order = () =>
+      lastAnswer().evaluate((el) => {
+        const cardEl = el.querySelector('.approval');
+        const answer = [...el.querySelectorAll('p')].find((p) => p.textContent === 'Completed the cake.');
+        return cardEl && answer ? Boolean(cardEl.compareDocumentPosition(answer) & 4 /* DOCUMENT_POSITION_FOLLOWING */) : null;
+      });
+    await expect.poll(order).toBe(true);
     await visible(changes().getByText('Completed 1 task'));
     await shot('chat-undo-approval-first');
   }, 30_000);
