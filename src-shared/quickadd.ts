@@ -134,11 +134,40 @@ export function nextOccurrence(rule: string, start: string, after: string): stri
   return null;
 }
 
-/** The first occurrence on or after `today` when the user gave a rule but no date. */
-function firstOccurrence(rule: string, today: string): string | null {
+/** The first occurrence on or after `today` ('YYYY-MM-DD'): the due a repeating task without one gets. */
+export function firstOccurrence(rule: string, today: string): string | null {
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
   const yesterday = dateOf(new Date(y, m - 1, d - 1));
   return nextOccurrence(rule, today, yesterday);
+}
+
+/** Longer repeat text is refused before it is read: a repeat rule is a few words. */
+export const REPEAT_MAX_CHARS = 100;
+
+export type RepeatReading = { ok: true; rule: string | null } | { ok: false; message: string; hint: string };
+
+const REPEAT_HINT = 'try "every monday", "every weekday", "every 2 weeks" or "every month"; leave it empty to stop repeating';
+
+/**
+ * A repeat rule typed on its own (the task editor's Repeats field): quick-add words ("every 2 weeks",
+ * "weekday"), an RRULE, or nothing ('', "none", "never") for no repeat. It reads what the core's
+ * parseRecurrence (src-main/core/domain/tasks.ts) reads, except that words must be only a repeat: "every
+ * monday 9am" is refused here rather than its time dropped. Never throws.
+ */
+export function readRepeat(text: string): RepeatReading {
+  const t = text.trim();
+  if (t === '' || /^(none|never|no)$/i.test(t)) return { ok: true, rule: null };
+  if (t.length > REPEAT_MAX_CHARS) return { ok: false, message: `That is too long for a repeat rule (${t.length} characters).`, hint: REPEAT_HINT };
+  const rule = t.replace(/^RRULE:/i, '').toUpperCase();
+  if (validRecurrence(rule)) return { ok: true, rule };
+  const words = /^every\b/i.test(t) ? t : `every ${t}`;
+  const shown = t.length > 40 ? `${t.slice(0, 40)}…` : t;
+  const count = /^every\s+(-?\d+)/i.exec(words);
+  if (count && !(Number(count[1]) >= 1 && Number(count[1]) <= 999))
+    return { ok: false, message: `"${shown}": the number must be from 1 to 999.`, hint: 'as in "every 2 weeks" or "every 3 days"' };
+  const parsed = parseQuickAdd(`x ${words}`, { projects: [], now: new Date() });
+  if (parsed.recurrence && parsed.content === 'x' && parsed.parts.length === 1) return { ok: true, rule: parsed.recurrence };
+  return { ok: false, message: `"${shown}" is not a repeat Tidy understands.`, hint: REPEAT_HINT };
 }
 
 // --- dates ------------------------------------------------------------------------------------------
