@@ -1,8 +1,9 @@
 /// <reference types="vite/client" />
 /**
  * Tasks as rows: a checkbox completes (with Undo on the notice), the text opens an inline editor (content,
- * due in quick-add words, repeat in quick-add words, priority, project), a flag shows the priority and the due is said relative to
- * today, red when overdue. The list is one Tab stop; inside it:
+ * due and repeat in quick-add words, priority, project), a flag shows the priority, the repeat is said in
+ * words and the due relative to today, red when overdue. The list is one Tab stop; inside it (the keys
+ * are in src-renderer/app/keymaps.ts, which the help shows):
  *   ↑/↓ or k/j move, Enter or e edit, Space or x complete, d due, r repeat, p priority, m move to a project,
  *   Alt+↑/↓ move the task up or down (when the list can be reordered), Esc leaves the editor.
  * A completed task leaves the list when the view refreshes: the focus then moves to the task that took its
@@ -10,13 +11,16 @@
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Task } from '../../../src-shared/domain';
+import type { DayGroup } from '../../lib/days';
 import { dayPhrase, dueLabel, dueParts, isoDay } from '../../lib/due';
 import { focusIfIdle, focusIsLost } from '../../lib/focus';
 import type { Problem } from '../../lib/problem';
 import { firstOccurrence, parseDue, readRepeat, type RepeatReading } from '../../../src-shared/quickadd';
+import { actionOf, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from '../../app/keymaps';
 import { useApp } from '../../store/react';
 import { recurrenceWords } from './QuickAdd';
 import '../../styles/tasks-ui.css';
+import '../../styles/tasks-polish.css';
 
 /** The four priorities as people say them: p1 is the most urgent, p4 (normal) shows no flag. */
 export const PRIORITIES = [
@@ -62,9 +66,14 @@ export interface TaskListProps {
   onReorder?: (task: Task, next: Task | null) => unknown;
   /** "now" for the relative dates; the wall clock by default. */
   now?: Date;
+  /** Day headings (src-renderer/lib/days.ts), each before its first task; the tasks in the groups' order. */
+  groups?: readonly DayGroup[];
+  /** The last group may go on past the loaded tasks: its count is a lower bound. */
+  groupsPartial?: boolean;
 }
 
-export function TaskList({ tasks, label, showProject = false, onReorder, now: fixedNow }: TaskListProps) {
+export function TaskList({ tasks, label, showProject = false, onReorder, now: fixedNow, groups, groupsPartial = false }: TaskListProps) {
+  const heads = new Map(groups?.map((g, i) => [g.first, { ...g, partial: groupsPartial && i === groups.length - 1 }]));
   const setTaskDone = useApp((s) => s.setTaskDone);
   const [editing, setEditing] = useState<{ id: string; field: EditField } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
@@ -120,10 +129,10 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
     const index = row ? tasks.findIndex((t) => t.id === row.dataset.task) : -1;
     const task = tasks[index];
     if (!task) return;
-    const key = e.key;
     if (e.altKey) {
-      if ((key === 'ArrowUp' || key === 'ArrowDown') && onReorder) {
-        const to = key === 'ArrowUp' ? index - 1 : index + 1;
+      const move = actionOf(TASK_LIST_ALT_KEYS, e.key);
+      if (move && onReorder) {
+        const to = move === 'moveUp' ? index - 1 : index + 1;
         if (to < 0 || to >= tasks.length) return;
         e.preventDefault();
         const rest = tasks.filter((t) => t.id !== task.id);
@@ -131,13 +140,13 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
       }
       return;
     }
-    const field: Record<string, EditField> = { Enter: 'content', e: 'content', d: 'due', r: 'repeat', p: 'priority', m: 'project' };
-    if (key === 'ArrowDown' || key === 'j') focusRow(index + 1);
-    else if (key === 'ArrowUp' || key === 'k') focusRow(index - 1);
-    else if (key === 'Home') focusRow(0);
-    else if (key === 'End') focusRow(tasks.length - 1);
-    else if (key === 'x') void setTaskDone(task.id, task.status !== 'done');
-    else if (field[key] && !e.shiftKey) setEditing({ id: task.id, field: field[key] });
+    const action = e.shiftKey ? undefined : actionOf(TASK_LIST_KEYS, e.key);
+    if (action === 'next') focusRow(index + 1);
+    else if (action === 'previous') focusRow(index - 1);
+    else if (action === 'first') focusRow(0);
+    else if (action === 'last') focusRow(tasks.length - 1);
+    else if (action === 'complete') void setTaskDone(task.id, task.status !== 'done');
+    else if (action) setEditing({ id: task.id, field: action });
     else return;
     e.preventDefault();
   };
@@ -150,7 +159,8 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
       onKeyDown={onKeyDown}
       onFocus={(e) => {
         const row = e.target.closest('li');
-        focusedRow.current = row ? [...e.currentTarget.children].indexOf(row) : null;
+        // Counted among the task rows (day headings are rows too, but no stops).
+        focusedRow.current = row ? [...e.currentTarget.querySelectorAll(':scope > li[data-task]')].indexOf(row) : null;
         const id = row?.getAttribute('data-task');
         if (id) setSelected(id);
       }}
@@ -159,7 +169,8 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
         if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) focusedRow.current = null;
       }}
     >
-      {tasks.map((t, i) =>
+      {tasks.map((t, i) => [
+        heads.has(t.id) && <DayHead key={`day-${t.id}`} group={heads.get(t.id)!} />,
         editing?.id === t.id ? (
           <li key={t.id} data-task={t.id} className="task-row editing">
             <TaskEditor task={t} field={editing.field} now={now} onClose={() => closeEditor(t.id)} />
@@ -212,8 +223,23 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
             {showProject && <span className="badge">{t.project}</span>}
           </li>
         ),
-      )}
+      ])}
     </ul>
+  );
+}
+
+/** A day's heading in the list: "Yesterday 3 done". */
+function DayHead({ group }: { group: DayGroup & { partial: boolean } }) {
+  return (
+    <li className="task-day">
+      <h3>
+        {group.heading}
+        <span className="task-day-count">
+          {group.count}
+          {group.partial ? '+' : ''} done
+        </span>
+      </h3>
+    </li>
   );
 }
 
