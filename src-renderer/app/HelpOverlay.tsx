@@ -1,6 +1,6 @@
 import { useApp } from '../store/react';
 import { Dialog } from './Dialog';
-import { CALENDAR_KEYS, keyLabels, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from './keymaps';
+import { CALENDAR_KEYS, keyLabels, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from './keymaps';
 import { SHORTCUTS, type Shortcut } from './shortcuts';
 import '../styles/tasks-polish.css';
 
@@ -12,6 +12,7 @@ const rows = (table: Parameters<typeof keyLabels>[0][], modifier?: 'alt'): { key
 export const HELP_SECTIONS: { title: string; rows: { keys: string[][]; what: string }[] }[] = [
   { title: 'Anywhere', rows: SHORTCUTS.map((s: Shortcut) => ({ keys: [s.keys], what: s.what })) },
   { title: 'In a task list', rows: [...rows([...TASK_LIST_KEYS]), ...rows([...TASK_LIST_ALT_KEYS], 'alt')] },
+  { title: 'In the task editor', rows: rows([...TASK_EDITOR_KEYS]) },
   { title: 'In the calendar', rows: rows([...CALENDAR_KEYS]) },
 ];
 

@@ -23,11 +23,17 @@ export const TASK_LIST_KEYS = bind([
   { action: 'first', keys: ['Home'], what: 'First task' },
   { action: 'last', keys: ['End'], what: 'Last task' },
   { action: 'complete', keys: ['x'], native: [' '], what: 'Complete the task (or reopen a done one)' },
-  { action: 'content', keys: ['Enter', 'e'], what: 'Edit the task (Esc leaves the editor)' },
+  { action: 'content', keys: ['Enter', 'e'], what: 'Edit the task' },
   { action: 'due', keys: ['d'], what: 'Edit its due date' },
   { action: 'repeat', keys: ['r'], what: 'Edit how it repeats' },
   { action: 'priority', keys: ['p'], what: 'Edit its priority' },
   { action: 'project', keys: ['m'], what: 'Move it to a project' },
+]);
+
+/** In a task's inline editor (TaskList.tsx). */
+export const TASK_EDITOR_KEYS = bind([
+  { action: 'save', keys: [], native: ['Enter'], what: 'Save the changes (in a text field)' },
+  { action: 'cancel', keys: ['Escape'], what: 'Leave the editor without saving' },
 ]);
 
 /** The same, with Alt (⌥): in a project, where the order is the user's. */

@@ -16,7 +16,7 @@ import { dayPhrase, dueLabel, dueParts, isoDay } from '../../lib/due';
 import { focusIfIdle, focusIsLost } from '../../lib/focus';
 import type { Problem } from '../../lib/problem';
 import { firstOccurrence, parseDue, readRepeat, type RepeatReading } from '../../../src-shared/quickadd';
-import { actionOf, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from '../../app/keymaps';
+import { actionOf, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from '../../app/keymaps';
 import { useApp } from '../../store/react';
 import { recurrenceWords } from './QuickAdd';
 import '../../styles/tasks-ui.css';
@@ -339,7 +339,7 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
         void save();
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') {
+        if (actionOf(TASK_EDITOR_KEYS, e.key) === 'cancel') {
           e.preventDefault();
           e.stopPropagation();
           onClose();
