@@ -9,7 +9,7 @@
  * A completed task leaves the list when the view refreshes: the focus then moves to the task that took its
  * place (or the one before it), never to the page body.
  */
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Task } from '../../../src-shared/domain';
 import type { DayGroup } from '../../lib/days';
 import { dayPhrase, dueLabel, dueParts, isoDay } from '../../lib/due';
@@ -169,61 +169,64 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
         if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) focusedRow.current = null;
       }}
     >
-      {tasks.map((t, i) => [
-        heads.has(t.id) && <DayHead key={`day-${t.id}`} group={heads.get(t.id)!} />,
-        editing?.id === t.id ? (
-          <li key={t.id} data-task={t.id} className="task-row editing">
-            <TaskEditor task={t} field={editing.field} now={now} onClose={() => closeEditor(t.id)} />
-          </li>
-        ) : (
-          <li
-            key={t.id}
-            data-task={t.id}
-            className={`task-row${t.id === current ? ' selected' : ''}${t.id === dragging ? ' dragging' : ''}`}
-            draggable={onReorder ? true : undefined}
-            onDragStart={(e) => {
-              e.dataTransfer.effectAllowed = 'move';
-              e.dataTransfer.setData('text/x-tidy-task', t.id);
-              setDragging(t.id);
-            }}
-            onDragEnd={() => setDragging(null)}
-            onDragOver={(e) => {
-              if (dragging && dragging !== t.id) e.preventDefault();
-            }}
-            onDrop={(e) => {
-              e.preventDefault();
-              const moved = tasks.find((x) => x.id === dragging);
-              setDragging(null);
-              if (!moved || !onReorder || moved.id === t.id) return;
-              // Dropped on a row: the task takes that row's place (above it going up, below it going down).
-              const from = tasks.indexOf(moved);
-              const rest = tasks.filter((x) => x.id !== moved.id);
-              const at = rest.indexOf(t) + (from < i ? 1 : 0);
-              void onReorder(moved, rest[at] ?? null);
-            }}
-          >
-            <input
-              type="checkbox"
-              data-task-box={t.id}
-              aria-label={t.content}
-              tabIndex={t.id === current ? 0 : -1}
-              checked={t.status === 'done'}
-              onChange={(e) => void setTaskDone(t.id, e.target.checked)}
-            />
-            <button type="button" tabIndex={-1} className={`task-text${t.status === 'done' ? ' done' : ''}`} aria-label={`Edit: ${t.content}`} onClick={() => setEditing({ id: t.id, field: 'content' })}>
-              {t.content}
-            </button>
-            <PriorityFlag priority={t.priority} />
-            {t.recurrence && (
-              <span className="repeat" role="img" aria-label={`Repeats ${recurrenceWords(t.recurrence)}`} title={`Repeats ${recurrenceWords(t.recurrence)}`}>
-                <span aria-hidden="true">↻ {recurrenceWords(t.recurrence)}</span>
-              </span>
-            )}
-            <DueBadge due={t.due} now={now} />
-            {showProject && <span className="badge">{t.project}</span>}
-          </li>
-        ),
-      ])}
+      {tasks.map((t, i) => (
+        // Keyed by the task, so a reordered row (and the focus in it) moves rather than being made anew.
+        <Fragment key={t.id}>
+          {heads.has(t.id) && <DayHead group={heads.get(t.id)!} />}
+          {editing?.id === t.id ? (
+            <li key={t.id} data-task={t.id} className="task-row editing">
+              <TaskEditor task={t} field={editing.field} now={now} onClose={() => closeEditor(t.id)} />
+            </li>
+          ) : (
+            <li
+              key={t.id}
+              data-task={t.id}
+              className={`task-row${t.id === current ? ' selected' : ''}${t.id === dragging ? ' dragging' : ''}`}
+              draggable={onReorder ? true : undefined}
+              onDragStart={(e) => {
+                e.dataTransfer.effectAllowed = 'move';
+                e.dataTransfer.setData('text/x-tidy-task', t.id);
+                setDragging(t.id);
+              }}
+              onDragEnd={() => setDragging(null)}
+              onDragOver={(e) => {
+                if (dragging && dragging !== t.id) e.preventDefault();
+              }}
+              onDrop={(e) => {
+                e.preventDefault();
+                const moved = tasks.find((x) => x.id === dragging);
+                setDragging(null);
+                if (!moved || !onReorder || moved.id === t.id) return;
+                // Dropped on a row: the task takes that row's place (above it going up, below it going down).
+                const from = tasks.indexOf(moved);
+                const rest = tasks.filter((x) => x.id !== moved.id);
+                const at = rest.indexOf(t) + (from < i ? 1 : 0);
+                void onReorder(moved, rest[at] ?? null);
+              }}
+            >
+              <input
+                type="checkbox"
+                data-task-box={t.id}
+                aria-label={t.content}
+                tabIndex={t.id === current ? 0 : -1}
+                checked={t.status === 'done'}
+                onChange={(e) => void setTaskDone(t.id, e.target.checked)}
+              />
+              <button type="button" tabIndex={-1} className={`task-text${t.status === 'done' ? ' done' : ''}`} aria-label={`Edit: ${t.content}`} onClick={() => setEditing({ id: t.id, field: 'content' })}>
+                {t.content}
+              </button>
+              <PriorityFlag priority={t.priority} />
+              {t.recurrence && (
+                <span className="repeat" role="img" aria-label={`Repeats ${recurrenceWords(t.recurrence)}`} title={`Repeats ${recurrenceWords(t.recurrence)}`}>
+                  <span aria-hidden="true">↻ {recurrenceWords(t.recurrence)}</span>
+                </span>
+              )}
+              <DueBadge due={t.due} now={now} />
+              {showProject && <span className="badge">{t.project}</span>}
+            </li>
+          )}
+        </Fragment>
+      ))}
     </ul>
   );
 }
