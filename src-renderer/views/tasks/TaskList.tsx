@@ -388,7 +388,7 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
             aria-invalid={repeatShown.ok ? undefined : true}
           />
         </label>
-        <span id={`${id}-repeat`} className={`task-edit-preview${repeatShown.ok ? '' : ' bad'}`} aria-live="polite">
+        <span id={`${id}-repeat`} className={`task-edit-preview${repeatShown.ok ? '' : ' bad'}`}>
           {repeatShown.words}
         </span>
         {repeat.trim() !== '' && (
