@@ -72,6 +72,9 @@ const EVERY = new RegExp(
   'iu',
 );
 
+/** What may follow "every month": " on the 1st", " on the 15th", " on day 3". */
+const MONTH_DAY = /^\s+on\s+(?:the\s+|day\s+)?(\d{1,2})(?:st|nd|rd|th)?(?![\p{L}\p{N}])/iu;
+
 function everyRule(other: string | undefined, count: string | undefined, what: string): string | null {
   const interval = other ? 2 : count ? (NUMBER_WORDS[count.toLowerCase()] ?? Number(count)) : 1;
   if (!Number.isInteger(interval) || interval < 1) return null;
@@ -146,7 +149,7 @@ export const REPEAT_MAX_CHARS = 100;
 
 export type RepeatReading = { ok: true; rule: string | null } | { ok: false; message: string; hint: string };
 
-const REPEAT_HINT = 'try "every monday", "every weekday", "every 2 weeks" or "every month"; leave it empty to stop repeating';
+const REPEAT_HINT = 'try "every monday", "every weekday", "every 2 weeks" or "every month on the 1st"; leave it empty to stop repeating';
 
 /**
  * A repeat rule typed on its own (the task editor's Repeats field): quick-add words ("every 2 weeks",
@@ -267,10 +270,17 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
   let recurrence: string | null = null;
   const every = EVERY.exec(work);
   if (every) {
-    const rule = everyRule(every[1], every[2], every[3]!);
+    let rule = everyRule(every[1], every[2], every[3]!);
+    let end = every.index + every[0].length;
+    // "every month on the 1st": the day of the month belongs to the repeat, not to a one-off date.
+    const onDay = rule?.startsWith('FREQ=MONTHLY') ? MONTH_DAY.exec(work.slice(end)) : null;
+    if (rule && onDay && Number(onDay[1]) >= 1 && Number(onDay[1]) <= 31) {
+      rule = `${rule};BYMONTHDAY=${Number(onDay[1])}`;
+      end += onDay[0].length;
+    }
     if (rule && validRecurrence(rule)) {
       recurrence = rule;
-      take('recurrence', every.index, every.index + every[0].length);
+      take('recurrence', every.index, end);
     }
   }
 

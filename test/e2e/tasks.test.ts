@@ -532,8 +532,13 @@ describe('repeating, from the task editor', () => {
     expect(await form.locator('img').count()).toBe(0);
     expect(task('Book the photographer')).toMatchObject({ recurrence: null, due: day(3) });
     expect(log().length).toBe(before);
+    // Words it reads clear the error; Esc still leaves without saving them.
+    await field.fill('every month on the 1st');
+    await visible(form.getByText('repeats every month on the 1st'));
+    expect(await field.getAttribute('aria-invalid')).toBeNull();
     await page.keyboard.press('Escape');
     await expect.poll(() => form.count()).toBe(0);
+    expect(task('Book the photographer')?.recurrence).toBeNull();
   });
 });
 

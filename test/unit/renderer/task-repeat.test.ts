@@ -21,6 +21,10 @@ describe('the Repeats field reads quick-add words', () => {
     expect(rule('Every Month')).toBe('FREQ=MONTHLY');
     expect(rule('tue and thu')).toBe('FREQ=WEEKLY;BYDAY=TU,TH');
     expect(rule('RRULE:FREQ=YEARLY')).toBe('FREQ=YEARLY');
+    expect(rule('every month on the 1st')).toBe('FREQ=MONTHLY;BYMONTHDAY=1');
+    expect(rule('every 2 months on the 15th')).toBe('FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=15');
+    expect(rule('every month on the 32nd')).toMatch(/^refused: /);
+    expect(rule('every week on the 1st')).toMatch(/^refused: /);
   });
 
   it('empty, "none" and "never" stop the repeating', () => {
@@ -28,7 +32,7 @@ describe('the Repeats field reads quick-add words', () => {
   });
 
   it('agrees with the core on every rule it accepts', () => {
-    for (const t of ['every monday', 'every weekday', 'every 2 weeks', 'every other day', 'every month', 'every year', 'mon, wed & fri', 'FREQ=DAILY;INTERVAL=3', 'none', ''])
+    for (const t of ['every monday', 'every weekday', 'every 2 weeks', 'every other day', 'every month', 'every month on the 1st', 'every year', 'mon, wed & fri', 'FREQ=DAILY;INTERVAL=3', 'none', ''])
       expect(rule(t)).toBe(parseRecurrence(t));
   });
 
@@ -51,13 +55,16 @@ describe('the Repeats field reads quick-add words', () => {
   });
 
   it('shows a rule in words that read back as the same rule, else as the RRULE', () => {
-    for (const r of ['FREQ=WEEKLY;BYDAY=MO', 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', 'FREQ=DAILY;INTERVAL=2', 'FREQ=MONTHLY', 'FREQ=WEEKLY;BYDAY=TU,TH']) {
+    for (const r of ['FREQ=WEEKLY;BYDAY=MO', 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', 'FREQ=DAILY;INTERVAL=2', 'FREQ=MONTHLY', 'FREQ=WEEKLY;BYDAY=TU,TH', 'FREQ=MONTHLY;BYMONTHDAY=1', 'FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=22', 'FREQ=MONTHLY;BYMONTHDAY=13']) {
       expect(repeatText(r)).toMatch(/^every /);
       expect(rule(repeatText(r))).toBe(r);
     }
     // "every 2 weeks on Monday" is no quick-add phrase: the rule itself is shown, and reads back.
     expect(repeatText('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO')).toBe('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO');
     expect(repeatText(null)).toBe('');
+    expect(repeatText('FREQ=MONTHLY;BYMONTHDAY=1')).toBe('every month on the 1st');
+    expect(repeatText('FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=22')).toBe('every 2 months on the 22nd');
+    expect(repeatText('FREQ=MONTHLY;BYMONTHDAY=13')).toBe('every month on the 13th');
     expect(repeatPreview(readRepeat('every weekday'))).toEqual({ ok: true, words: 'repeats every weekday' });
     expect(repeatPreview(readRepeat(''))).toEqual({ ok: true, words: 'does not repeat' });
   });
