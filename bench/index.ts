@@ -6,6 +6,7 @@ import { benchData } from './data';
 import { benchHostile } from './hostile';
 import { benchLlm } from './llm';
 import { benchStore } from './store';
+import { benchTasks } from './tasks';
 import { benchUi } from './ui';
 
 const only = process.argv[2];
@@ -18,6 +19,7 @@ const benches: [string, () => Promise<void>][] = [
   ['hostile', benchHostile],
   ['data', benchData],
   ['calendar', benchCalendar],
+  ['tasks', benchTasks],
 ];
 
 if (only && !benches.some(([name]) => name === only)) {

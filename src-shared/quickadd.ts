@@ -72,6 +72,9 @@ const EVERY = new RegExp(
   'iu',
 );
 
+/** What may follow "every month": " on the 1st", " on the 15th", " on day 3". */
+const MONTH_DAY = /^\s+on\s+(?:the\s+|day\s+)?(\d{1,2})(?:st|nd|rd|th)?(?![\p{L}\p{N}])/iu;
+
 function everyRule(other: string | undefined, count: string | undefined, what: string): string | null {
   const interval = other ? 2 : count ? (NUMBER_WORDS[count.toLowerCase()] ?? Number(count)) : 1;
   if (!Number.isInteger(interval) || interval < 1) return null;
@@ -134,11 +137,40 @@ export function nextOccurrence(rule: string, start: string, after: string): stri
   return null;
 }
 
-/** The first occurrence on or after `today` when the user gave a rule but no date. */
-function firstOccurrence(rule: string, today: string): string | null {
+/** The first occurrence on or after `today` ('YYYY-MM-DD'): the due a repeating task without one gets. */
+export function firstOccurrence(rule: string, today: string): string | null {
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
   const yesterday = dateOf(new Date(y, m - 1, d - 1));
   return nextOccurrence(rule, today, yesterday);
+}
+
+/** Longer repeat text is refused before it is read: a repeat rule is a few words. */
+export const REPEAT_MAX_CHARS = 100;
+
+export type RepeatReading = { ok: true; rule: string | null } | { ok: false; message: string; hint: string };
+
+const REPEAT_HINT = 'try "every monday", "every weekday", "every 2 weeks" or "every month on the 1st"; leave it empty to stop repeating';
+
+/**
+ * A repeat rule typed on its own (the task editor's Repeats field): quick-add words ("every 2 weeks",
+ * "weekday"), an RRULE, or nothing ('', "none", "never") for no repeat. It reads what the core's
+ * parseRecurrence (src-main/core/domain/tasks.ts) reads, except that words must be only a repeat: "every
+ * monday 9am" is refused here rather than its time dropped. Never throws.
+ */
+export function readRepeat(text: string): RepeatReading {
+  const t = text.trim();
+  if (t === '' || /^(none|never|no)$/i.test(t)) return { ok: true, rule: null };
+  if (t.length > REPEAT_MAX_CHARS) return { ok: false, message: `That is too long for a repeat rule (${t.length} characters).`, hint: REPEAT_HINT };
+  const rule = t.replace(/^RRULE:/i, '').toUpperCase();
+  if (validRecurrence(rule)) return { ok: true, rule };
+  const words = /^every\b/i.test(t) ? t : `every ${t}`;
+  const shown = t.length > 40 ? `${t.slice(0, 40)}…` : t;
+  const count = /^every\s+(-?\d+)/i.exec(words);
+  if (count && !(Number(count[1]) >= 1 && Number(count[1]) <= 999))
+    return { ok: false, message: `"${shown}": the number must be from 1 to 999.`, hint: 'as in "every 2 weeks" or "every 3 days"' };
+  const parsed = parseQuickAdd(`x ${words}`, { projects: [], now: new Date() });
+  if (parsed.recurrence && parsed.content === 'x' && parsed.parts.length === 1) return { ok: true, rule: parsed.recurrence };
+  return { ok: false, message: `"${shown}" is not a repeat Tidy understands.`, hint: REPEAT_HINT };
 }
 
 // --- dates ------------------------------------------------------------------------------------------
@@ -238,10 +270,17 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
   let recurrence: string | null = null;
   const every = EVERY.exec(work);
   if (every) {
-    const rule = everyRule(every[1], every[2], every[3]!);
+    let rule = everyRule(every[1], every[2], every[3]!);
+    let end = every.index + every[0].length;
+    // "every month on the 1st": the day of the month belongs to the repeat, not to a one-off date.
+    const onDay = rule?.startsWith('FREQ=MONTHLY') ? MONTH_DAY.exec(work.slice(end)) : null;
+    if (rule && onDay && Number(onDay[1]) >= 1 && Number(onDay[1]) <= 31) {
+      rule = `${rule};BYMONTHDAY=${Number(onDay[1])}`;
+      end += onDay[0].length;
+    }
     if (rule && validRecurrence(rule)) {
       recurrence = rule;
-      take('recurrence', every.index, every.index + every[0].length);
+      take('recurrence', every.index, end);
     }
   }
 

@@ -1,4 +1,4 @@
-/** The keyboard shortcuts: one list, used by the handler and shown in the help overlay. */
+/** The keyboard shortcuts: one list, used by the handler and shown in the help overlay (a view's own keys are in keymaps.ts). */
 import { VIEW_DEFS } from '../store/views';
 
 export { viewForDigit } from '../store/views';
@@ -27,10 +27,6 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: [MOD, 'Z'], what: 'Undo the last request (outside a text field)' },
   { keys: [MOD, 'Shift', 'Z'], what: `Redo what Undo took back in this window (also ${MOD}+Y)` },
   { keys: ['?'], what: 'Show these shortcuts' },
-  { keys: ['↑', '↓'], what: 'In a task list: move (also k, j)' },
-  { keys: ['Enter'], what: 'In a task list: edit the task (also e; d due, p priority, m project)' },
-  { keys: ['Space'], what: 'In a task list: complete the task (also x)' },
-  { keys: [ALT, '↑'], what: 'In a project: move the task up (Alt+↓ down)' },
 ];
 
 /** Whether the event comes from a place where keys type text. */

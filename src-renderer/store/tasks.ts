@@ -23,6 +23,8 @@ export interface TaskPatch {
   due?: string | null;
   /** The project id to move it to. */
   project?: string;
+  /** An RRULE value, or null to stop the repeating. */
+  recurrence?: string | null;
 }
 
 export type TaskCounts = Output<'tasks.counts'>;
@@ -205,10 +207,11 @@ export const createTasksSlice =
         }
       },
       editTask: async (task, patch) => {
-        const update: { content?: string; priority?: number; due?: string | null } = {};
+        const update: { content?: string; priority?: number; due?: string | null; recurrence?: string | null } = {};
         if (patch.content !== undefined && patch.content !== task.content) update.content = patch.content;
         if (patch.priority !== undefined && patch.priority !== task.priority) update.priority = patch.priority;
         if (patch.due !== undefined && patch.due !== task.due) update.due = patch.due;
+        if (patch.recurrence !== undefined && patch.recurrence !== task.recurrence) update.recurrence = patch.recurrence;
         const move = patch.project !== undefined && patch.project !== task.projectId ? patch.project : null;
         if (Object.keys(update).length > 0) {
           const problem = await attempt(() => api.invoke('tasks.update', { task: task.id, ...update }));

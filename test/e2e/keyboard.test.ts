@@ -244,6 +244,45 @@ describe('the focus follows the user and what changed is said', () => {
   }, 30_000);
 });
 
+describe('the help lists every key', () => {
+  it('? shows the Calendar’s and the task list’s keys, and the keys it shows work in the Calendar', async () => {
+    await page.keyboard.press('Alt+5');
+    await page.getByRole('heading', { name: 'Calendar', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Calendar', level: 1 }).focus();
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await visible(dialog);
+    /** A section's rows as "keys = what", read from its <dt> and <dd>. */
+    const section = async (name: string) => {
+      const region = dialog.getByRole('region', { name });
+      await visible(region);
+      return region.locator('dt').evaluateAll((dts) => dts.map((dt) => `${(dt.textContent ?? '').replace(/\s+/g, ' ')} = ${dt.nextElementSibling?.textContent ?? ''}`));
+    };
+    expect(await section('In the calendar')).toEqual([
+      '←, Page Up = Previous week or day',
+      '→, Page Down = Next week or day',
+      'T = Go to today',
+      'W = Show a week',
+      'D = Show a day',
+      'Esc = Close the event’s details',
+    ]);
+    expect(await section('In a task list')).toEqual(
+      expect.arrayContaining(['↓, J = Next task', 'Home = First task', 'X, Space = Complete the task (or reopen a done one)', 'R = Edit how it repeats', 'M = Move it to a project', 'Alt + ↑ = In a project: move the task up']),
+    );
+    expect(await section('In the task editor')).toContain('Esc = Leave the editor without saving');
+    await dialog.getByRole('region', { name: 'In the calendar' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'keyboard-help-sections.png') });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    // D and W, as the help says, switch the Calendar between a day and a week.
+    await page.getByRole('heading', { name: 'Calendar', level: 1 }).focus();
+    await page.keyboard.press('d');
+    await expect.poll(() => page.getByRole('button', { name: 'Day', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('w');
+    await expect.poll(() => page.getByRole('button', { name: 'Week', exact: true }).getAttribute('aria-pressed')).toBe('true');
+  }, 30_000);
+});
+
 describe('at 200% zoom (640×400 CSS pixels)', () => {
   /** Whether the page as a whole scrolls, and any control cut off or pushed out of the window. */
   const layoutProblems = () =>

@@ -442,3 +442,150 @@ describe('how it looks', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
+
+describe('repeating, from the task editor', () => {
+  const editor = (content: string) => page.getByRole('form', { name: `Edit task: ${content}` });
+  const repeats = (content: string) => editor(content).getByRole('textbox', { name: 'Repeats' });
+
+  it('r opens Repeats; the words are said as typed; Enter saves, logged; Ctrl+Z undoes it', async () => {
+    await openInbox();
+    await row('Order the cake').getByRole('checkbox', { name: 'Order the cake' }).focus();
+    await page.keyboard.press('r');
+    await expect.poll(focused).toBe('input:Repeats');
+    await page.keyboard.type('every weekday');
+    // The meaning is the field's description, so a screen reader hears it too.
+    const describedBy = (await repeats('Order the cake').getAttribute('aria-describedby'))!;
+    await expect.poll(() => page.locator(`[id="${describedBy}"]`).innerText()).toBe('repeats every weekday');
+    await shot('tasks-edit-repeat');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => task('Order the cake')?.recurrence).toBe('FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR');
+    expect(log()[0]).toMatchObject({ tool: 'update_task', summary: expect.stringContaining('repeats FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR') });
+    await visible(row('Order the cake').getByRole('img', { name: 'Repeats every weekday' }));
+    expect(await row('Order the cake').getByText('↻ every weekday').count()).toBe(1);
+    await expect.poll(focused).toBe('input:Order the cake');
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => task('Order the cake')?.recurrence).toBeNull();
+    await expect.poll(() => row('Order the cake').getByRole('img', { name: /^Repeats/ }).count()).toBe(0);
+    expect(log()[0]!.tool).toBe('undo');
+  });
+
+  it('Stop repeating empties the field; saving stores no repeat, the due kept', async () => {
+    await openInbox();
+    await row('Order the cake').getByRole('checkbox', { name: 'Order the cake' }).focus();
+    await page.keyboard.press('r');
+    await page.keyboard.type('every 2 weeks');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => task('Order the cake')?.recurrence).toBe('FREQ=WEEKLY;INTERVAL=2');
+    await visible(row('Order the cake').getByRole('img', { name: 'Repeats every 2 weeks' }));
+    await expect.poll(focused).toBe('input:Order the cake');
+    await page.keyboard.press('r');
+    await expect.poll(() => repeats('Order the cake').inputValue()).toBe('every 2 weeks');
+    await page.keyboard.press('Tab');
+    await expect.poll(focused).toBe('button:');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Stop repeating');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('input:Repeats');
+    expect(await repeats('Order the cake').inputValue()).toBe('');
+    await visible(editor('Order the cake').getByText('does not repeat'));
+    await page.keyboard.press('Enter');
+    await expect.poll(() => task('Order the cake')?.recurrence).toBeNull();
+    expect(task('Order the cake')?.due).toBe(day(0));
+    expect(log()[0]).toMatchObject({ tool: 'update_task', summary: expect.stringContaining('does not repeat') });
+    await expect.poll(() => row('Order the cake').getByRole('img', { name: /^Repeats/ }).count()).toBe(0);
+  });
+
+  it('a repeating task without a due gets its first repeat, said before saving', async () => {
+    await openInbox();
+    await row('Pay the venue deposit').getByRole('button', { name: 'Edit: Pay the venue deposit' }).click();
+    const form = editor('Pay the venue deposit');
+    await form.getByRole('textbox', { name: 'Due' }).fill('');
+    await form.getByRole('textbox', { name: 'Repeats' }).fill('every day');
+    await visible(form.getByText(/^a repeating task needs a due date: today · /));
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => task('Pay the venue deposit')).toMatchObject({ recurrence: 'FREQ=DAILY', due: day(0) });
+  });
+
+  it('refuses hostile words in place, saving nothing', async () => {
+    await openInbox();
+    await row('Book the photographer').getByRole('button', { name: 'Edit: Book the photographer' }).click();
+    const form = editor('Book the photographer');
+    const field = form.getByRole('textbox', { name: 'Repeats' });
+    const before = log().length;
+    const cases: [string, string][] = [
+      ['a'.repeat(10_000), 'That is too long for a repeat rule (10000 characters).'],
+      ['every -1 days', '"every -1 days": the number must be from 1 to 999.'],
+      ['every 99999 years', '"every 99999 years": the number must be from 1 to 999.'],
+      ['<img src=x onerror="window.pwned=1">', '"<img src=x onerror="window.pwned=1">" is not a repeat Tidy understands.'],
+      ['every blue moon', '"every blue moon" is not a repeat Tidy understands.'],
+    ];
+    for (const [text, message] of cases) {
+      await field.fill(text);
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      await visible(form.getByText(message, { exact: false }).first());
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => form.getByRole('alert').innerText()).toContain(message);
+    }
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(await form.locator('img').count()).toBe(0);
+    expect(task('Book the photographer')).toMatchObject({ recurrence: null, due: day(3) });
+    expect(log().length).toBe(before);
+    // Words it reads clear the error; Esc still leaves without saving them.
+    await field.fill('every month on the 1st');
+    await visible(form.getByText('repeats every month on the 1st'));
+    expect(await field.getAttribute('aria-invalid')).toBeNull();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => form.count()).toBe(0);
+    expect(task('Book the photographer')?.recurrence).toBeNull();
+  });
+});
+
+describe('Completed by day', () => {
+  it('groups what was done under Today, Yesterday and dates, newest first, with counts', async () => {
+    for (const content of ['Buy milk', 'Pick a theme', 'Write the about page']) {
+      const t = task(content)!;
+      if (t.status !== 'done') tidy(dbPath, ['done', t.id]);
+    }
+    const db = openDatabase(dbPath);
+    try {
+      // Done on earlier days: the stored instant moved back (local noon, a day and three days ago).
+      const noonAgo = (days: number) => {
+        const d = new Date();
+        d.setDate(d.getDate() - days);
+        d.setHours(12, 0, 0, 0);
+        return d.toISOString();
+      };
+      db.prepare(`UPDATE tasks SET completed_at = ? WHERE content = ?`).run(noonAgo(1), 'Pick a theme');
+      db.prepare(`UPDATE tasks SET completed_at = ? WHERE content = ?`).run(noonAgo(3), 'Write the about page');
+    } finally {
+      db.close();
+    }
+    await openInbox();
+    await nav('Completed').click();
+    const done = page.getByRole('list', { name: 'Completed tasks' });
+    await visible(done.getByRole('heading', { name: /^Yesterday/ }));
+    const headings = await done.getByRole('heading', { level: 3 }).allInnerTexts();
+    const three = new Date();
+    three.setDate(three.getDate() - 3);
+    const title = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short' }).format(three);
+    expect(headings.map((h) => h.replace(/\s+/g, ' '))).toEqual([expect.stringMatching(/^Today \d+ done$/), 'Yesterday 1 done', `${title} 1 done`]);
+    // Each task is under its day: the rows in order, headings between them.
+    const order = await done.locator(':scope > li').evaluateAll((els) => els.map((e) => (e.querySelector('h3') ? `# ${e.querySelector('h3')!.firstChild!.textContent}` : e.querySelector('input')!.getAttribute('aria-label'))));
+    expect(order.slice(-4)).toEqual(['# Yesterday', 'Pick a theme', `# ${title}`, 'Write the about page']);
+    expect(order[0]).toBe('# Today');
+    // Still one Tab stop, and the arrows go over the headings.
+    expect(await done.locator('input[tabindex="0"]').count()).toBe(1);
+    await done.getByRole('checkbox', { name: 'Pick a theme' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe('input:Write the about page');
+    await shot('tasks-completed-days');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot('tasks-completed-days-dark');
+    await nav(/^Inbox/).click();
+    await row('Order the cake').getByRole('checkbox', { name: 'Order the cake' }).focus();
+    await page.keyboard.press('r');
+    await page.keyboard.type('every monday');
+    await shot('tasks-edit-repeat-dark');
+    await page.keyboard.press('Escape');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+});

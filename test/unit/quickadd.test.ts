@@ -68,6 +68,11 @@ const TABLE: Row[] = [
   ['Sprint review every 2 weeks', 'Sprint review', '2026-11-23', { recurrence: 'FREQ=WEEKLY;INTERVAL=2' }],
   ['One-on-one every other week', 'One-on-one', '2026-11-23', { recurrence: 'FREQ=WEEKLY;INTERVAL=2' }],
   ['Pay rent every month', 'Pay rent', '2026-11-23', { recurrence: 'FREQ=MONTHLY' }],
+  ['Pay rent every month on the 1st', 'Pay rent', '2026-12-01', { recurrence: 'FREQ=MONTHLY;BYMONTHDAY=1' }],
+  ['Invoice every 3 months on the 23rd p2', 'Invoice', '2026-11-23', { recurrence: 'FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=23', priority: 2 }],
+  ['Meter reading every month on day 5', 'Meter reading', '2026-12-05', { recurrence: 'FREQ=MONTHLY;BYMONTHDAY=5' }],
+  // A day no month has stays text; a day of the month is no part of a weekly repeat.
+  ['Report every month on the 45th', 'Report on the 45th', '2026-11-23', { recurrence: 'FREQ=MONTHLY' }],
   ['Birthday card every year', 'Birthday card', '2026-11-23', { recurrence: 'FREQ=YEARLY' }],
   ['Clean every weekend', 'Clean', '2026-11-28', { recurrence: 'FREQ=WEEKLY;BYDAY=SA,SU' }],
   ['Backup every 3 days #Work p2', 'Backup', '2026-11-23', { recurrence: 'FREQ=DAILY;INTERVAL=3', project: 'p3', priority: 2 }],

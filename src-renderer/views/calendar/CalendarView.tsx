@@ -1,12 +1,13 @@
 /**
  * The Calendar view: a week or a day of every calendar's events, coloured by calendar (the legend lists
  * the calendars, with Remove for imported ones), free time within working hours, today and now marked.
- * Keys (outside text fields): ← / → or PageUp / PageDown the previous / next week or day, T today,
- * W week, D day. An .ics file is imported from the picker or by dropping it on the view.
+ * Keys (outside text fields, from src-renderer/app/keymaps.ts, which the help shows): ← / → or PageUp /
+ * PageDown the previous / next week or day, T today, W week, D day, Esc closes an event's details. An .ics file is imported from the picker or by dropping it on the view.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent } from 'react';
 import { PERSONAL_CALENDAR_ID } from '../../../src-shared/calendar';
 import { MAX_REQUEST_BYTES } from '../../api';
+import { actionOf, CALENDAR_KEYS } from '../../app/keymaps';
 import { isTyping } from '../../app/shortcuts';
 import type { Problem } from '../../lib/problem';
 import { MAX_ICS_BYTES } from '../../store/calendar';
@@ -118,13 +119,13 @@ export function CalendarView() {
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-    const key = e.key;
-    if (key === 'Escape' && selected) closeDetails();
-    else if (key === 'ArrowLeft' || key === 'PageUp') void stepCalendar(-1);
-    else if (key === 'ArrowRight' || key === 'PageDown') void stepCalendar(1);
-    else if (key === 't' || key === 'T') void stepCalendar(0);
-    else if (key === 'w' || key === 'W') void showCalendarAt(calAnchor, 'week');
-    else if (key === 'd' || key === 'D') void showCalendarAt(calAnchor, 'day');
+    const action = actionOf(CALENDAR_KEYS, e.key);
+    if (action === 'close' && selected) closeDetails();
+    else if (action === 'previous') void stepCalendar(-1);
+    else if (action === 'next') void stepCalendar(1);
+    else if (action === 'today') void stepCalendar(0);
+    else if (action === 'week') void showCalendarAt(calAnchor, 'week');
+    else if (action === 'day') void showCalendarAt(calAnchor, 'day');
     else return;
     e.preventDefault();
   };

@@ -32,7 +32,15 @@ export function recurrenceWords(rule: string): string {
     const list = weekdays ? 'weekday' : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
     return interval > 1 ? `every ${interval} weeks on ${list}` : `every ${list}`;
   }
-  return interval > 1 ? `every ${interval} ${unit[1]}` : `every ${unit[0]}`;
+  const monthDay = Number(parts.get('BYMONTHDAY'));
+  const on = freq === 'MONTHLY' && Number.isInteger(monthDay) && monthDay >= 1 && monthDay <= 31 ? ` on the ${ordinal(monthDay)}` : '';
+  return `${interval > 1 ? `every ${interval} ${unit[1]}` : `every ${unit[0]}`}${on}`;
+}
+
+/** 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd". */
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
 }
 
 /** What will be stored, as short phrases: "due tomorrow · Tue Nov 24 09:00", "in Birthday Celebration", "p1", "every Monday". */
