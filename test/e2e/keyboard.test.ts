@@ -271,7 +271,7 @@ describe('the help lists every key', () => {
     );
     expect(await section('In the task editor')).toContain('Esc = Leave the editor without saving');
     await dialog.getByRole('region', { name: 'In the calendar' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS, 'keyboard-help-sections.png') });
+    await screenshot(page, 'keyboard-help-sections');
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     // D and W, as the help says, switch the Calendar between a day and a week.
