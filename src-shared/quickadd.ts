@@ -359,3 +359,32 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
   if (content === '') return null;
   return { content, due, priority, project, unknownProject, recurrence, parts };
 }
+
+/** The words of a stored rule (the UI's rows and editor, the action log, the CLI): RRULE parts by name. */
+const DAYS: Record<string, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' };
+const UNITS: Record<string, [string, string]> = { DAILY: ['day', 'days'], WEEKLY: ['week', 'weeks'], MONTHLY: ['month', 'months'], YEARLY: ['year', 'years'] };
+
+/** An RRULE in words: FREQ=WEEKLY;BYDAY=MO → "every Monday", FREQ=DAILY;INTERVAL=2 → "every 2 days". */
+export function recurrenceWords(rule: string): string {
+  const parts = new Map(rule.split(';').map((p) => p.split('=') as [string, string]));
+  const freq = parts.get('FREQ') ?? '';
+  const interval = Number(parts.get('INTERVAL') ?? '1');
+  const days = (parts.get('BYDAY') ?? '').split(',').filter((d) => DAYS[d]);
+  const unit = UNITS[freq];
+  if (!unit) return rule;
+  if (freq === 'WEEKLY' && days.length > 0) {
+    const names = days.map((d) => DAYS[d]!);
+    const weekdays = days.length === 5 && ['MO', 'TU', 'WE', 'TH', 'FR'].every((d) => days.includes(d));
+    const list = weekdays ? 'weekday' : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
+    return interval > 1 ? `every ${interval} weeks on ${list}` : `every ${list}`;
+  }
+  const monthDay = Number(parts.get('BYMONTHDAY'));
+  const on = freq === 'MONTHLY' && Number.isInteger(monthDay) && monthDay >= 1 && monthDay <= 31 ? ` on the ${ordinal(monthDay)}` : '';
+  return `${interval > 1 ? `every ${interval} ${unit[1]}` : `every ${unit[0]}`}${on}`;
+}
+
+/** 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd". */
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}

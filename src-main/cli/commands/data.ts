@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { listItems, listLists, listProjectsWithCounts, listTasks, type TaskView } from '../../core';
 import type { Task } from '../../../src-shared/domain';
 import type { SearchKind } from '../../../src-shared/ipc';
+import { recurrenceWords } from '../../../src-shared/quickadd';
 import { addFromText, describeDue } from '../../core/domain/quickadd';
 import { searchAll } from '../../core/domain/search';
 import { must, usage, type Cli } from '../context';
@@ -10,7 +11,7 @@ import { registerOperationCommands } from './operations';
 const text = (words: string[]): string => words.join(' ');
 
 function taskLine(t: Task): string {
-  const extras = [t.priority < 4 ? `p${t.priority}` : '', t.due ? `due ${t.due}` : '', t.recurrence ? `repeats ${t.recurrence}` : '', t.status !== 'open' ? t.status : '']
+  const extras = [t.priority < 4 ? `p${t.priority}` : '', t.due ? `due ${t.due}` : '', t.recurrence ? `repeats ${recurrenceWords(t.recurrence)}` : '', t.status !== 'open' ? t.status : '']
     .filter(Boolean)
     .join(', ');
   return `${t.id.padEnd(6)} ${t.content}  [${t.project}]${extras ? `  (${extras})` : ''}`;

@@ -1,5 +1,5 @@
 import { DueDate, INBOX_ID, Priority, type Task, type TaskStatus } from '../../../src-shared/domain';
-import { nextOccurrence, parseDue as parseNaturalDue, parseQuickAdd, validRecurrence } from '../../../src-shared/quickadd';
+import { nextOccurrence, parseDue as parseNaturalDue, parseQuickAdd, recurrenceWords, validRecurrence } from '../../../src-shared/quickadd';
 import type { ChangeSet, Row } from '../actions/changes';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
@@ -239,7 +239,7 @@ export const updateTask = implement('tasks.update', (cs, input: UpdateTaskInput,
     const recurrence = parseRecurrence(input.recurrence);
     if (recurrence !== task.recurrence) {
       patch['recurrence'] = recurrence;
-      words.push(recurrence ? `repeats ${recurrence}` : 'does not repeat');
+      words.push(recurrence ? `repeats ${recurrenceWords(recurrence)}` : 'does not repeat');
       const due = patch['due'] !== undefined ? patch['due'] : task.due;
       if (recurrence && !due) {
         patch['due'] = nextOccurrence(recurrence, localDate(), addDays(localDate(), -1));

@@ -9,39 +9,11 @@
  * and scroll), so the field stays a plain <input> for the keyboard, the IME and screen readers.
  */
 import { forwardRef, useEffect, useId, useMemo, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { parseQuickAdd, type QuickAdd } from '../../../src-shared/quickadd';
+import { parseQuickAdd, recurrenceWords, type QuickAdd } from '../../../src-shared/quickadd';
 import { dayPhrase, dueParts } from '../../lib/due';
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
 import '../../styles/tasks-ui.css';
-
-const DAYS: Record<string, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' };
-const UNITS: Record<string, [string, string]> = { DAILY: ['day', 'days'], WEEKLY: ['week', 'weeks'], MONTHLY: ['month', 'months'], YEARLY: ['year', 'years'] };
-
-/** An RRULE in words: FREQ=WEEKLY;BYDAY=MO → "every Monday", FREQ=DAILY;INTERVAL=2 → "every 2 days". */
-export function recurrenceWords(rule: string): string {
-  const parts = new Map(rule.split(';').map((p) => p.split('=') as [string, string]));
-  const freq = parts.get('FREQ') ?? '';
-  const interval = Number(parts.get('INTERVAL') ?? '1');
-  const days = (parts.get('BYDAY') ?? '').split(',').filter((d) => DAYS[d]);
-  const unit = UNITS[freq];
-  if (!unit) return rule;
-  if (freq === 'WEEKLY' && days.length > 0) {
-    const names = days.map((d) => DAYS[d]!);
-    const weekdays = days.length === 5 && ['MO', 'TU', 'WE', 'TH', 'FR'].every((d) => days.includes(d));
-    const list = weekdays ? 'weekday' : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
-    return interval > 1 ? `every ${interval} weeks on ${list}` : `every ${list}`;
-  }
-  const monthDay = Number(parts.get('BYMONTHDAY'));
-  const on = freq === 'MONTHLY' && Number.isInteger(monthDay) && monthDay >= 1 && monthDay <= 31 ? ` on the ${ordinal(monthDay)}` : '';
-  return `${interval > 1 ? `every ${interval} ${unit[1]}` : `every ${unit[0]}`}${on}`;
-}
-
-/** 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd". */
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
-  return `${n}${suffix}`;
-}
 
 /** What will be stored, as short phrases: "due tomorrow · Tue Nov 24 09:00", "in Birthday Celebration", "p1", "every Monday". */
 export function quickAddSummary(q: QuickAdd, now: Date): { label: string; text: string; kind: string }[] {

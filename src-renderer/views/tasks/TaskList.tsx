@@ -15,10 +15,9 @@ import type { DayGroup } from '../../lib/days';
 import { dayPhrase, dueLabel, dueParts, isoDay } from '../../lib/due';
 import { focusIfIdle, focusIsLost } from '../../lib/focus';
 import type { Problem } from '../../lib/problem';
-import { firstOccurrence, parseDue, readRepeat, type RepeatReading } from '../../../src-shared/quickadd';
+import { firstOccurrence, parseDue, readRepeat, recurrenceWords, type RepeatReading } from '../../../src-shared/quickadd';
 import { actionOf, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from '../../app/keymaps';
 import { useApp } from '../../store/react';
-import { recurrenceWords } from './QuickAdd';
 import '../../styles/tasks-ui.css';
 import '../../styles/tasks-polish.css';
 

@@ -5,6 +5,7 @@ import {
   completeTask,
   createProject,
   getTask,
+  listActions,
   listTasks,
   localDate,
   moveTask,
@@ -74,6 +75,8 @@ describe('recurring tasks', () => {
     expect(updateTask(db, userCtx(db), { task: t.id, recurrence: 'FREQ=SECONDLY' })).toMatchObject({ ok: false });
     const stopped = okValue(updateTask(db, userCtx(db), { task: t.id, recurrence: 'none' }));
     expect(stopped.recurrence).toBeNull();
+    // The action log says the rule in words, as the task list does.
+    expect(listActions(db, { limit: 2 }).map((a) => a.summary)).toEqual([expect.stringContaining('does not repeat'), expect.stringContaining('repeats every month')]);
     expect(okValue(completeTask(db, userCtx(db), { task: t.id }))).toMatchObject({ status: 'done', completedAt: expect.any(String) });
     expect(okValue(reopenTask(db, userCtx(db), { task: t.id })).completedAt).toBeNull();
   });

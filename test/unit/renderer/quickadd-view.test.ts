@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuickAdd } from '../../../src-shared/quickadd';
-import { quickAddSummary, recurrenceWords } from '../../../src-renderer/views/tasks/QuickAdd';
+import { recurrenceWords } from '../../../src-shared/quickadd';
+import { quickAddSummary } from '../../../src-renderer/views/tasks/QuickAdd';
 import { duePreview } from '../../../src-renderer/views/tasks/TaskList';
 
 // Monday 23 November 2026, 10:30 local time.
