@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AgentEvent, AgentEventBody, ApprovalAnswer, ApprovalDecision, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../../src-shared/events';
 import type { Failure } from '../../../src-shared/result';
 import { ModelError, type ChatMessage, type Model, type ModelDelta, type ModelTurn } from '../llm/port';
+import { timeLimit } from '../abort';
 import type { Db } from '../store/db';
 import { listActions } from '../actions/log';
 import { answerOf, describeEdits, invokeTool, type BulkPolicy } from '../tools/invoke';
@@ -125,8 +126,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  */
 export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
   const startedAt = Date.now();
-  const timeout = AbortSignal.timeout(o.limits.timeLimitMs);
-  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  const { signal } = timeLimit(o.limits.timeLimitMs, [o.signal]);
   const stops = o.stopWhen ?? defaultStops(o.limits);
   const byName = new Map(o.tools.map((t) => [t.name, t]));
   const ctx: ToolContext = { db: o.db, action: { requestId: o.runId, source: 'agent' }, signal, services: o.services ?? createToolServices() };

@@ -4,6 +4,7 @@
  * whether the configured one is among them. Plain fetch rather than the SDK, to see the raw answer.
  */
 import { ConnectionReport, parseEndpointUrl, PRESETS, type ConnectionProblem, type KeySource } from '../../../src-shared/providers';
+import { timeLimit } from '../abort';
 import { ApiKeyError, redactSecret } from '../secrets/api-key';
 import { authHeaders, type Connection } from './connection';
 
@@ -140,8 +141,8 @@ export async function testConnection(conn: Connection, options: TestConnectionOp
     llamacpp: 'start `llama-server -m model.gguf --port 8080` or check the port in the base URL',
   };
 
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const limit = timeLimit(timeoutMs, [options.signal]);
+  const signal = limit.signal;
   let res: Response;
   try {
     res = await fetch(url, {
@@ -151,7 +152,7 @@ export async function testConnection(conn: Connection, options: TestConnectionOp
       signal,
     });
   } catch (e) {
-    if (timeout.aborted) return failed('timeout', `no answer from ${where} within ${timeoutMs / 1000} s`, 'check that the server is running and reachable; a server still loading a model can take a while');
+    if (limit.expired()) return failed('timeout', `no answer from ${where} within ${timeoutMs / 1000} s`, 'check that the server is running and reachable; a server still loading a model can take a while');
     if (options.signal?.aborted) return failed('cancelled', 'the test was cancelled', '');
     const code = errorCode(e);
     if (code === 'ECONNREFUSED') {
@@ -176,7 +177,7 @@ export async function testConnection(conn: Connection, options: TestConnectionOp
   try {
     body = await readCapped(res);
   } catch {
-    return failed(timeout.aborted ? 'timeout' : 'network', `${where} stopped answering in the middle of the reply`, 'try again; check the server is healthy', res.status);
+    return failed(limit.expired() ? 'timeout' : 'network', `${where} stopped answering in the middle of the reply`, 'try again; check the server is healthy', res.status);
   }
   const contentType = res.headers.get('content-type') ?? '';
   const said = redactSecret(providerMessage(body), key);

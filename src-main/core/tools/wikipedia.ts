@@ -6,6 +6,7 @@
  * WIKIPEDIA_TIMEOUT_MS, never a hang.
  */
 import { z } from 'zod';
+import { timeLimit } from '../abort';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import { readSettings } from '../settings';
@@ -190,7 +191,7 @@ export const wikipediaTool = defineTool({
     const now = ctx.services.now();
     const hit = fromCache(ctx.db, site, key, now);
     if (hit !== undefined) return hit ? { ok: true, value: shape(hit) } : noMatch(query);
-    const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(WIKIPEDIA_TIMEOUT_MS)]);
+    const { signal } = timeLimit(WIKIPEDIA_TIMEOUT_MS, [ctx.signal]);
     try {
       const answer = await lookUp(ctx.services.fetch, site, query, signal);
       remember(ctx.db, site, key, answer, now);
