@@ -17,12 +17,22 @@ export async function benchStore(): Promise<void> {
     const single = await median(200, () => addTask(db, newUserRequest(db), { content: 'one logged capture' }));
     report('one logged change (own transaction, fsync)', single, 'ms');
 
+    // A thousand adds into the inbox, in one transaction: their time must not grow with the inbox.
+    const thousand = () =>
+      time(() =>
+        db.transaction(() => {
+          for (let i = 0; i < 1000; i++) addTask(db, newUserRequest(db), { content: `one more task ${i}` });
+        })(),
+      );
+    const early = await thousand();
     const bulk = await time(() =>
       db.transaction(() => {
         for (let i = 0; i < 100_000; i++) addTask(db, newUserRequest(db), { content: `task number ${i}` });
       })(),
     );
     report('insert 100k tasks through the domain API (logged)', bulk, 'ms');
+    const late = await thousand();
+    report('  1,000 adds to an inbox of 100k tasks, against the same to a near-empty one', late / early, '×', { max: 1.5, label: '1.5×' });
 
     // Grow the log to 1M rows (synthetic rows: what matters is the size of the table and its index).
     const have = (db.prepare(`SELECT count(*) AS n FROM actions`).get() as { n: number }).n;
