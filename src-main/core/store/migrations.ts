@@ -390,11 +390,13 @@ export const migrations: Migration[] = [
   },
   {
     version: 10,
-    description: 'tasks indexed by their place in a project: adding a task finds the end of its project without reading all of it',
+    description: 'tasks indexed by their place in a project and by when they were done: adding a task and paging Completed read only what they need',
     up(db) {
       // tasks_by_project (project_id, status, position) cannot answer max(position) for a project across
       // statuses without visiting every task in it: a new task cost time in proportion to its project.
       db.exec(`CREATE INDEX tasks_by_position ON tasks(project_id, position)`);
+      // Completed lists the newest first: without this each page sorted every done task.
+      db.exec(`CREATE INDEX tasks_by_completion ON tasks(status, completed_at)`);
     },
   },
 ];
