@@ -430,7 +430,8 @@ export interface ImportInput {
 /**
  * Imports an .ics file as a read-only calendar, in one logged action. The same file (by name) imported
  * again updates that calendar: changed events are updated, new ones added, and events no longer in the
- * file are kept but marked cancelled (undo brings the previous state back).
+ * file are kept but marked cancelled (undo brings the previous state back). A file that changes nothing
+ * is refused ("already matches"), so the log holds no empty action.
  */
 export const importCalendar = implement('calendars.import', (cs, input: ImportInput, db): { value: ImportReport; summary: string } => {
   const source = basename(String(input.fileName).replace(/\\/g, '/')).trim().slice(0, 255) || 'calendar.ics';
@@ -508,6 +509,9 @@ export const importCalendar = implement('calendars.import', (cs, input: ImportIn
     removed++;
   }
   const row = cached(db, `SELECT * FROM calendars WHERE id = ?`).get(calendarId) as CalendarRow;
+  // The same file again, nothing in it new: no action is logged (it would have nothing to undo).
+  if (cs.changes.length === 0)
+    fail(`calendar ${quote(row.name)} already matches ${source} (${unchanged} event${unchanged === 1 ? '' : 's'}, none changed)`, 'nothing to change; import it again once the calendar has changed');
   const calendar = toCalendar(row, eventCount(db, calendarId));
   const counts = existing ? `${added} added, ${updated} updated, ${removed} removed, ${unchanged} unchanged` : `${added} event${added === 1 ? "" : "s"}`;
   return {

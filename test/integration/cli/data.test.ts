@@ -151,6 +151,19 @@ describe('tidy CLI (real process, temp database)', () => {
     expect(oneLine(r.stderr)).toBe(true);
   });
 
+  it('imports a real .ics file; the same file again is refused in one line and logs nothing', () => {
+    const db = join(tempDir(), 'tidy.db');
+    const file = join(import.meta.dirname, '..', '..', 'fixtures', 'ics', 'seed-bob-outlook.ics');
+    const first = tidy(db, ['cal', 'import', file, '--person', 'Bob']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^Imported calendar 'Bob' from seed-bob-outlook\.ics \(4 events\) \(a1; undo with: tidy undo a1\)/);
+    const again = tidy(db, ['cal', 'import', file, '--person', 'Bob']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^tidy: calendar 'Bob' already matches seed-bob-outlook\.ics \(4 events, none changed\)/);
+    expect(oneLine(again.stderr)).toBe(true);
+    expect((JSON.parse(tidy(db, ['log', '--json']).stdout) as unknown[]).length).toBe(1);
+  });
+
   it('uses TIDY_DB when --db is not given, and --db over TIDY_DB', () => {
     const dir = tempDir();
     const viaEnv = join(dir, 'env.db');

@@ -104,8 +104,17 @@ describe('re-import and undo', () => {
     imported(db, 'bob.ics', text);
     const count = () => (db.prepare(`SELECT count(*) AS n FROM events`).get() as { n: number }).n;
     expect(count()).toBe(4);
-    expect(imported(db, 'bob.ics', text).value).toMatchObject({ added: 0, updated: 0, removed: 0, unchanged: 4 });
+    const actions = () => (db.prepare(`SELECT count(*) AS n FROM actions`).get() as { n: number }).n;
+    const logged = actions();
     const before = snapshot(db);
+    // The same file again changes nothing: refused in words, and no empty action in the log.
+    expect(importCalendar(db, userCtx(db), { fileName: 'bob.ics', text })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/already matches bob\.ics \(4 events, none changed\)/),
+      hint: expect.stringMatching(/^nothing to change/),
+    });
+    expect(actions()).toBe(logged);
+    expect(snapshot(db)).toEqual(before);
     const changed = text.replace('SUMMARY:Customer call', 'SUMMARY:Customer call (rescheduled)').replace(/BEGIN:VEVENT\r\nUID:040000008200E00074C5B7101A82E00800000000F1F2[\s\S]*?END:VEVENT\r\n/, '');
     const r = imported(db, 'bob.ics', changed);
     expect(r.value).toMatchObject({ added: 0, updated: 1, removed: 1, unchanged: 2 });
