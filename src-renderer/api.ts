@@ -41,8 +41,3 @@ export const api: Bridge = createBridge(window.tidy ?? webTransport());
 
 /** In the desktop app (the preload's bridge is there) the main process shows the system notifications itself. */
 export const inDesktopApp: boolean = window.tidy !== undefined;
-/**
- * The largest request this transport carries, in bytes of JSON: `tidy serve` closes a connection on a
- * bigger frame (src-main/host/web.ts, MAX_FRAME); Electron's IPC has no such limit.
- */
-export const MAX_REQUEST_BYTES = window.tidy ? Number.POSITIVE_INFINITY : 256 * 1024 - 1024;

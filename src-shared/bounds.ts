@@ -55,3 +55,8 @@ export function inputShapeProblem(value: unknown, limits: InputLimits = INPUT_LI
   }
   return null;
 }
+
+/** The largest file the UI sends (src-main/host/uploads.ts); larger ones are for the tidy command. */
+export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+/** Bytes in one part of an upload: 144 KiB, 196,608 characters of base64, well within one web-host frame and maxChars. */
+export const UPLOAD_PART_BYTES = 144 * 1024;

@@ -8,7 +8,8 @@
  */
 import { z } from 'zod';
 import { ActionEntry, ActionSource, List, ListItem, Project, Task, TaskStatus } from './domain';
-import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot } from './calendar';
+import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot, ImportReport } from './calendar';
+import { MAX_UPLOAD_BYTES, UPLOAD_PART_BYTES } from './bounds';
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
 import { ConnectionReport, DetectedServer, KeyStatus, PresetId, ProfileId, ProviderProfile } from './providers';
@@ -119,16 +120,15 @@ const Profiles = z.object({ profiles: z.array(ProviderProfile), active: ProfileI
 const Message = z.string().trim().min(1, 'say what Tidy should do').max(20_000);
 
 /**
- * A Todoist CSV export or backup ZIP from the UI: its file name and bytes as base64. Bounded so that a
- * request stays within one WebSocket frame of the web host (src-main/host/web.ts); larger exports go
- * through `tidy import todoist FILE`.
+ * Files from the UI (a Todoist export, an .ics calendar) go in parts (src-main/host/uploads.ts):
+ * `uploads.start`, then `uploads.add` for each part in order, then the channel that uses the file names
+ * the upload. A part is small enough for one frame of the web host (src-main/host/web.ts).
  */
-export const MAX_UPLOAD_BASE64 = 240_000;
-export const TodoistUpload = z.object({
-  name: z.string().min(1).max(300),
-  base64: z.string().max(MAX_UPLOAD_BASE64).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
-  project: z.string().max(200).optional(),
-});
+export const UploadId = z.string().regex(/^up_[A-Za-z0-9_-]{22}$/, 'not an upload id');
+const UploadName = z.string().trim().min(1).max(300);
+
+/** A Todoist CSV export or backup ZIP, sent as an upload. */
+export const TodoistUpload = z.object({ upload: UploadId, project: z.string().max(200).optional() });
 export const TodoistPreview = z.object({
   projects: z.array(z.object({ name: z.string(), isNew: z.boolean(), tasks: z.number().int(), sections: z.array(z.string()), sample: z.array(z.string()) })),
   totals: z.object({
@@ -213,6 +213,12 @@ export const channels = {
   'events.list': {
     input: z.object({ from: DateTimeText, to: DateTimeText, includeCancelled: z.boolean().optional() }),
     output: z.object({ events: z.array(CalendarEvent), truncated: z.boolean() }),
+  },
+  /** Imports an uploaded .ics file (UTF-8), as `calendars.import` does with its text. */
+  'calendars.importUpload': {
+    input: z.object({ upload: UploadId, person: z.string().trim().max(200).optional() }),
+    output: mutationOutput(ImportReport),
+    changes: ['events', 'actions'],
   },
   /** Live calendars: Personal first, then imported ones by name. */
   'calendars.list': { input: Empty, output: z.array(CalendarInfo) },
@@ -320,6 +326,19 @@ export const channels = {
   'actions.redo': { input: z.object({ actionId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
   /** Redo every undone change of a request (oldest first), all or nothing. */
   'actions.redoRequest': { input: z.object({ requestId: Id, cascade: z.boolean().optional() }), output: UndoReport, changes: DATA_TOPICS },
+
+  // --- files from the UI, in parts ------------------------------------------------------------------
+  /** Announces a file of `size` bytes; its id for the parts and for the channel that uses it. */
+  'uploads.start': { input: z.object({ name: UploadName, size: z.number().int().min(0).max(MAX_UPLOAD_BYTES) }), output: z.object({ upload: UploadId }) },
+  /** Appends one part at `offset` (the bytes sent so far); returns the bytes received. */
+  'uploads.add': {
+    input: z.object({
+      upload: UploadId,
+      offset: z.number().int().min(0).max(MAX_UPLOAD_BYTES),
+      base64: z.string().max((UPLOAD_PART_BYTES / 3) * 4).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
+    }),
+    output: z.object({ received: z.number().int() }),
+  },
 
   // --- data in and out: Todoist import, backups ------------------------------------------------------
   /** What importing this Todoist CSV or backup ZIP would create; changes nothing. */

@@ -26,6 +26,7 @@ import {
   DomainError,
   fail,
   findFreeSlots,
+  importCalendar,
   listActions,
   listCalendars,
   listEvents,
@@ -77,6 +78,7 @@ import { addFromText } from '../core/domain/quickadd';
 import { searchAll } from '../core/domain/search';
 import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
+import { createUploads, type Uploads } from './uploads';
 import { sessionClient } from '../core/mcp/sessions';
 
 export interface HostDeps {
@@ -92,6 +94,8 @@ export interface HostDeps {
   services?: ToolServices;
   /** The logged operations offered as channels; every declared one by default. */
   operations?: readonly AnyOperation[];
+  /** Where files from the UI arrive in parts; tests pass one with their own clock. */
+  uploads?: Uploads;
 }
 
 /** What the host adds: where events go, and the runs going on in this process. */
@@ -163,7 +167,6 @@ async function refusing<T>(f: () => T | Promise<T>): Promise<T> {
   }
 }
 
-const uploadFiles = (i: { name: string; base64: string }) => readTodoistFiles(i.name, Buffer.from(i.base64, 'base64'));
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { db, secrets, hub, live } = deps;
@@ -172,6 +175,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const services = deps.services ?? createToolServices();
   const tools = deps.tools ?? TOOLS;
   const ctx = () => newUserRequest(db);
+  const uploads = deps.uploads ?? createUploads();
+  const todoistFiles = (upload: string) => {
+    const f = uploads.read(upload);
+    return readTodoistFiles(f.name, f.bytes);
+  };
   const undoOptions = (cascade?: boolean) => ({ ctx: ctx(), cascade });
 
   const connection = (profile?: string): Connection => must(resolveConnection(db, keyDeps, { profile }));
@@ -208,6 +216,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return listEvents(db, { fromMs: parseInstant(i.from, zone, 'from'), toMs: parseInstant(i.to, zone, 'to'), zone, includeCancelled: i.includeCancelled });
     },
     'calendars.list': () => listCalendars(db),
+    'calendars.importUpload': (i) => {
+      const f = uploads.read(i.upload);
+      return logged(importCalendar(db, ctx(), { fileName: f.name, text: new TextDecoder('utf-8').decode(f.bytes), ...(i.person ? { person: i.person } : {}) }));
+    },
+    'uploads.start': (i) => ({ upload: uploads.start(i.name, i.size) }),
+    'uploads.add': (i) => ({ received: uploads.add(i.upload, i.offset, Buffer.from(i.base64, 'base64')) }),
     'events.free': (i) => {
       const zone = localZone();
       const settings = readSettings(db);
@@ -268,10 +282,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'actions.redoRequest': (i) => must(redoRequest(db, i.requestId, undoOptions(i.cascade))),
 
     // readSettings types enum settings loosely (as string); the contract's schema gives them their exact type.
-    'data.todoistPreview': (i) => refusing(() => previewOf(planTodoistImport(db, uploadFiles(i), { project: i.project }))),
+    'data.todoistPreview': (i) => refusing(() => previewOf(planTodoistImport(db, todoistFiles(i.upload), { project: i.project }))),
     'data.todoistImport': (i) =>
       refusing(async () => {
-        const r = await importTodoist(db, db.name, uploadFiles(i), { project: i.project });
+        const r = await importTodoist(db, db.name, todoistFiles(i.upload), { project: i.project });
         return { ...previewOf(r), requestId: r.requestId, backup: r.backup };
       }),
     'data.lastBackup': () => lastBackup(db.name),

@@ -7,6 +7,7 @@ import { BridgeError } from '../../src-shared/bridge';
 import type { ImportReport } from '../../src-shared/calendar';
 import type { Task } from '../../src-shared/domain';
 import { toProblem, type Problem } from '../lib/problem';
+import { sendFile, type FileLike } from '../lib/upload';
 import type { EditedArgs } from '../views/calendar/approval';
 import { addDays, daysOf, step } from '../views/calendar/layout';
 import { toEvents, type CalEvent, type CalendarInfo } from '../views/calendar/model';
@@ -27,9 +28,6 @@ export interface CalendarPage {
 
 /** The edited arguments of an approval's form, and why they cannot be sent yet (null when they can). */
 export type ApprovalEdit = EditedArgs;
-
-/** Largest .ics file the window reads (the core has its own limit; this one keeps the window responsive). */
-export const MAX_ICS_BYTES = 8 * 1024 * 1024;
 
 export interface CalendarSlice {
   /** A moment inside the shown range. */
@@ -53,7 +51,8 @@ export interface CalendarSlice {
   loadTodayEvents(): Promise<void>;
   refreshCalendar(): Promise<void>;
   /** Imports an .ics file's text; true when it worked (a refusal is in importProblem). */
-  importCalendar(fileName: string, text: string, person?: string): Promise<boolean>;
+  /** Sends an .ics file (lib/upload.ts) and imports it; false, with importProblem set, when refused. */
+  importCalendar(file: FileLike, person?: string): Promise<boolean>;
   /** A file that cannot be sent (too big, not text): its refusal, shown like the core's; null dismisses. */
   refuseImport(refusal: { fileName: string; problem: Problem } | null): void;
   removeCalendar(id: string): Promise<boolean>;
@@ -122,10 +121,12 @@ export const createCalendarSlice =
         await Promise.all([shown(s.calEvents) ? s.loadCalendar() : null, shown(s.todayEvents) ? s.loadTodayEvents() : null]);
       },
 
-      importCalendar: async (fileName, text, person) => {
+      importCalendar: async (file, person) => {
+        const fileName = file.name;
         set({ importing: true, importProblem: null });
         try {
-          const { value } = await api.invoke('calendars.import', { fileName, text, ...(person ? { person } : {}) });
+          const upload = await sendFile(api, file);
+          const { value } = await api.invoke('calendars.importUpload', { upload, ...(person ? { person } : {}) });
           set({ importing: false });
           get().notify(importSummary(fileName, value));
           return true;

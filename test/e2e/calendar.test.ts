@@ -152,6 +152,11 @@ describe('the calendar in Chromium through tidy serve', () => {
     // One line: the file, what is wrong, what to do.
     expect((await alert.locator('p').innerText()).split('\n')).toHaveLength(1);
     await alert.getByRole('button', { name: 'Dismiss' }).click();
+    // The same file again changes nothing: said in words, and the log gets no empty entry.
+    await pick('bob.ics', BOB_ICS);
+    const again = main().getByRole('alert').filter({ hasText: "Could not import bob.ics: calendar 'Bob' already matches bob.ics (1 event, none changed)" });
+    await visible(again);
+    await again.getByRole('button', { name: 'Dismiss' }).click();
     await pick('notes.txt', 'just some notes', 'text/plain');
     await visible(main().getByRole('alert').filter({ hasText: 'Could not import notes.txt: it is not an iCalendar file' }));
     await main().getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();

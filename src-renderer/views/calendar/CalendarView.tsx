@@ -6,11 +6,9 @@
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent } from 'react';
 import { PERSONAL_CALENDAR_ID } from '../../../src-shared/calendar';
-import { MAX_REQUEST_BYTES } from '../../api';
 import { actionOf, CALENDAR_KEYS } from '../../app/keymaps';
 import { isTyping } from '../../app/shortcuts';
 import type { Problem } from '../../lib/problem';
-import { MAX_ICS_BYTES } from '../../store/calendar';
 import { useApp } from '../../store/react';
 import { ProblemAlert, ViewHead } from '../common';
 import { addDays, daysOf, DEFAULT_WORKING_HOURS, parseWorkDays, type WorkingHours } from './layout';
@@ -31,25 +29,10 @@ function rangeLabel(days: number[]): string {
 
 const ICS = /\.(ics|ical|ifb|icalendar)$/i;
 
-/** Reads a chosen or dropped file; a refusal in words when it is not an .ics file the window can send. */
-async function readIcs(file: File): Promise<{ text: string } | { problem: Problem }> {
-  if (!ICS.test(file.name) && file.type !== 'text/calendar') {
-    return { problem: { code: 'client', message: 'it is not an iCalendar file', hint: 'choose a .ics file (exported from Google, Outlook or Apple Calendar)' } };
-  }
-  if (file.size > MAX_ICS_BYTES) {
-    return { problem: { code: 'client', message: `it is too large to import here (${Math.round(file.size / 1024 / 1024)} MB)`, hint: `import it with: tidy cal import "${file.name}"` } };
-  }
-  let text: string;
-  try {
-    text = await file.text();
-  } catch {
-    return { problem: { code: 'client', message: 'it could not be read', hint: 'check that the file is still there, then try again' } };
-  }
-  // In a browser on `tidy serve` a request is at most 256 KiB: a bigger file would cut the connection.
-  if (new Blob([JSON.stringify(text)]).size > MAX_REQUEST_BYTES) {
-    return { problem: { code: 'client', message: 'it is too large to import in the browser', hint: `import it in the app, or with: tidy cal import "${file.name}"` } };
-  }
-  return { text };
+/** A refusal in words when the chosen or dropped file is not an iCalendar file; null when it is. */
+function notIcs(file: File): Problem | null {
+  if (ICS.test(file.name) || file.type === 'text/calendar') return null;
+  return { code: 'client', message: 'it is not an iCalendar file', hint: 'choose a .ics file (exported from Google, Outlook or Apple Calendar)' };
 }
 
 export function CalendarView() {
@@ -107,12 +90,12 @@ export function CalendarView() {
 
   const importFiles = async (files: FileList | File[] | null) => {
     for (const file of files ? [...files] : []) {
-      const read = await readIcs(file);
-      if ('problem' in read) {
-        refuseImport({ fileName: file.name, problem: read.problem });
+      const problem = notIcs(file);
+      if (problem) {
+        refuseImport({ fileName: file.name, problem });
         return;
       }
-      if (!(await importCalendar(file.name, read.text, person.trim() || undefined))) return;
+      if (!(await importCalendar(file, person.trim() || undefined))) return;
     }
     setPerson('');
   };

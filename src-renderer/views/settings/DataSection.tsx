@@ -5,7 +5,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
-import { fileUpload, type TodoistImported, type TodoistPreview, type TodoistUpload } from '../../store/transfer';
+import { type TodoistImported, type TodoistPreview, type TodoistUpload } from '../../store/transfer';
 import '../../styles/data-md.css';
 
 const when = (iso: string): string => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -61,6 +61,7 @@ function BackupPart() {
 type Step = { kind: 'none' } | { kind: 'busy'; what: string } | { kind: 'preview'; upload: TodoistUpload; preview: TodoistPreview } | { kind: 'done'; result: TodoistImported } | { kind: 'problem'; problem: Problem };
 
 function ImportPart() {
+  const uploadFile = useApp((s) => s.uploadFile);
   const previewTodoist = useApp((s) => s.previewTodoist);
   const importTodoist = useApp((s) => s.importTodoist);
   const undoRequest = useApp((s) => s.undoRequest);
@@ -71,10 +72,11 @@ function ImportPart() {
   const pick = async (file: File | undefined) => {
     if (!file) return;
     setStep({ kind: 'busy', what: `Reading ${file.name}…` });
-    const upload = await fileUpload(file);
-    if (!upload.ok) return setStep({ kind: 'problem', problem: upload.problem });
-    const r = await previewTodoist(upload.value);
-    setStep(r.ok ? { kind: 'preview', upload: upload.value, preview: r.value } : { kind: 'problem', problem: r.problem });
+    const sent = await uploadFile(file);
+    if (!sent.ok) return setStep({ kind: 'problem', problem: sent.problem });
+    const upload = { upload: sent.value };
+    const r = await previewTodoist(upload);
+    setStep(r.ok ? { kind: 'preview', upload, preview: r.value } : { kind: 'problem', problem: r.problem });
   };
 
   const run = async (upload: TodoistUpload) => {

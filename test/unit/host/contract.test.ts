@@ -9,6 +9,7 @@ import type { AgentEvent } from '../../../src-shared/events';
 import type { Model } from '../../../src-main/core/llm/port';
 import { memoryHost } from '../../support/host';
 import { snapshot } from '../../support/db';
+import { sendFile } from '../../../src-renderer/lib/upload';
 import { call as toolCall, calls, hang, say, ScriptedModel } from '../../fakes/scripted-model';
 
 /** Every channel a test below calls; the last test checks that none was forgotten. */
@@ -582,13 +583,44 @@ describe('MCP servers', () => {
   });
 });
 
+/** Sends a file the way the UI does (src-renderer/lib/upload.ts), counting the channels as covered. */
+async function uploaded(h: ReturnType<typeof setup>, name: string, text: string): Promise<string> {
+  covered.add('uploads.start');
+  covered.add('uploads.add');
+  return sendFile(h.api, Object.assign(new Blob([text]), { name }));
+}
+
+describe('files from the UI, in parts', () => {
+  it('imports an .ics file of 1.6 MB, more than one request may hold, as an upload; parts out of order or too long are refused', async () => {
+    const h = setup();
+    const events = Array.from({ length: 8000 }, (_, i) =>
+      ['BEGIN:VEVENT', `UID:big-${i}@example.com`, 'DTSTAMP:20300101T000000Z', `DTSTART:2030${String(1 + (i % 12)).padStart(2, '0')}${String(1 + (i % 28)).padStart(2, '0')}T090000Z`, 'DURATION:PT30M', `SUMMARY:Meeting ${i} ${'·'.repeat(40)}`, 'END:VEVENT'].join('\r\n'),
+    );
+    const text = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Example//Big//EN', ...events, 'END:VCALENDAR', ''].join('\r\n');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1_500_000);
+    const upload = await uploaded(h, 'Team.ics', text);
+    const imported = await h.call('calendars.importUpload', { upload, person: 'Alice' });
+    expect(imported.value).toMatchObject({ added: 8000, calendar: { name: 'Alice', source: 'Team.ics' } });
+    expect(h.events.at(-1)).toEqual({ topics: ['events', 'actions'] });
+    // The same bytes inline are refused before any schema reads them.
+    expect(await refusal(h.call('calendars.import', { fileName: 'Team.ics', text }))).toMatchObject({ code: 'invalid_input' });
+
+    const { upload: other } = await h.call('uploads.start', { name: 'Other.ics', size: 6 });
+    expect(await h.call('uploads.add', { upload: other, offset: 0, base64: Buffer.from('abc').toString('base64') })).toEqual({ received: 3 });
+    expect((await refusal(h.call('uploads.add', { upload: other, offset: 0, base64: 'YWJj' }))).message).toBe('a part of Other.ics came out of order (at byte 0, expected 3)');
+    expect((await refusal(h.call('uploads.add', { upload: other, offset: 3, base64: 'YWJjZA==' }))).message).toBe('Other.ics is longer than the 6 bytes announced');
+    expect((await refusal(h.call('calendars.importUpload', { upload: other }))).message).toBe('Other.ics has not fully arrived (3 of 6 bytes)');
+    expect((await refusal(h.call('uploads.start', { name: 'x.ics', size: 65 * 1024 * 1024 }))).code).toBe('invalid_input');
+  });
+});
+
 describe('data channels: Todoist import and backups', () => {
-  const csv = (text: string) => ({ name: 'Home.csv', base64: Buffer.from(text).toString('base64') });
+  const csv = async (h: ReturnType<typeof setup>, text: string) => ({ upload: await uploaded(h, 'Home.csv', text) });
   const HEAD = 'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE';
 
   it('previews (writing nothing), imports as one request that tells the views, and refuses a malformed file with the row', async () => {
     const h = setup();
-    const upload = csv(`${HEAD}\nsection,Kitchen\ntask,"Paint, then sand",,1,1\nnote,a comment\ntask,Tiles,,4,2`);
+    const upload = await csv(h, `${HEAD}\nsection,Kitchen\ntask,"Paint, then sand",,1,1\nnote,a comment\ntask,Tiles,,4,2`);
     const before = snapshot(h.db);
     const preview = await h.call('data.todoistPreview', upload);
     expect(preview.totals).toMatchObject({ projects: 1, newProjects: 1, tasks: 2, sections: 1, notes: 1, subtasks: 1 });
@@ -602,9 +634,10 @@ describe('data channels: Todoist import and backups', () => {
     expect(h.events.at(-1)!.topics).toEqual(expect.arrayContaining(['tasks', 'projects', 'actions']));
     expect((await h.call('tasks.list', { project: 'Home' })).tasks.map((t) => t.content)).toEqual(['Paint, then sand', 'Tiles']);
 
-    const bad = await refusal(h.call('data.todoistPreview', csv(`${HEAD}\ntask,x,,9,1`)));
+    const bad = await refusal(h.call('data.todoistPreview', await csv(h, `${HEAD}\ntask,x,,9,1`)));
     expect(bad.message).toMatch(/^Home\.csv, line 2: PRIORITY "9"/);
-    expect((await refusal(h.call('data.todoistImport', { name: 'x.csv', base64: 'not base64!' }))).code).toBe('invalid_input');
+    expect((await refusal(h.call('data.todoistImport', { upload: 'not an upload' }))).code).toBe('invalid_input');
+    expect((await refusal(h.call('data.todoistImport', { upload: 'up_AAAAAAAAAAAAAAAAAAAAAA' }))).message).toMatch(/^no upload up_A+ is waiting/);
   });
 
   it('no backup at first; Back up now makes one, which is then the last one', async () => {

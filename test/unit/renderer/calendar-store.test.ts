@@ -4,7 +4,10 @@ import type { CalendarInfo, ImportReport } from '../../../src-shared/calendar';
 import { connectStore, createAppStore } from '../../../src-renderer/store';
 import { replay } from '../../../src-renderer/lib/runs';
 import { approvalKey } from '../../../src-renderer/store/chat';
+import { createUploads } from '../../../src-main/host/uploads';
 import { fakeApi, flush } from './fake-api';
+
+const fileOf = (name: string, text: string) => Object.assign(new Blob([text]), { name });
 
 const NOW = new Date(2026, 10, 25, 14, 0).getTime(); // a Wednesday
 const PERSONAL: CalendarInfo = { id: 'personal', name: 'Personal', kind: 'local', personName: null, personEmail: null, colour: '#2457c5', readOnly: false, source: null, events: 0, updatedAt: '' };
@@ -12,18 +15,21 @@ const ALICE: CalendarInfo = { ...PERSONAL, id: 'k2', name: 'Alice', kind: 'impor
 const REPORT: ImportReport = { calendar: ALICE, added: 3, updated: 0, removed: 0, unchanged: 0, warnings: [] };
 
 function setup() {
+  const uploads = createUploads();
   const fake = fakeApi({
     'events.list': () => ({ events: [], truncated: false }),
     'calendars.list': () => [PERSONAL, ALICE],
-    'calendars.import': ({ text }) => {
-      if (!text.includes('BEGIN:VCALENDAR')) throw new BridgeError('failed', 'line 1: not an iCalendar file (no BEGIN:VCALENDAR)', 'export the calendar again as .ics');
+    'uploads.start': ({ name, size }) => ({ upload: uploads.start(name, size) }),
+    'uploads.add': ({ upload, offset, base64 }) => ({ received: uploads.add(upload, offset, Buffer.from(base64, 'base64')) }),
+    'calendars.importUpload': ({ upload }) => {
+      if (!uploads.read(upload).bytes.toString('utf8').includes('BEGIN:VCALENDAR')) throw new BridgeError('failed', 'line 1: not an iCalendar file (no BEGIN:VCALENDAR)', 'export the calendar again as .ics');
       return { value: REPORT, actionId: 'a1' };
     },
     'agent.approve': () => ({ answered: true }),
   });
   const store = createAppStore({ api: fake.api, now: () => NOW });
   connectStore(store, fake.api);
-  return { fake, store };
+  return { fake, store, uploads };
 }
 
 describe('the calendar store', () => {
@@ -60,12 +66,14 @@ describe('the calendar store', () => {
   });
 
   it('imports a file and says what it did; a refused file leaves its one-line reason', async () => {
-    const { fake, store } = setup();
-    expect(await store.getState().importCalendar('alice.ics', 'BEGIN:VCALENDAR\r\nEND:VCALENDAR', 'Alice')).toBe(true);
-    expect(fake.callsTo('calendars.import')[0]).toEqual({ fileName: 'alice.ics', text: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR', person: 'Alice' });
+    const { fake, store, uploads } = setup();
+    expect(await store.getState().importCalendar(fileOf('alice.ics', 'BEGIN:VCALENDAR\r\nEND:VCALENDAR'), 'Alice')).toBe(true);
+    const [first] = fake.callsTo('calendars.importUpload') as { upload: string }[];
+    expect(first).toEqual({ upload: expect.stringMatching(/^up_/), person: 'Alice' });
+    expect(uploads.read(first!.upload)).toEqual({ name: 'alice.ics', bytes: Buffer.from('BEGIN:VCALENDAR\r\nEND:VCALENDAR') });
     expect(store.getState().notices.at(-1)?.text).toBe('Imported alice.ics as Alice: 3 new events');
-    expect(await store.getState().importCalendar('notes.ics', 'hello')).toBe(false);
-    expect(fake.callsTo('calendars.import')[1]).not.toHaveProperty('person');
+    expect(await store.getState().importCalendar(fileOf('notes.ics', 'hello'))).toBe(false);
+    expect(fake.callsTo('calendars.importUpload')[1]).not.toHaveProperty('person');
     expect(store.getState().importProblem).toMatchObject({ fileName: 'notes.ics', problem: { message: 'line 1: not an iCalendar file (no BEGIN:VCALENDAR)', hint: 'export the calendar again as .ics' } });
     expect(store.getState().importing).toBe(false);
   });
