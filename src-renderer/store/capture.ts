@@ -18,7 +18,7 @@ export interface CaptureSlice {
   loadCaptureChanges(): Promise<void>;
   /** The main window shows the conversation; null when it was asked to, else why not. */
   openInTidy(): Promise<Problem | null>;
-  /** Forgets the answer shown (a new capture begins). */
+  /** Forgets the answer shown (a new capture begins), unless its run is still going: it may wait for an approval only this window shows. */
   clearCapture(): void;
 }
 
@@ -56,5 +56,9 @@ export const createCaptureSlice =
         return toProblem(e);
       }
     },
-    clearCapture: () => set({ captureRun: null, captureChanges: idle() }),
+    clearCapture: () => {
+      const run = get().captureRun;
+      if (run && (get().runs[run.runId]?.status ?? 'running') === 'running') return;
+      set({ captureRun: null, captureChanges: idle() });
+    },
   });

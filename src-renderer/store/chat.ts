@@ -89,9 +89,8 @@ export const RUN_CHANGES_LIMIT = 1000;
 /** Approval ids count within a run. */
 export const approvalKey = (runId: string, approvalId: string): string => `${runId}/${approvalId}`;
 
-/** The approval the open conversation's run waits for (the oldest first), if any: what Alt+A / Alt+D answer. */
-export function waitingApproval(s: Pick<ChatSlice, 'runs' | 'thread' | 'approvalsSent'>): { runId: string; approval: Approval } | null {
-  const run = activeRun(s);
+/** The approval a run waits for (the oldest first), if any: what Alt+A / Alt+D answer. The run is the open conversation's unless given (the quick-capture window gives its own). */
+export function waitingApproval(s: Pick<ChatSlice, 'runs' | 'thread' | 'approvalsSent'>, run: RunState | null | undefined = activeRun(s)): { runId: string; approval: Approval } | null {
   const approval = run && waitingApprovals(run).find((a) => !(approvalKey(run.id, a.approvalId) in s.approvalsSent));
   return run && approval ? { runId: run.id, approval } : null;
 }

@@ -18,7 +18,20 @@ const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline
  * it is announced instead, and answered by a click, by Tab to a button, or by Alt+A / Alt+D. An event to
  * book or move shows as a form (calendar/EventApprovalForm.tsx) whose edits Approve sends.
  */
-export function ApprovalCard({ runId, approval, live, names }: { runId: string; approval: Approval; live: boolean; names: Names }) {
+export function ApprovalCard({
+  runId,
+  approval,
+  live,
+  names,
+  home = composer,
+}: {
+  runId: string;
+  approval: Approval;
+  live: boolean;
+  names: Names;
+  /** Where the focus goes once the card is answered: the chat's message box, or the quick-capture box. */
+  home?: () => HTMLElement | null;
+}) {
   const answer = useApp((s) => s.answerApproval);
   const sent = useApp((s) => s.approvalsSent[approvalKey(runId, approval.approvalId)] ?? null);
   /** The event form's edits cannot be sent yet (its message says why): approving waits for a fix. */
@@ -38,10 +51,10 @@ export function ApprovalCard({ runId, approval, live, names }: { runId: string; 
     if (wasWaiting.current && !waiting) {
       const card = cardRef.current;
       // Answered (here, by shortcut, or elsewhere): from the card, the focus goes on to the message box.
-      if (focusIsLost() || (card && card.contains(document.activeElement))) composer()?.focus();
+      if (focusIsLost() || (card && card.contains(document.activeElement))) home()?.focus();
     }
     wasWaiting.current = waiting;
-  }, [waiting]);
+  }, [waiting, home]);
 
   const decide = (d: ApprovalDecision) => void answer(runId, approval.approvalId, d);
 

@@ -1,14 +1,18 @@
 /**
- * Under the quick-capture box, after Ctrl+Enter: Tidy's answer as it streams, the changes it made (each
- * with Undo or Redo, and Undo all), and "Open in Tidy", which shows the conversation in the main window.
+ * Under the quick-capture box, after Ctrl+Enter: Tidy's answer as it streams, the approvals the run asks
+ * for (answered here as in the chat: ApprovalCard.tsx), the changes it made (each with Undo or Redo, and
+ * Undo all), and "Open in Tidy", which shows the conversation in the main window.
  */
 import { useEffect } from 'react';
+import { waitingApprovals } from '../lib/runs';
 import { actionKey, requestKey } from '../store/actions';
 import { useApp } from '../store/react';
+import { ApprovalCard } from './ApprovalCard';
 import { Markdown } from './Markdown';
+import { useNames } from './names';
 import '../styles/firstrun.css';
 
-export function CaptureAnswer({ close }: { close: () => void }) {
+export function CaptureAnswer({ close, home }: { close: () => void; home: () => HTMLElement | null }) {
   const captured = useApp((s) => s.captureRun);
   const run = useApp((s) => (s.captureRun ? s.runs[s.captureRun.runId] : undefined));
   const changes = useApp((s) => s.captureChanges);
@@ -20,6 +24,7 @@ export function CaptureAnswer({ close }: { close: () => void }) {
   const undoProblems = useApp((s) => s.undoProblems);
   const pending = useApp((s) => s.undoPending);
 
+  const names = useNames(run);
   const status = run?.status ?? 'running';
   const actions = run?.actions ?? 0;
   // The list follows the run: each change it logs, and its end.
@@ -37,7 +42,8 @@ export function CaptureAnswer({ close }: { close: () => void }) {
 
   return (
     <section className="capture-answer" aria-label="Tidy's answer" aria-busy={running}>
-      {running && !text && <p role="status">Tidy is working…</p>}
+      {running && !text && <p role="status">{run && waitingApprovals(run).length > 0 ? 'Tidy waits for your answer.' : 'Tidy is working…'}</p>}
+      {run?.approvals.map((a) => <ApprovalCard key={a.approvalId} runId={run.id} approval={a} live={running} names={names} home={home} />)}
       {text && <Markdown source={text} streaming={running} />}
       {!running && run?.message && status !== 'done' && (
         <p className="field-error" role="alert">

@@ -1,11 +1,13 @@
 /**
  * The quick-capture window (route #/capture): one line. Enter adds it to the inbox at once — no model,
- * works offline; Ctrl/Cmd+Enter sends it to the agent instead; Esc closes the window.
+ * works offline; Ctrl/Cmd+Enter sends it to the agent instead; Esc closes the window. An approval the
+ * agent asks for is answered here (a click, or Alt+A / Alt+D as in the main window).
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { waitingApproval } from '../store/chat';
 import type { Problem } from '../lib/problem';
 import { MOD } from '../app/shortcuts';
-import { useApp } from '../store/react';
+import { useApp, useAppStore } from '../store/react';
 import { CaptureAnswer } from './CaptureAnswer';
 import { QuickAddInput, QuickAddSummary, useQuickAdd } from './tasks/QuickAdd';
 
@@ -23,12 +25,29 @@ export function CaptureView({ close }: { close: () => void }) {
   // Read with the quick-add grammar as it is typed; the main side reads the same text the same way when storing it.
   const parsed = useQuickAdd(text);
 
+  const home = useCallback(() => inputRef.current, []);
+  const store = useAppStore();
+
   // The desktop app keeps this window and shows it again on the shortcut: be ready to type each time.
   useEffect(() => {
     const ready = () => inputRef.current?.focus();
     window.addEventListener('focus', ready);
     return () => window.removeEventListener('focus', ready);
   }, []);
+
+  // Alt+A / Alt+D answer the approval this window's run waits for: a chord, never a typed character.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey || (e.code !== 'KeyA' && e.code !== 'KeyD')) return;
+      const s = store.getState();
+      const waiting = waitingApproval(s, s.captureRun ? s.runs[s.captureRun.runId] : null);
+      if (!waiting) return;
+      e.preventDefault();
+      void s.answerApproval(waiting.runId, waiting.approval.approvalId, e.code === 'KeyA' ? 'approve' : 'decline');
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
 
   const submit = async (to: 'inbox' | 'agent') => {
     const value = text.trim();
@@ -85,7 +104,7 @@ export function CaptureView({ close }: { close: () => void }) {
           {done ?? `Enter adds to the inbox · ${MOD}+Enter asks Tidy · Esc closes`}
         </p>
       )}
-      <CaptureAnswer close={close} />
+      <CaptureAnswer close={close} home={home} />
     </main>
   );
 }

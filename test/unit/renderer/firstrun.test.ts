@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
 import type { ConnectionReport, KeyStatus, ProviderProfile } from '../../../src-shared/providers';
-import { createAppStore } from '../../../src-renderer/store';
+import { connectStore, createAppStore } from '../../../src-renderer/store';
 import { fakeApi } from './fake-api';
+import { events, finished, started } from './fixtures';
 
 const report = (ok: boolean): ConnectionReport => ({
   ok,
@@ -93,6 +94,7 @@ describe('the quick-capture answer in the store', () => {
       'app.open': () => ({ opened: true }),
     });
     const store = createAppStore({ api: fake.api });
+    connectStore(store, fake.api);
     expect(await store.getState().openInTidy()).toBeNull();
     expect(fake.callsTo('app.open')).toEqual([]);
     expect(await store.getState().askFromCapture('plan the garden')).toBeNull();
@@ -107,6 +109,12 @@ describe('the quick-capture answer in the store', () => {
       throw new BridgeError('failed', 'no API key for profile openai', 'add a key or pick a local server', 'no_key');
     };
     expect(await store.getState().askFromCapture('again')).toMatchObject({ message: 'no API key for profile openai' });
+    // A new capture keeps the answer of a run still going (it may wait for an approval only shown there)…
+    store.getState().clearCapture();
+    expect(store.getState().captureRun).toEqual({ runId: 'r4', conversationId: 'c2' });
+    // …and forgets it once the run has ended.
+    for (const e of events('r4', started('c2', 'plan the garden'), finished('done', 2))) fake.emit('agent.event', e);
+    expect(store.getState().runs['r4']?.status).toBe('done');
     store.getState().clearCapture();
     expect(store.getState().captureRun).toBeNull();
   });
