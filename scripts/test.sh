@@ -9,7 +9,8 @@ echo '== build'; npm run --silent build >/dev/null
 echo '== electron security scan'; npm run --silent security | tail -1
 
 mkdir -p test-results
-run=(npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json)
+run=(npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+     --reporter=./test/support/retried-reporter.ts)
 # The keychain tests need a D-Bus session with an unlocked Secret Service; the script provides one.
 if [ -f scripts/with-keyring.sh ]; then run=(bash scripts/with-keyring.sh "${run[@]}"); fi
 echo '== tests'
@@ -19,4 +20,8 @@ node -e '
   const r = JSON.parse(require("fs").readFileSync("test-results/vitest.json", "utf8"));
   console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
 ' || true
+if [ -s test-results/retried.txt ]; then
+  echo "passed only on a retry ($(wc -l < test-results/retried.txt)) — make these steady:"
+  cat test-results/retried.txt
+fi
 exit $status
