@@ -161,7 +161,7 @@ describe('runAgent, stop predicates', () => {
     const started = Date.now();
     const r = await run(db, new ScriptedModel([hang]), 'x', { limits: { maxActions: 20, timeLimitMs: 150, historyLength: 15, contextTokens: 16_000 } });
     expect(r).toMatchObject({ status: 'limit', message: 'stopped: reached the time limit of 150 ms' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started, 'interrupted, not waiting for the hung call').toBeLessThan(10_000);
   });
 
   it('takes custom stop predicates', async () => {

@@ -121,7 +121,9 @@ describe('calculator: answers', () => {
 
 describe('calculator: limits and lifecycle', () => {
   it('refuses over-long expressions before any worker starts', async () => {
-    const { calc, workers } = tracked();
+    // The time limit is not under test here: a 9,999-character expression may take over the default 1 s on a
+    // loaded machine.
+    const { calc, workers } = tracked({ timeoutMs: 30_000 });
     const long = '1+'.repeat(5_000) + '1'; // 10,001 characters
     expect(await calc.calculate(long)).toMatchObject({ error: 'the expression is too long (10001 characters; the limit is 10000)' });
     expect(await calc.calculate('1'.repeat(1_000_000))).toMatchObject({ error: expect.stringMatching(/too long/) });
@@ -175,7 +177,7 @@ describe('calculator: limits and lifecycle', () => {
   });
 
   it('turns a heap that fills up gradually into an error and carries on', async () => {
-    const { calc, workers } = tracked({ heapMb: 32 });
+    const { calc, workers } = tracked({ heapMb: 32, timeoutMs: 30_000 }); // memory is under test, not time
     const hog = 'a = ones(1e6); b = ones(1e6); c = ones(1e6); d = ones(1e6); e1 = ones(1e6); f = ones(1e6); size(f)';
     expect(await calc.calculate(hog)).toMatchObject({ error: 'expression needed more memory than the calculator allows and was stopped' });
     expect(await calc.calculate('15 * 25')).toEqual({ result: '375' });
@@ -279,7 +281,7 @@ setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300);
     const pending = calc.calculate(RUNAWAY, controller.signal);
     setTimeout(() => controller.abort(), 100);
     expect(await pending).toMatchObject({ error: 'the calculation was cancelled' });
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(performance.now() - t0, 'cancelled, not stopped at the 10 s time limit').toBeLessThan(5_000);
     expect(await calc.calculate('2 + 2')).toEqual({ result: '4' });
     expect(workers).toHaveLength(2);
     await calc.close();
@@ -292,10 +294,12 @@ setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300);
     const controller = new AbortController();
     const queued = calc.calculate('2 + 2', controller.signal);
     const after = calc.calculate('3 + 3');
+    const settled: string[] = [];
+    void queued.then(() => settled.push('queued'));
+    void running.then(() => settled.push('running'));
     controller.abort();
-    const t0 = performance.now();
     expect(await queued).toMatchObject({ error: 'the calculation was cancelled' });
-    expect(performance.now() - t0).toBeLessThan(100);
+    expect(settled, 'the queued call ends at once, before the running one reaches its time limit').toEqual(['queued']);
     expect(await running).toMatchObject({ error: expect.stringMatching(/took longer than 500 ms/) });
     expect(await after).toEqual({ result: '6' });
     expect(workers).toHaveLength(2);
