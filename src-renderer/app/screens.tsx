@@ -9,17 +9,12 @@
  */
 import type { ComponentType } from 'react';
 import type { View } from '../store/views';
-import { ActionsView } from '../views/ActionsView';
-import { CalendarView } from '../views/calendar/CalendarView';
-import { ChatView } from '../views/ChatView';
-import { CompletedView } from '../views/CompletedView';
-import { InboxView } from '../views/InboxView';
-import { ListsView } from '../views/ListsView';
-import { ProjectsView } from '../views/ProjectsView';
-import { SearchView } from '../views/SearchView';
-import { SettingsView } from '../views/settings/SettingsView';
-import { TodayView } from '../views/TodayView';
-import { UpcomingView } from '../views/UpcomingView';
+import { ActionsView } from '../features/actions';
+import { CalendarView } from '../features/calendar';
+import { ChatView } from '../features/chat';
+import { CompletedView, InboxView, ListsView, ProjectsView, TodayView, UpcomingView } from '../features/tasks';
+import { SearchView } from '../features/search';
+import { SettingsView } from '../features/settings';
 
 export const SCREENS: Record<View, ComponentType> = {
   chat: ChatView,

@@ -43,6 +43,10 @@ export interface NavSlice {
   dismissNotice(id: number): void;
 }
 
+declare module './types' {
+  interface AppState extends NavSlice {}
+}
+
 /** Whether the trace panel is on screen: docked in a wide window, as an overlay in a narrow one. */
 export const traceShown = (s: Pick<NavSlice, 'narrow' | 'traceOpen' | 'traceOverlay'>): boolean => (s.narrow ? s.traceOverlay : s.traceOpen);
 
