@@ -23,7 +23,7 @@ export function Notices() {
             {n.text}
           </p>
         ) : (
-        <div key={n.id} className={`notice ${n.tone}`}>
+        <div key={n.id} className={`notice ${n.tone}`} {...(n.code ? { 'data-code': n.code } : {})}>
           <span className="grow">{n.text}</span>
           {n.action && (
             <button

@@ -13,6 +13,7 @@ import { addDays, daysOf, step } from './layout';
 import { toEvents, type CalEvent, type CalendarInfo } from './model';
 import { createCoalescer } from '../../lib/coalesce';
 import { idle, loadInto, type Loadable } from '../../store/loadable';
+import { request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
 export type CalendarMode = 'week' | 'day';
@@ -142,15 +143,9 @@ export const createCalendarSlice =
       refuseImport: (refusal) => set({ importProblem: refusal }),
       removeCalendar: async (id) => {
         const name = get().calendars.value?.find((c) => c.id === id)?.name ?? id;
-        try {
-          await api.invoke('calendars.remove', { calendar: id });
-          get().notify(`Removed the calendar ${name} (Ctrl+Z undoes it)`);
-          return true;
-        } catch (e) {
-          const p = toProblem(e);
-          get().notify(`${p.message} — ${p.hint}`, 'error');
-          return false;
-        }
+        const r = await request(get, () => api.invoke('calendars.remove', { calendar: id }));
+        if (r.ok) get().notify(`Removed the calendar ${name} (Ctrl+Z undoes it)`);
+        return r.ok;
       },
       loadLinkedTask: (taskId) =>
         loadInto(set, 'linkedTask', async () => {

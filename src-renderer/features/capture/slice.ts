@@ -4,8 +4,9 @@
  * with that conversation.
  */
 import type { ActionEntry } from '../../../src-shared/domain';
-import { toProblem, type Problem } from '../../lib/problem';
+import type { Problem } from '../../lib/problem';
 import { idle, loadInto, type Loadable } from '../../store/loadable';
+import { attempt } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
 export interface CaptureSlice {
@@ -31,15 +32,7 @@ export const createCaptureSlice =
   (set, get) => ({
     captureRun: null,
     captureChanges: idle(),
-    askFromCapture: async (text) => {
-      try {
-        const started = await api.invoke('capture.ask', { text });
-        set({ captureRun: started, captureChanges: idle() });
-        return null;
-      } catch (e) {
-        return toProblem(e);
-      }
-    },
+    askFromCapture: (text) => attempt(() => api.invoke('capture.ask', { text }), (started) => set({ captureRun: started, captureChanges: idle() })),
     loadCaptureChanges: async () => {
       const run = get().captureRun;
       if (!run) return;
@@ -53,12 +46,7 @@ export const createCaptureSlice =
     openInTidy: async () => {
       const run = get().captureRun;
       if (!run) return null;
-      try {
-        await api.invoke('app.open', { conversationId: run.conversationId });
-        return null;
-      } catch (e) {
-        return toProblem(e);
-      }
+      return attempt(() => api.invoke('app.open', { conversationId: run.conversationId }));
     },
     clearCapture: () => {
       const run = get().captureRun;

@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import '../../styles/chat-undo.css';
 import { downloadText } from '../../lib/download';
 import { shortTime } from '../../lib/format';
-import { toProblem } from '../../lib/problem';
-import { useApp } from '../../store/react';
+import { useApp, useAppStore } from '../../store/react';
+import { request } from '../../store/request';
 import { Icon } from '../../ui/Icon';
 
 /** The conversations, the most recently active first; "New conversation" starts an empty one. */
@@ -51,7 +51,7 @@ export function ConversationHeader() {
   const rename = useApp((s) => s.renameConversation);
   const archive = useApp((s) => s.archiveConversation);
   const openConversation = useApp((s) => s.openConversation);
-  const notify = useApp((s) => s.notify);
+  const store = useAppStore();
   const exportConversation = useApp((s) => s.exportConversation);
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState('');
@@ -72,13 +72,8 @@ export function ConversationHeader() {
 
   const exportAs = async (format: 'markdown' | 'json') => {
     if (!id) return;
-    try {
-      const file = await exportConversation(id, format);
-      downloadText(file.filename, file.mimeType, file.content);
-    } catch (e) {
-      const p = toProblem(e);
-      notify(`${p.message} — ${p.hint}`, 'error');
-    }
+    const r = await request(store.getState, () => exportConversation(id, format));
+    if (r.ok) downloadText(r.value.filename, r.value.mimeType, r.value.content);
   };
 
   return (

@@ -11,6 +11,7 @@ import { toolLabel } from '../../lib/format';
 import { applyEvent, replay, runFromInfo, waitingApprovals, type Approval, type RunState } from '../../lib/runs';
 import { idle, loaded, loadInto, type Loadable } from '../../store/loadable';
 import type { Deps, SliceCreator } from '../../store/types';
+import { request } from '../../store/request';
 
 export type { Conversation };
 
@@ -248,16 +249,11 @@ export const createChatSlice =
       },
 
       archiveConversation: async (id, archived) => {
-        try {
-          await api.invoke(archived ? 'conversations.archive' : 'conversations.unarchive', { id });
-          get().notify(archived ? 'Archived the conversation' : 'Unarchived the conversation');
-          await get().loadConversations();
-          return true;
-        } catch (e) {
-          const p = toProblem(e);
-          get().notify(`${p.message} — ${p.hint}`, 'error');
-          return false;
-        }
+        const r = await request(get, () => api.invoke(archived ? 'conversations.archive' : 'conversations.unarchive', { id }));
+        if (!r.ok) return false;
+        get().notify(archived ? 'Archived the conversation' : 'Unarchived the conversation');
+        await get().loadConversations();
+        return true;
       },
 
       loadRunChanges: (runId) =>
@@ -278,15 +274,10 @@ export const createChatSlice =
       },
 
       renameConversation: async (id, title) => {
-        try {
-          await api.invoke('conversations.rename', { id, title });
-          await get().loadConversations();
-          return true;
-        } catch (e) {
-          const p = toProblem(e);
-          get().notify(`${p.message} — ${p.hint}`, 'error');
-          return false;
-        }
+        const r = await request(get, () => api.invoke('conversations.rename', { id, title }));
+        if (!r.ok) return false;
+        await get().loadConversations();
+        return true;
       },
 
       exportConversation: (id, format) => api.invoke('conversations.export', { id, format }),
@@ -337,12 +328,7 @@ export const createChatSlice =
       stop: async (runId) => {
         const id = runId ?? activeRun(get())?.id;
         if (!id) return;
-        try {
-          await api.invoke('agent.cancel', { runId: id });
-        } catch (e) {
-          const p = toProblem(e);
-          get().notify(`${p.message} — ${p.hint}`, 'error');
-        }
+        await request(get, () => api.invoke('agent.cancel', { runId: id }));
       },
 
       answerApproval: async (runId, approvalId, decision) => {
@@ -355,13 +341,9 @@ export const createChatSlice =
           return;
         }
         set((s) => ({ approvalsSent: { ...s.approvalsSent, [key]: decision } }));
-        try {
-          await api.invoke('agent.approve', { runId, approvalId, decision, ...(edit?.args ? { args: edit.args } : {}) });
-        } catch (e) {
-          const p = toProblem(e);
-          set((s) => ({ approvalsSent: without(s.approvalsSent, key) }));
-          get().notify(`${p.message} — ${p.hint}`, 'error');
-        }
+        const r = await request(get, () => api.invoke('agent.approve', { runId, approvalId, decision, ...(edit?.args ? { args: edit.args } : {}) }));
+        // Refused: the card can be answered again.
+        if (!r.ok) set((s) => ({ approvalsSent: without(s.approvalsSent, key) }));
       },
 
       showTrace: async (runId) => {

@@ -5,7 +5,8 @@
  */
 import { useId, useState } from 'react';
 import { McpServerConfig, McpServerName, mcpTarget, type McpServers, type McpToolInfo } from '../../../src-shared/mcp';
-import { api, BridgeError } from '../../api';
+import { api } from '../../api';
+import { outcome } from '../../store/request';
 import { useApp } from '../../store/react';
 import { Setting, useField } from './fields';
 import '../../styles/mcp.css';
@@ -109,12 +110,8 @@ function ServerList({ servers }: { servers: McpServers }) {
 
   const showTools = async (name: string) => {
     setLists((l) => ({ ...l, [name]: { loading: true } }));
-    try {
-      const tools = await api.invoke('mcp.tools', { server: name });
-      setLists((l) => ({ ...l, [name]: { tools } }));
-    } catch (e) {
-      setLists((l) => ({ ...l, [name]: { problem: e instanceof BridgeError ? e.message : String(e) } }));
-    }
+    const r = await outcome(() => api.invoke('mcp.tools', { server: name }));
+    setLists((l) => ({ ...l, [name]: r.ok ? { tools: r.value } : { problem: r.problem.message } }));
   };
   const remove = async (name: string) => {
     const { [name]: _gone, ...rest } = servers;

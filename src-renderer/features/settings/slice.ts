@@ -6,8 +6,9 @@
 import type { Input, Output } from '../../../src-shared/ipc';
 import { BaseUrl, ModelName, type ConnectionReport, type DetectedServer, type KeyStatus, type PresetId } from '../../../src-shared/providers';
 import { ApprovalPolicy, isSettingKey, SETTINGS } from '../../../src-shared/settings';
-import { toProblem, type Problem } from '../../lib/problem';
+import { problemLine, toProblem, type Problem } from '../../lib/problem';
 import { idle, loaded, loadInto, type Loadable } from '../../store/loadable';
+import { attempt, outcome } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
 export type SettingsValues = Output<'settings.get'>;
@@ -154,15 +155,9 @@ export const createSettingsSlice =
         const invalid = validateSetting(key, value);
         setError(key, invalid);
         if (invalid !== null) return false;
-        try {
-          const settings = await api.invoke('settings.set', { key, value });
-          set({ settings: loaded(settings), settingSaved: key });
-          return true;
-        } catch (e) {
-          const p: Problem = toProblem(e);
-          setError(key, p.hint ? `${p.message} — ${p.hint}` : p.message);
-          return false;
-        }
+        const problem = await attempt(() => api.invoke('settings.set', { key, value }), (settings) => set({ settings: loaded(settings), settingSaved: key }));
+        if (problem) setError(key, problemLine(problem));
+        return problem === null;
       },
       clearSettingError: (key) => {
         if (key in get().settingErrors) setError(key, null);
@@ -181,23 +176,21 @@ export const createSettingsSlice =
 
       loadProviders: () => loadInto(set, 'providers', () => api.invoke('providers.list', {})),
       switchProfile: async (id) => {
-        try {
-          const value = await api.invoke('providers.use', { id });
+        const problem = await attempt(
+          () => api.invoke('providers.use', { id }),
           // Another profile: what was said about the last one (key, connection, a refused message) no longer holds.
-          set({
-            providers: loaded(value),
-            connection: { report: null, testing: false, problem: null },
-            settingErrors: {},
-            keyProblem: null,
-            sendProblem: null,
-            setup: { state: 'unknown', report: null },
-          });
-          return true;
-        } catch (e) {
-          const p = toProblem(e);
-          setError('profile', `${p.message} — ${p.hint}`);
-          return false;
-        }
+          (value) =>
+            set({
+              providers: loaded(value),
+              connection: { report: null, testing: false, problem: null },
+              settingErrors: {},
+              keyProblem: null,
+              sendProblem: null,
+              setup: { state: 'unknown', report: null },
+            }),
+        );
+        if (problem) setError('profile', problemLine(problem));
+        return problem === null;
       },
       updateProfile: async (id, change) => {
         const checks: [string, string | undefined, typeof BaseUrl | typeof ModelName][] = [
@@ -212,16 +205,14 @@ export const createSettingsSlice =
           ok &&= r.success;
         }
         if (!ok) return false;
-        try {
+        const field = change.baseUrl !== undefined ? 'profile.baseUrl' : 'profile.model';
+        const problem = await attempt(async () => {
           await api.invoke('providers.update', { id, ...change });
-          set({ settingSaved: change.baseUrl !== undefined ? 'profile.baseUrl' : 'profile.model', connection: { report: null, testing: false, problem: null } });
+          set({ settingSaved: field, connection: { report: null, testing: false, problem: null } });
           await get().loadProviders();
-          return true;
-        } catch (e) {
-          const p = toProblem(e);
-          setError(change.baseUrl !== undefined ? 'profile.baseUrl' : 'profile.model', `${p.message} — ${p.hint}`);
-          return false;
-        }
+        });
+        if (problem) setError(field, problemLine(problem));
+        return problem === null;
       },
       loadKeyStatus: () => loadInto(set, 'keyStatus', () => api.invoke('keys.status', {})),
       setKey: async (key) => {
@@ -257,11 +248,8 @@ export const createSettingsSlice =
       detected: idle(),
       detectServers: () => loadInto(set, 'detected', () => api.invoke('providers.detect', {})),
       listModels: async (baseUrl, preset) => {
-        try {
-          return await api.invoke('providers.models', { baseUrl, ...(preset ? { preset } : {}) });
-        } catch (e) {
-          return toProblem(e);
-        }
+        const r = await outcome(() => api.invoke('providers.models', { baseUrl, ...(preset ? { preset } : {}) }));
+        return r.ok ? r.value : r.problem;
       },
       setUpModel: async (plan) => {
         let keySaved = false;
@@ -285,24 +273,16 @@ export const createSettingsSlice =
           return { report: null, problem: toProblem(e), keySaved };
         }
       },
-      addProfile: async (input) => {
-        try {
+      addProfile: (input) =>
+        attempt(async () => {
           await api.invoke('providers.add', input);
           await get().loadProviders();
-          return null;
-        } catch (e) {
-          return toProblem(e);
-        }
-      },
-      removeProfile: async (id) => {
-        try {
+        }),
+      removeProfile: (id) =>
+        attempt(async () => {
           await api.invoke('providers.remove', { id });
           await get().loadProviders();
-          return null;
-        } catch (e) {
-          return toProblem(e);
-        }
-      },
+        }),
 
       takeSetupRefusal: () => {
         const p = get().sendProblem;

@@ -4,8 +4,8 @@
  */
 import type { Input, Output } from '../../../src-shared/ipc';
 import { sendFile, type FileLike } from '../../lib/upload';
-import { toProblem, type Problem } from '../../lib/problem';
 import { idle, loadInto, type Loadable } from '../../store/loadable';
+import { outcome, type Outcome } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
 export type TodoistUpload = Input<'data.todoistPreview'>;
@@ -13,7 +13,7 @@ export type TodoistPreview = Output<'data.todoistPreview'>;
 export type TodoistImported = Output<'data.todoistImport'>;
 export type BackupFile = NonNullable<Output<'data.lastBackup'>>;
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+export type { Outcome };
 
 export interface TransferSlice {
   lastBackup: Loadable<BackupFile | null>;
@@ -33,30 +33,23 @@ declare module '../../store/types' {
 export const createTransferSlice =
   ({ api }: Deps): SliceCreator<TransferSlice> =>
   (set, get) => {
-    const attempt = async <T>(f: () => Promise<T>): Promise<Outcome<T>> => {
-      try {
-        return { ok: true, value: await f() };
-      } catch (e) {
-        return { ok: false, problem: toProblem(e) };
-      }
-    };
     return {
       lastBackup: idle(),
       backingUp: false,
       loadLastBackup: () => loadInto(set, 'lastBackup', () => api.invoke('data.lastBackup', {})),
       backUpNow: async () => {
         set({ backingUp: true });
-        const r = await attempt(() => api.invoke('data.backupNow', {}));
+        const r = await outcome(() => api.invoke('data.backupNow', {}));
         set({ backingUp: false });
         if (r.ok) {
           set({ lastBackup: { value: r.value, loading: false, problem: null } });
           get().announce('Backup made.');
-        } else get().notify(`${r.problem.message} — ${r.problem.hint}`, 'error');
+        } else get().notifyProblem(r.problem);
       },
-      uploadFile: (file) => attempt(() => sendFile(api, file)),
-      previewTodoist: (upload) => attempt(() => api.invoke('data.todoistPreview', upload)),
+      uploadFile: (file) => outcome(() => sendFile(api, file)),
+      previewTodoist: (upload) => outcome(() => api.invoke('data.todoistPreview', upload)),
       importTodoist: async (upload) => {
-        const r = await attempt(() => api.invoke('data.todoistImport', upload));
+        const r = await outcome(() => api.invoke('data.todoistImport', upload));
         if (r.ok) void get().loadLastBackup();
         return r;
       },

@@ -2,8 +2,9 @@
 import type { List, ListItem, Task } from '../../../src-shared/domain';
 import type { Output, Topic } from '../../../src-shared/ipc';
 import { createCoalescer } from '../../lib/coalesce';
-import { toProblem, type Problem } from '../../lib/problem';
+import type { Problem } from '../../lib/problem';
 import { idle, loadInto, type Loadable, type ValueOf } from '../../store/loadable';
+import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
 export type ProjectRow = Output<'projects.list'>[number];
@@ -39,14 +40,11 @@ export interface DataSlice {
   refreshInbox(): Promise<void>;
   refreshProjects(): Promise<void>;
   refreshLists(): Promise<void>;
-  addTask(form: DataForm, content: string, project?: string): Promise<boolean>;
   setTaskDone(taskId: string, done: boolean): Promise<void>;
   createProject(name: string): Promise<boolean>;
   createList(name: string): Promise<boolean>;
   addListItem(list: string, text: string): Promise<boolean>;
   checkListItem(list: string, item: string, checked: boolean): Promise<void>;
-  /** Quick capture: to the inbox at once (no model needed), or to the agent in a new conversation. Null when it worked. */
-  capture(text: string, to: 'inbox' | 'agent'): Promise<Problem | null>;
 }
 
 declare module '../../store/types' {
@@ -68,16 +66,11 @@ export const createDataSlice =
 
     /** Runs an edit; a refusal is shown by its form (or as a notice), the change itself arrives as data.changed. */
     const edit = async (form: DataForm | null, run: () => Promise<unknown>): Promise<boolean> => {
-      try {
-        await run();
-        if (form) set((s) => ({ formProblems: { ...s.formProblems, [form]: undefined } }));
-        return true;
-      } catch (e) {
-        const problem = toProblem(e);
-        if (form) set((s) => ({ formProblems: { ...s.formProblems, [form]: problem } }));
-        else get().notify(`${problem.message} — ${problem.hint}`, 'error');
-        return false;
-      }
+      // A form owns its refusal (an inline error); without one it is told in a notice.
+      if (!form) return (await request(get, run)).ok;
+      const problem = await attempt(run);
+      set((s) => ({ formProblems: { ...s.formProblems, [form]: problem ?? undefined } }));
+      return problem === null;
     };
 
     const fetchProject = async (): Promise<TaskPage | undefined> => {
@@ -136,7 +129,6 @@ export const createDataSlice =
         await Promise.all([shown(s.lists) ? s.loadLists() : null, s.list.id !== null ? load('list', fetchList) : null]);
       },
 
-      addTask: (form, content, project) => edit(form, () => api.invoke('tasks.add', { content, ...(project ? { project } : {}) })),
       setTaskDone: async (task, done) => {
         // The box ticks at once; the views refetch on data.changed (or now, to undo the tick, if refused).
         const status = done ? ('done' as const) : ('open' as const);
@@ -160,14 +152,6 @@ export const createDataSlice =
         const ok = await edit(null, () => api.invoke('lists.checkItem', { list, item, checked }));
         if (!ok) await get().refreshData(['lists']);
         else if (text !== undefined) get().announce(`${checked ? 'Checked' : 'Unchecked'}: ${text}`);
-      },
-      capture: async (text, to) => {
-        try {
-          await (to === 'inbox' ? api.invoke('capture.add', { text }) : api.invoke('capture.ask', { text }));
-          return null;
-        } catch (e) {
-          return toProblem(e);
-        }
       },
     };
   };

@@ -5,13 +5,13 @@
  */
 import type { List, Task } from '../../../src-shared/domain';
 import type { Output } from '../../../src-shared/ipc';
-import type { QuickAdd } from '../../../src-shared/quickadd';
 import { createCoalescer } from '../../lib/coalesce';
 import { toProblem, type Problem } from '../../lib/problem';
 import { actionKey } from '../actions/slice';
 import { isoDay } from '../../lib/due';
 import { TASK_PAGE, type DataForm, type ProjectRow, type TaskPage } from './data-slice';
 import { idle, loadInto, type Loadable, type ValueOf } from '../../store/loadable';
+import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
 /** What an inline edit of a task changes; what is left out stays as it is. */
@@ -65,10 +65,12 @@ export interface TasksSlice {
   loadArchivedProjects(): Promise<void>;
   loadArchivedLists(): Promise<void>;
   /**
-   * Adds a task from a quick-add line: its content, due, priority, repeat, and its #project (else
-   * `project`, else the inbox). The form shows a refusal; an unknown #name is said in a notice.
+   * The one way a box adds a task (every add field and the capture window): the quick-add line as typed,
+   * read on the main side (`capture.add`): its content, due, priority, repeat, and its #project, else the
+   * box's defaults (a project view's project, Today's date), else the inbox. A form shows a refusal by
+   * its field; an unknown #name is said in a notice on every route. Null when it was added.
    */
-  addQuick(form: DataForm, parsed: QuickAdd, project?: string): Promise<boolean>;
+  addTask(form: DataForm | null, text: string, defaults?: { project?: string; due?: string }): Promise<Problem | null>;
   /** Applies an inline edit (one update and, if the project changed, one move). Null when it worked. */
   editTask(task: Task, patch: TaskPatch): Promise<Problem | null>;
   archiveTask(task: Task): Promise<void>;
@@ -95,22 +97,12 @@ export const createTasksSlice =
     const load = <K extends 'archivedProjects' | 'archivedLists' | 'today' | 'upcoming' | 'completed'>(key: K, fetch: () => Promise<ValueOf<K> | undefined>) =>
       coalesce(key, () => loadInto(set, key, fetch));
 
-    /** Runs a change; its refusal comes back as a problem for the form that asked. */
-    const attempt = async <T>(run: () => Promise<T>, then?: (value: T) => void): Promise<Problem | null> => {
-      try {
-        const value = await run();
-        then?.(value);
-        return null;
-      } catch (e) {
-        return toProblem(e);
-      }
-    };
-
-    /** The same, with the refusal shown as a notice (for buttons, which have no field to put it by). */
+    /** A change from a button, which has no field to put a refusal by: it is told in a notice (store/request.ts). */
     const act = async <T>(run: () => Promise<T>, then?: (value: T) => void): Promise<Problem | null> => {
-      const problem = await attempt(run, then);
-      if (problem) get().notify(`${problem.message} — ${problem.hint}`, 'error');
-      return problem;
+      const r = await request(get, run);
+      if (!r.ok) return r.problem;
+      then?.(r.value);
+      return null;
     };
 
     const refreshArchived = () => {
@@ -190,25 +182,17 @@ export const createTasksSlice =
         load('archivedProjects', async () => (await api.invoke('projects.list', { includeArchived: true })).filter((p) => p.archivedAt !== null)),
       loadArchivedLists: () => load('archivedLists', async () => (await api.invoke('lists.list', { includeArchived: true })).filter((l) => l.archivedAt !== null)),
 
-      addQuick: async (form, parsed, project) => {
-        const target = parsed.project?.id ?? project;
-        try {
-          const r = await api.invoke('tasks.add', {
-            content: parsed.content,
-            ...(target ? { project: target } : {}),
-            ...(parsed.priority ? { priority: parsed.priority } : {}),
-            ...(parsed.due ? { due: parsed.due } : {}),
-            ...(parsed.recurrence ? { recurrence: parsed.recurrence } : {}),
-          });
-          set((s) => ({ formProblems: { ...s.formProblems, [form]: undefined } }));
-          if (parsed.unknownProject) get().notify(`Added to ${r.value.project}: there is no project “${parsed.unknownProject}”, so it stays in the text`);
-          else get().announce(`Added: ${r.value.content}`);
-          return true;
-        } catch (e) {
-          const problem = toProblem(e);
-          set((s) => ({ formProblems: { ...s.formProblems, [form]: problem } }));
-          return false;
-        }
+      addTask: async (form, text, defaults = {}) => {
+        // The main side reads the text (date, #Project, p1–p4, every …) as the CLI and the capture window do.
+        const problem = await attempt(
+          () => api.invoke('capture.add', { text, ...(defaults.project ? { project: defaults.project } : {}), ...(defaults.due ? { due: defaults.due } : {}) }),
+          (r) => {
+            if (r.note) get().notify(`Added to ${r.value.project}: ${r.note}`);
+            else get().announce(`Added: ${r.value.content}`);
+          },
+        );
+        if (form) set((s) => ({ formProblems: { ...s.formProblems, [form]: problem ?? undefined } }));
+        return problem;
       },
       editTask: async (task, patch) => {
         const update: { content?: string; priority?: number; due?: string | null; recurrence?: string | null } = {};
@@ -285,7 +269,7 @@ export const createTasksSlice =
             const key = actionKey(actionId);
             const problem = get().undoProblems[key];
             get().dismissUndoProblem(key);
-            if (problem) get().notify(`${problem.message} — ${problem.hint}`, 'error');
+            if (problem) get().notifyProblem(problem);
           },
         }),
     };

@@ -91,7 +91,12 @@ function layerProblems(sources: Sources): string[] {
   for (const slice of [...sources.keys()].filter((f) => /^features\/[^/]+\/slice\.ts$/.test(f))) {
     const seen = new Set<string>([slice]);
     const todo = [slice];
-    while (todo.length > 0) for (const to of edges.get(todo.pop()!) ?? []) if (!seen.has(to)) (seen.add(to), todo.push(to));
+    while (todo.length > 0)
+      for (const to of edges.get(todo.pop()!) ?? [])
+        if (!seen.has(to)) {
+          seen.add(to);
+          todo.push(to);
+        }
     for (const f of seen) if (f.endsWith('.tsx') || f === 'api.ts') problems.push(`${slice} reaches ${f}: a slice imports no view and not the page's bridge`);
   }
   for (const cycle of cycles(new Map([...edges].map(([k, v]) => [k, new Set(v)])))) problems.push(`circle of files: ${cycle.join(' -> ')}`);
