@@ -7,7 +7,7 @@
  * The renderer imports this module with `import type` only; the main side and the preload parse with it.
  */
 import { z } from 'zod';
-import { ActionEntry, ActionSource, DueDate, List, ListItem, Project, Task, TaskStatus } from './domain';
+import { ActionEntry, ActionSource, List, ListItem, Project, Task, TaskStatus } from './domain';
 import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot, ImportReport } from './calendar';
 import { MAX_UPLOAD_BYTES, UPLOAD_PART_BYTES } from './bounds';
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
@@ -241,10 +241,9 @@ export const channels = {
   /**
    * Adds the text as a task at once (no model, works offline), read with the quick-add grammar
    * (src-shared/quickadd.ts): a date, #Project, p1–p4, every …. `note` says what was not understood
-   * (a #name that is no project), null otherwise. `project` and `due` are the box's defaults (a project
-   * view's project, Today's date): the text's own #Project or date wins over them.
+   * (a #name that is no project), null otherwise.
    */
-  'capture.add': { input: z.object({ text: Text, project: Ref.optional(), due: DueDate.optional() }), output: mutationOutput(Task).extend({ note: z.string().nullable() }), changes: ['tasks', ...logged] },
+  'capture.add': { input: z.object({ text: Text }), output: mutationOutput(Task).extend({ note: z.string().nullable() }), changes: ['tasks', ...logged] },
 
   /** Sends the text to the agent instead, in a new conversation. */
   'capture.ask': { input: z.object({ text: Message }), output: StartedRun, changes: ['conversations', 'runs'] },

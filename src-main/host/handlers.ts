@@ -240,7 +240,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'capture.add': (i) => {
-      const r = addFromText(db, ctx(), i.text, { ...(i.project ? { project: i.project } : {}), ...(i.due ? { due: i.due } : {}) });
+      const r = addFromText(db, ctx(), i.text);
       return { ...logged(r), note: r.note };
     },
     'capture.ask': (i) => ask(i.text),

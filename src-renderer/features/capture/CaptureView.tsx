@@ -12,7 +12,7 @@ import { CaptureAnswer } from './CaptureAnswer';
 import { QuickAddInput, QuickAddSummary, useQuickAdd } from '../tasks';
 
 export function CaptureView({ close }: { close: () => void }) {
-  const addTask = useApp((s) => s.addTask);
+  const capture = useApp((s) => s.capture);
   const askFromCapture = useApp((s) => s.askFromCapture);
   const clearCapture = useApp((s) => s.clearCapture);
   const [text, setText] = useState('');
@@ -55,7 +55,7 @@ export function CaptureView({ close }: { close: () => void }) {
     setBusy(true);
     if (to === 'inbox') clearCapture();
     // Asked of Tidy, the answer is shown here, under the box (CaptureAnswer), instead of closing the window.
-    const p = to === 'agent' ? await askFromCapture(value) : await addTask(null, value);
+    const p = to === 'agent' ? await askFromCapture(value) : await capture(value, to);
     setBusy(false);
     setProblem(p);
     // The box keeps the focus (the desktop app hides the window; in a browser tab it stays), ready for the next.

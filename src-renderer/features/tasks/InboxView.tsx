@@ -8,7 +8,7 @@ import { QuickAddForm } from './QuickAdd';
 export function InboxView() {
   const inbox = useApp((s) => s.inbox);
   const loadInbox = useApp((s) => s.loadInbox);
-  const addTask = useApp((s) => s.addTask);
+  const addQuick = useApp((s) => s.addQuick);
   const reorderTask = useApp((s) => s.reorderTask);
   const problem = useApp((s) => s.formProblems['inbox.add']);
   useEffect(() => {
@@ -19,7 +19,7 @@ export function InboxView() {
     <>
       <ViewHead title="Inbox">{page && <span className="badge">{page.total} open</span>}</ViewHead>
       <div className="view-body">
-        <QuickAddForm label="New inbox task" button="Add" placeholder="Add a task to the inbox" problem={problem} onAdd={(text) => addTask('inbox.add', text, { project: 'inbox' })} />
+        <QuickAddForm label="New inbox task" button="Add" placeholder="Add a task to the inbox" problem={problem} onAdd={(parsed) => addQuick('inbox.add', parsed, 'inbox')} />
         {inbox.problem && <ProblemAlert problem={inbox.problem} title="Could not load the inbox" />}
         {page === null ? (
           inbox.loading && <Loading what="the inbox" />

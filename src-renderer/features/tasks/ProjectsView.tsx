@@ -12,7 +12,7 @@ export function ProjectsView() {
   const loadProjects = useApp((s) => s.loadProjects);
   const openProject = useApp((s) => s.openProject);
   const createProject = useApp((s) => s.createProject);
-  const addTask = useApp((s) => s.addTask);
+  const addQuick = useApp((s) => s.addQuick);
   const reorderTask = useApp((s) => s.reorderTask);
   const createProblem = useApp((s) => s.formProblems['projects.create']);
   const archived = useApp((s) => s.archivedProjects.value);
@@ -52,7 +52,7 @@ export function ProjectsView() {
               button="Add"
               placeholder={`Add a task to ${selected.name}`}
               problem={addProblem}
-              onAdd={(text) => addTask('project.add', text, { project: selected.id })}
+              onAdd={(parsed) => addQuick('project.add', parsed, selected.id)}
             />
             {project.problem && <ProblemAlert problem={project.problem} title="Could not load the tasks" />}
             {project.value === null ? (

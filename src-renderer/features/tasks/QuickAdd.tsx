@@ -130,9 +130,9 @@ const HINT = 'Try “tomorrow 9am”, “#Project”, “p1”, “every monday�
 
 /**
  * One line to add a task, read with the quick-add grammar; Enter adds. The text is kept when the add is
- * refused. `onAdd` gets the line as typed (the tasks slice's addTask reads it on the main side) and answers null when it was added.
+ * refused. `onAdd` gets the parsed line.
  */
-export function QuickAddForm({ label, button, placeholder, problem, onAdd }: { label: string; button: string; placeholder?: string; problem?: Problem | undefined; onAdd: (text: string) => Promise<Problem | null> }) {
+export function QuickAddForm({ label, button, placeholder, problem, onAdd }: { label: string; button: string; placeholder?: string; problem?: Problem | undefined; onAdd: (parsed: QuickAdd) => Promise<boolean> }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const parsed = useQuickAdd(text);
@@ -145,9 +145,9 @@ export function QuickAddForm({ label, button, placeholder, problem, onAdd }: { l
         e.preventDefault();
         if (!text.trim() || busy) return;
         setBusy(true);
-        void onAdd(text.trim()).then((problem) => {
+        void onAdd(parsed).then((ok) => {
           setBusy(false);
-          if (!problem) setText('');
+          if (ok) setText('');
         });
       }}
     >

@@ -11,7 +11,7 @@ export function TodayView() {
   const today = useApp((s) => s.today);
   const loadToday = useApp((s) => s.loadToday);
   const loadCounts = useApp((s) => s.loadCounts);
-  const addTask = useApp((s) => s.addTask);
+  const addQuick = useApp((s) => s.addQuick);
   const problem = useApp((s) => s.formProblems['today.add']);
   useEffect(() => {
     void loadToday();
@@ -31,7 +31,7 @@ export function TodayView() {
           placeholder="Add a task due today"
           problem={problem}
           // Added here, a task is due today unless the line says another date.
-          onAdd={(text) => addTask('today.add', text, { due: day })}
+          onAdd={(parsed) => addQuick('today.add', { ...parsed, due: parsed.due ?? day })}
         />
         <TodayEvents />
         {today.problem && <ProblemAlert problem={today.problem} title="Could not load today's tasks" />}

@@ -24,7 +24,7 @@ function byDay(tasks: Task[]): { day: Date; key: string; tasks: Task[] }[] {
 export function UpcomingView() {
   const upcoming = useApp((s) => s.upcoming);
   const loadUpcoming = useApp((s) => s.loadUpcoming);
-  const addTask = useApp((s) => s.addTask);
+  const addQuick = useApp((s) => s.addQuick);
   const problem = useApp((s) => s.formProblems['upcoming.add']);
   useEffect(() => {
     void loadUpcoming();
@@ -35,7 +35,7 @@ export function UpcomingView() {
     <>
       <ViewHead title="Upcoming">{page && <span className="badge">{page.total} in the next 7 days</span>}</ViewHead>
       <div className="view-body">
-        <QuickAddForm label="New upcoming task" button="Add" placeholder="Add a task, e.g. “call Sam friday 3pm”" problem={problem} onAdd={(text) => addTask('upcoming.add', text)} />
+        <QuickAddForm label="New upcoming task" button="Add" placeholder="Add a task, e.g. “call Sam friday 3pm”" problem={problem} onAdd={(parsed) => addQuick('upcoming.add', parsed)} />
         {upcoming.problem && <ProblemAlert problem={upcoming.problem} title="Could not load the upcoming tasks" />}
         {page === null ? (
           upcoming.loading && <Loading what="the upcoming tasks" />

@@ -5,6 +5,7 @@
  */
 import type { List, Task } from '../../../src-shared/domain';
 import type { Output } from '../../../src-shared/ipc';
+import type { QuickAdd } from '../../../src-shared/quickadd';
 import { createCoalescer } from '../../lib/coalesce';
 import { toProblem, type Problem } from '../../lib/problem';
 import { actionKey } from '../actions/slice';
@@ -65,12 +66,10 @@ export interface TasksSlice {
   loadArchivedProjects(): Promise<void>;
   loadArchivedLists(): Promise<void>;
   /**
-   * The one way a box adds a task (every add field and the capture window): the quick-add line as typed,
-   * read on the main side (`capture.add`): its content, due, priority, repeat, and its #project, else the
-   * box's defaults (a project view's project, Today's date), else the inbox. A form shows a refusal by
-   * its field; an unknown #name is said in a notice on every route. Null when it was added.
+   * Adds a task from a quick-add line: its content, due, priority, repeat, and its #project (else
+   * `project`, else the inbox). The form shows a refusal; an unknown #name is said in a notice.
    */
-  addTask(form: DataForm | null, text: string, defaults?: { project?: string; due?: string }): Promise<Problem | null>;
+  addQuick(form: DataForm, parsed: QuickAdd, project?: string): Promise<boolean>;
   /** Applies an inline edit (one update and, if the project changed, one move). Null when it worked. */
   editTask(task: Task, patch: TaskPatch): Promise<Problem | null>;
   archiveTask(task: Task): Promise<void>;
@@ -182,17 +181,24 @@ export const createTasksSlice =
         load('archivedProjects', async () => (await api.invoke('projects.list', { includeArchived: true })).filter((p) => p.archivedAt !== null)),
       loadArchivedLists: () => load('archivedLists', async () => (await api.invoke('lists.list', { includeArchived: true })).filter((l) => l.archivedAt !== null)),
 
-      addTask: async (form, text, defaults = {}) => {
-        // The main side reads the text (date, #Project, p1–p4, every …) as the CLI and the capture window do.
+      addQuick: async (form, parsed, project) => {
+        const target = parsed.project?.id ?? project;
         const problem = await attempt(
-          () => api.invoke('capture.add', { text, ...(defaults.project ? { project: defaults.project } : {}), ...(defaults.due ? { due: defaults.due } : {}) }),
+          () =>
+            api.invoke('tasks.add', {
+              content: parsed.content,
+              ...(target ? { project: target } : {}),
+              ...(parsed.priority ? { priority: parsed.priority } : {}),
+              ...(parsed.due ? { due: parsed.due } : {}),
+              ...(parsed.recurrence ? { recurrence: parsed.recurrence } : {}),
+            }),
           (r) => {
-            if (r.note) get().notify(`Added to ${r.value.project}: ${r.note}`);
+            if (parsed.unknownProject) get().notify(`Added to ${r.value.project}: there is no project “${parsed.unknownProject}”, so it stays in the text`);
             else get().announce(`Added: ${r.value.content}`);
           },
         );
-        if (form) set((s) => ({ formProblems: { ...s.formProblems, [form]: problem ?? undefined } }));
-        return problem;
+        set((s) => ({ formProblems: { ...s.formProblems, [form]: problem ?? undefined } }));
+        return problem === null;
       },
       editTask: async (task, patch) => {
         const update: { content?: string; priority?: number; due?: string | null; recurrence?: string | null } = {};

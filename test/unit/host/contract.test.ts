@@ -258,20 +258,6 @@ describe('quick capture', () => {
     expect(unknown.value).toMatchObject({ content: 'Paint the shed #Garden', project: 'Inbox' });
     expect(unknown.note).toContain('"Garden"');
   });
-
-  it('takes the box defaults (a project view’s project, Today’s date): the text’s own #project and date win', async () => {
-    const { call } = setup();
-    const garden = await call('projects.create', { name: 'Garden' });
-    await call('projects.create', { name: 'Kitchen' });
-    const inProject = await call('capture.add', { text: 'Dig the beds', project: garden.value.id });
-    expect(inProject.value).toMatchObject({ content: 'Dig the beds', project: 'Garden' });
-    const named = await call('capture.add', { text: 'Fix the tap #Kitchen', project: garden.value.id, due: '2035-01-02' });
-    expect(named.value).toMatchObject({ content: 'Fix the tap', project: 'Kitchen', due: '2035-01-02' });
-    const dated = await call('capture.add', { text: 'Call Sam on 2035-03-04', due: '2035-01-02' });
-    expect(dated.value).toMatchObject({ due: '2035-03-04' });
-    await expect(call('capture.add', { text: 'x', due: 'not a date' } as never)).rejects.toThrow();
-    await expect(call('capture.add', { text: 'x', project: 'no such project' })).rejects.toThrow();
-  });
 });
 
 describe('the agent', () => {

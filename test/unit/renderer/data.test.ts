@@ -118,52 +118,8 @@ describe('data slice', () => {
       },
     });
     const store = createAppStore({ api: fake.api });
-    expect(await store.getState().addTask(null, 'Buy balloons')).toBeNull();
+    expect(await store.getState().capture('Buy balloons', 'inbox')).toBeNull();
     expect(fake.callsTo('capture.add')).toEqual([{ text: 'Buy balloons' }]);
-    expect(await store.getState().askFromCapture('Sort my inbox')).toMatchObject({ message: 'no API key is set for openai' });
-  });
-
-  it('adds a task the one way from every box: the line as typed to capture.add, with the box defaults', async () => {
-    const fake = fakeApi({ 'capture.add': ({ text }) => ({ value: task('t1', text.replace(/ #\w+/, ''), 'Garden'), actionId: 'a1', note: null }) });
-    const store = createAppStore({ api: fake.api });
-    expect(await store.getState().addTask('inbox.add', 'Buy milk tomorrow p1', { project: 'inbox' })).toBeNull();
-    expect(await store.getState().addTask('project.add', 'Dig #Garden', { project: 'p1' })).toBeNull();
-    expect(await store.getState().addTask('today.add', 'Call Sam', { due: '2035-01-02' })).toBeNull();
-    expect(await store.getState().addTask('upcoming.add', 'Plan the trip')).toBeNull();
-    expect(fake.callsTo('capture.add')).toEqual([
-      { text: 'Buy milk tomorrow p1', project: 'inbox' },
-      { text: 'Dig #Garden', project: 'p1' },
-      { text: 'Call Sam', due: '2035-01-02' },
-      { text: 'Plan the trip' },
-    ]);
-    expect(fake.callsTo('tasks.add')).toEqual([]);
-    expect(store.getState().notices.filter((n) => n.tone === 'announce').map((n) => n.text)).toContain('Added: Plan the trip');
-  });
-
-  it('says the unknown #project note on every route: a view form and the capture box', async () => {
-    const note = 'no project is named "Gardn", so "#Gardn" stayed in the text; create it (tidy project add Gardn) and move the task there';
-    const fake = fakeApi({ 'capture.add': ({ text }) => ({ value: task('t1', text, 'Inbox'), actionId: 'a1', note }) });
-    const store = createAppStore({ api: fake.api });
-    await store.getState().addTask('inbox.add', 'Dig #Gardn', { project: 'inbox' });
-    await store.getState().addTask(null, 'Weed #Gardn');
-    const said = store.getState().notices.filter((n) => n.tone === 'info').map((n) => n.text);
-    expect(said).toEqual([`Added to Inbox: ${note}`, `Added to Inbox: ${note}`]);
-  });
-
-  it('keeps a refused add by its form, clears it on the next success, and gives it back to the capture box', async () => {
-    const fake = fakeApi({
-      'capture.add': () => {
-        throw new BridgeError('invalid_input', 'the text is empty', 'type what to do');
-      },
-    });
-    const store = createAppStore({ api: fake.api });
-    expect(await store.getState().addTask('today.add', ' ')).toMatchObject({ code: 'invalid_input', message: 'the text is empty' });
-    expect(store.getState().formProblems['today.add']).toMatchObject({ message: 'the text is empty', hint: 'type what to do' });
-    expect(await store.getState().addTask(null, 'x'.repeat(100_000))).toMatchObject({ message: 'the text is empty' });
-    // A form's refusal is shown by the form, not as a notice.
-    expect(store.getState().notices.filter((n) => n.tone === 'error')).toEqual([]);
-    fake.handlers['capture.add'] = ({ text }) => ({ value: task('t1', text), actionId: 'a1', note: null });
-    expect(await store.getState().addTask('today.add', 'Call Sam')).toBeNull();
-    expect(store.getState().formProblems['today.add']).toBeUndefined();
+    expect(await store.getState().capture('Sort my inbox', 'agent')).toMatchObject({ message: 'no API key is set for openai' });
   });
 });
