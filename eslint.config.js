@@ -60,6 +60,9 @@ export default tseslint.config(
     files: ['src-renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
+      // Each store slice adds itself to AppState by declaration merging: `interface AppState extends TasksSlice {}`.
+      // The renderer's own layers (app → features → ui → store → lib → api) are checked by test/unit/renderer/layers.test.ts.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
       'no-restricted-imports': ['error', {
         paths: [electronOnly],
         patterns: [{ group: ['**/src-main/**', 'node:*'], message: 'The renderer talks to the core only through the typed bridge (src-shared + the preload API).' }],

@@ -5,7 +5,7 @@ import type { Task } from '../src-shared/domain';
 import { groupByDay } from '../src-renderer/lib/days';
 import { median, report } from './util';
 
-// The view's page size (TASK_PAGE in src-renderer/store/data.ts, which the node build does not type).
+// The view's page size (TASK_PAGE in src-renderer/features/tasks/data-slice.ts, which the node build does not type).
 const TASK_PAGE = 1000;
 
 function doneTasks(count: number, now: number): Task[] {

@@ -6,10 +6,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { api } from './api';
 import { App } from './app/App';
-import { createAppStore, connectStore } from './store';
+import { createAppStore, connectStore } from './app/store';
 import { isView } from './store/views';
 import { StoreProvider } from './store/react';
-import { CaptureView } from './views/CaptureView';
+import { CaptureView } from './features/capture';
 
 /** localStorage, when the page may use it (it may not on an opaque origin). */
 function uiStorage(): Storage | undefined {

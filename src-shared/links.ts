@@ -1,6 +1,6 @@
 /**
  * Which links in model output are live. Answers are untrusted text, so one policy decides for both
- * sides: the renderer makes only these links clickable (src-renderer/views/Markdown.tsx), and the main
+ * sides: the renderer makes only these links clickable (src-renderer/ui/Markdown.tsx), and the main
  * process opens only these in the system browser (src-main/app/links.ts), whatever the renderer sends.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The quick-capture window's size: one line and its hint at first, growing with the answer shown under
- * it (views/CaptureAnswer.tsx) up to most of the screen, and scaled with the page zoom so the box never
+ * it (src-renderer/features/capture/CaptureAnswer.tsx) up to most of the screen, and scaled with the page zoom so the box never
  * clips at 200 %. Plain arithmetic, kept apart from Electron so it is tested in Node.
  */
 

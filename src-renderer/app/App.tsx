@@ -1,18 +1,17 @@
 /** The main window: a skip link, the sidebar, the current view, the trace panel; the global keyboard shortcuts. */
 import { useEffect, useRef } from 'react';
 import { composer, focusWhenReady } from '../lib/focus';
-import { activeRun, waitingApproval } from '../store/chat';
+import { activeRun, waitingApproval, TracePanel } from '../features/chat';
 import { traceVisible } from '../store/nav';
 import { useApp, useAppStore } from '../store/react';
 import { viewDef, viewForDigit, type View } from '../store/views';
-import { SEARCH_BOX } from '../views/SearchView';
-import { Reminders } from '../views/tasks/Reminders';
-import { TracePanel } from '../views/TracePanel';
+import { SEARCH_BOX } from '../features/search';
+import { Reminders } from '../features/tasks';
 import { HelpOverlay } from './HelpOverlay';
-import { Notices } from './Notices';
+import { Notices } from '../ui/Notices';
 import { cyclePanes } from './panes';
 import { SCREENS } from './screens';
-import { isTyping } from './shortcuts';
+import { isTyping } from '../ui/shortcuts';
 import { Sidebar } from './Sidebar';
 
 /**

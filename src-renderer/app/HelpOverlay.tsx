@@ -1,7 +1,7 @@
 import { useApp } from '../store/react';
-import { Dialog } from './Dialog';
-import { CALENDAR_KEYS, keyLabels, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from './keymaps';
-import { SHORTCUTS, type Shortcut } from './shortcuts';
+import { Dialog } from '../ui/Dialog';
+import { CALENDAR_KEYS, keyLabels, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from '../ui/keymaps';
+import { SHORTCUTS, type Shortcut } from '../ui/shortcuts';
 import '../styles/tasks-polish.css';
 
 /** A view's keys as help rows: each key (or key with Alt) that does the same thing, one row. */

@@ -1,5 +1,5 @@
 import { INBOX_ID } from '../../src-shared/domain';
-import { Icon } from './Icon';
+import { Icon } from '../ui/Icon';
 import { traceVisible } from '../store/nav';
 import { useApp } from '../store/react';
 import { VIEW_DEFS } from '../store/views';

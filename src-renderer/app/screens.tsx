@@ -2,24 +2,20 @@
  * The screen of each view of store/views.ts. Typed by the view ids: a view added to that list without a
  * screen here does not compile.
  *
- * Adding a view: (1) its screen in src-renderer/views/ (headed by <ViewHead>, which the focus and the skip
- * link go to; a list + detail layout uses <MasterDetail>), (2) its entry in store/views.ts (label, icon,
- * focus, data topics and refresh; the sidebar, the address, Alt+<n> and the help follow), (3) one line
- * here. Its data, if new, is a slice in store/.
+ * Adding a view (docs/ARCHITECTURE.md, "Add a view"): (1) its screen in src-renderer/features/<feature>/,
+ * exported by that feature's index.ts (headed by <ViewHead>, which the focus and the skip link go to; a
+ * list + detail layout uses <MasterDetail>), (2) its entry in store/views.ts (label, icon, focus, data
+ * topics and refresh; the sidebar, the address, Alt+<n> and the help follow), (3) one line here. Its data,
+ * if new, is the feature's slice.ts.
  */
 import type { ComponentType } from 'react';
 import type { View } from '../store/views';
-import { ActionsView } from '../views/ActionsView';
-import { CalendarView } from '../views/calendar/CalendarView';
-import { ChatView } from '../views/ChatView';
-import { CompletedView } from '../views/CompletedView';
-import { InboxView } from '../views/InboxView';
-import { ListsView } from '../views/ListsView';
-import { ProjectsView } from '../views/ProjectsView';
-import { SearchView } from '../views/SearchView';
-import { SettingsView } from '../views/settings/SettingsView';
-import { TodayView } from '../views/TodayView';
-import { UpcomingView } from '../views/UpcomingView';
+import { ActionsView } from '../features/actions';
+import { CalendarView } from '../features/calendar';
+import { ChatView } from '../features/chat';
+import { CompletedView, InboxView, ListsView, ProjectsView, TodayView, UpcomingView } from '../features/tasks';
+import { SearchView } from '../features/search';
+import { SettingsView } from '../features/settings';
 
 export const SCREENS: Record<View, ComponentType> = {
   chat: ChatView,

@@ -18,3 +18,6 @@ export function toProblem(e: unknown): Problem {
   const message = e instanceof Error ? e.message : String(e);
   return { message, hint: 'try again; if it keeps happening, restart Tidy', code: 'client' };
 }
+
+/** A problem as one line (a notice, an error by a field): what went wrong — what to do. */
+export const problemLine = (p: Pick<Problem, 'message' | 'hint'>): string => (p.hint ? `${p.message} — ${p.hint}` : p.message);

@@ -1,4 +1,5 @@
 /** Which view is shown, the panels around it, and short-lived notices (toasts). */
+import { problemLine, type Problem } from '../lib/problem';
 import type { SliceCreator } from './types';
 import type { View } from './views';
 
@@ -9,6 +10,8 @@ export interface Notice {
   text: string;
   /** `announce`: for screen readers only (what the screen already shows, e.g. an approval card appearing). */
   tone: 'info' | 'error' | 'announce';
+  /** For an error: the problem's code (what kind of failure), beside its words. */
+  code?: Problem['code'];
   /** A button on the notice, e.g. Undo on "Completed: …"; pressing it also dismisses the notice. */
   action?: NoticeAction;
 }
@@ -38,9 +41,15 @@ export interface NavSlice {
   toggleTrace(open?: boolean): void;
   toggleHelp(open?: boolean): void;
   notify(text: string, tone?: Notice['tone'], action?: NoticeAction): void;
+  /** Tells a failure in an error notice: its message and hint, with its code (store/request.ts). */
+  notifyProblem(problem: Pick<Problem, 'code' | 'message' | 'hint'>): void;
   /** Says `text` in the polite status region without showing a notice. */
   announce(text: string): void;
   dismissNotice(id: number): void;
+}
+
+declare module './types' {
+  interface AppState extends NavSlice {}
 }
 
 /** Whether the trace panel is on screen: docked in a wide window, as an overlay in a narrow one. */
@@ -78,6 +87,7 @@ export const createNavSlice: SliceCreator<NavSlice> = (set) => ({
   toggleTrace: (open) => set((s) => (s.narrow ? { traceOverlay: open ?? !s.traceOverlay } : { traceOpen: open ?? !s.traceOpen })),
   toggleHelp: (open) => set((s) => ({ helpOpen: open ?? !s.helpOpen })),
   notify: (text, tone = 'info', action) => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone, ...(action ? { action } : {}) }]) })),
+  notifyProblem: (p) => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text: problemLine(p), tone: 'error', code: p.code }]) })),
   announce: (text) => set((s) => ({ notices: capped([...s.notices, { id: nextNotice++, text, tone: 'announce' }]) })),
   dismissNotice: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
 });

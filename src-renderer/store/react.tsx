@@ -1,7 +1,7 @@
 /** The store for React: a context holding the one store, and a typed selector hook. */
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { AppState, AppStore } from './index';
+import type { AppState, AppStore } from './types';
 
 const StoreContext = createContext<AppStore | null>(null);
 

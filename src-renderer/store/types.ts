@@ -1,19 +1,21 @@
 /** The combined store's type and what every slice is given. Slices are typed against the whole state (zustand's slices pattern). */
-import type { StateCreator } from 'zustand';
+import type { Mutate, StateCreator, StoreApi } from 'zustand';
 import type { Bridge } from '../../src-shared/bridge';
-import type { ActionsSlice } from './actions';
-import type { CaptureSlice } from './capture';
-import type { CalendarSlice } from './calendar';
-import type { ChatSlice } from './chat';
-import type { DataSlice } from './data';
-import type { NavSlice } from './nav';
-import type { SettingsSlice } from './settings';
-import type { TasksSlice } from './tasks';
-import type { TransferSlice } from './transfer';
 
-export type AppState = NavSlice & DataSlice & ActionsSlice & SettingsSlice & ChatSlice & CaptureSlice & TasksSlice & CalendarSlice & TransferSlice;
+/**
+ * The whole state. It starts empty here: each slice adds itself where it is written, by declaration
+ * merging, so the store core names no feature (imports run downward only):
+ *
+ *   declare module '../../store/types' {
+ *     interface AppState extends TasksSlice {}
+ *   }
+ *
+ * app/store.ts composes the slices' creators into the one store.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface AppState {}
 
-/** The middleware applied to the combined store (store/index.ts), in order; slices see their mutators. */
+/** The middleware applied to the combined store (app/store.ts), in order; slices see their mutators. */
 export type Mutators = [['zustand/subscribeWithSelector', never], ['zustand/persist', unknown]];
 
 export type SliceCreator<T> = StateCreator<AppState, Mutators, [], T>;
@@ -31,3 +33,6 @@ export interface Deps {
    */
   nextFrame: ((flush: () => void) => void) | null;
 }
+
+/** The one store, with its middleware (app/store.ts makes it). */
+export type AppStore = Mutate<StoreApi<AppState>, Mutators>;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
 import type { ActionEntry } from '../../../src-shared/domain';
 import type { Input } from '../../../src-shared/ipc';
-import { connectStore, createAppStore } from '../../../src-renderer/store';
-import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, undoWords } from '../../../src-renderer/store/actions';
+import { connectStore, createAppStore } from '../../../src-renderer/app/store';
+import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, undoWords } from '../../../src-renderer/features/actions/slice';
 import { fakeApi, flush } from './fake-api';
 import { entry, group } from './fixtures';
 

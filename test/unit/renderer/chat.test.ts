@@ -3,8 +3,8 @@ import { BridgeError } from '../../../src-shared/bridge';
 import type { RunErrorKind, RunInfo } from '../../../src-shared/events';
 import { runAdvice, sendAdvice } from '../../../src-renderer/lib/advice';
 import { applyEvent, replay, waitingApprovals, type RunState } from '../../../src-renderer/lib/runs';
-import { connectStore, createAppStore } from '../../../src-renderer/store';
-import { activeRun, waitingApproval } from '../../../src-renderer/store/chat';
+import { connectStore, createAppStore } from '../../../src-renderer/app/store';
+import { activeRun, waitingApproval } from '../../../src-renderer/features/chat/slice';
 import { deferred, fakeApi } from './fake-api';
 import { at, events, finished, started } from './fixtures';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
-import { connectStore, createAppStore } from '../../../src-renderer/store';
+import { connectStore, createAppStore } from '../../../src-renderer/app/store';
 import { deferred, fakeApi, flush } from './fake-api';
 import { task } from './fixtures';
 

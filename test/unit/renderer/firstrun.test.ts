@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
 import type { ConnectionReport, KeyStatus, ProviderProfile } from '../../../src-shared/providers';
-import { connectStore, createAppStore } from '../../../src-renderer/store';
+import { connectStore, createAppStore } from '../../../src-renderer/app/store';
 import { fakeApi } from './fake-api';
 import { events, finished, started } from './fixtures';
 

@@ -1,17 +1,16 @@
 // The help lists every key the task lists and the Calendar handle: the handlers read their keys from
-// src-renderer/app/keymaps.ts and the help shows those tables; this fails when a handler compares a key
+// src-renderer/ui/keymaps.ts and the help shows those tables; this fails when a handler compares a key
 // of its own, or a table's key is missing from the help.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HELP_SECTIONS } from '../../../src-renderer/app/HelpOverlay';
-import { actionOf, CALENDAR_KEYS, keyLabels, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS, type KeyBinding } from '../../../src-renderer/app/keymaps';
+import { actionOf, CALENDAR_KEYS, keyLabels, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS, type KeyBinding } from '../../../src-renderer/ui/keymaps';
 
 const ROOT = join(__dirname, '../../../src-renderer');
 const VIEW_FILES = [
-  ...readdirSync(join(ROOT, 'views/tasks')).map((f) => join(ROOT, 'views/tasks', f)),
-  ...readdirSync(join(ROOT, 'views/calendar')).map((f) => join(ROOT, 'views/calendar', f)),
-  join(ROOT, 'views/CompletedView.tsx'),
+  ...['TaskList.tsx', 'QuickAdd.tsx', 'Reminders.tsx', 'CompletedView.tsx'].map((f) => join(ROOT, 'features/tasks', f)),
+  ...readdirSync(join(ROOT, 'features/calendar')).map((f) => join(ROOT, 'features/calendar', f)),
 ].filter((f) => f.endsWith('.tsx'));
 
 const TABLES: [string, readonly KeyBinding[], 'alt' | undefined][] = [
@@ -52,6 +51,6 @@ describe('the keyboard help', () => {
     const literal = /\.key\s*(?:===|!==|==)\s*['"`]|case\s+['"`](?:Arrow|Page|Escape|Enter|Home|End|[a-zA-Z]['"`])|\bkey\s*===\s*['"`]/;
     const offenders = VIEW_FILES.filter((f) => literal.test(readFileSync(f, 'utf8')));
     expect(offenders).toEqual([]);
-    for (const f of ['views/tasks/TaskList.tsx', 'views/calendar/CalendarView.tsx']) expect(readFileSync(join(ROOT, f), 'utf8')).toMatch(/actionOf\(/);
+    for (const f of ['features/tasks/TaskList.tsx', 'features/calendar/CalendarView.tsx']) expect(readFileSync(join(ROOT, f), 'utf8')).toMatch(/actionOf\(/);
   });
 });

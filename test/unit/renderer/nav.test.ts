@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAppStore } from '../../../src-renderer/store';
+import { createAppStore } from '../../../src-renderer/app/store';
 import { traceShown } from '../../../src-renderer/store/nav';
 import { fakeApi } from './fake-api';
 

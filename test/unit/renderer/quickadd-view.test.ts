@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuickAdd } from '../../../src-shared/quickadd';
 import { recurrenceWords } from '../../../src-shared/quickadd';
-import { quickAddSummary } from '../../../src-renderer/views/tasks/QuickAdd';
-import { duePreview } from '../../../src-renderer/views/tasks/TaskList';
+import { quickAddSummary } from '../../../src-renderer/features/tasks/QuickAdd';
+import { duePreview } from '../../../src-renderer/features/tasks/TaskList';
 
 // Monday 23 November 2026, 10:30 local time.
 const NOW = new Date(2026, 10, 23, 10, 30);

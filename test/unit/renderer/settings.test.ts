@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
 import type { KeyStatus } from '../../../src-shared/providers';
 import { DEFAULT_SETTINGS } from '../../../src-shared/settings';
-import { createAppStore } from '../../../src-renderer/store';
-import { rangeOf, validateSetting } from '../../../src-renderer/store/settings';
+import { createAppStore } from '../../../src-renderer/app/store';
+import { rangeOf, validateSetting } from '../../../src-renderer/features/settings/slice';
 import { fakeApi } from './fake-api';
 
 const keyStatus = (stored: boolean): KeyStatus => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAppStore, writeOnChange } from '../../../src-renderer/store';
+import { createAppStore, writeOnChange } from '../../../src-renderer/app/store';
 import { fakeApi } from './fake-api';
 import { events, started } from './fixtures';
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Task } from '../../../src-shared/domain';
 import { readRepeat, REPEAT_MAX_CHARS } from '../../../src-shared/quickadd';
 import { parseRecurrence } from '../../../src-main/core/domain/tasks';
-import { createAppStore } from '../../../src-renderer/store';
-import { duePreview, repeatPreview, repeatText } from '../../../src-renderer/views/tasks/TaskList';
+import { createAppStore } from '../../../src-renderer/app/store';
+import { duePreview, repeatPreview, repeatText } from '../../../src-renderer/features/tasks/TaskList';
 import { fakeApi } from './fake-api';
 import { task } from './fixtures';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
-import { connectStore, createAppStore } from '../../../src-renderer/store';
-import { actionKey, logRows, reportWords, requestKey, reversalWords, undoWords } from '../../../src-renderer/store/actions';
+import { connectStore, createAppStore } from '../../../src-renderer/app/store';
+import { actionKey, logRows, reportWords, requestKey, reversalWords, undoWords } from '../../../src-renderer/features/actions/slice';
 import { traceVisible } from '../../../src-renderer/store/nav';
 import { argsInWords, asWritten, changesInWords, collectNames, resultInWords, valueInWords } from '../../../src-renderer/lib/words';
 import { fakeApi, flush } from './fake-api';

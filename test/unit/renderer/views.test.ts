@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectStore, createAppStore } from '../../../src-renderer/store';
+import { connectStore, createAppStore } from '../../../src-renderer/app/store';
 import { isView, VIEW_DEFS, VIEWS, viewForDigit } from '../../../src-renderer/store/views';
 import { fakeApi, flush } from './fake-api';
 

@@ -1,0 +1,231 @@
+/**
+ * The action log, the undo list: newest first, grouped by request, virtualised (only the rows on screen
+ * are in the DOM) and paged from the contract as the user scrolls, so 100k entries scroll smoothly.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import type { ActionEntry } from '../../../src-shared/domain';
+import type { ActionGroup } from '../../../src-shared/ipc';
+import { count, shortTime } from '../../lib/format';
+import { actionKey, CASCADE_LABEL, canRedo, canUndo, logRows, requestKey, unarchiveLabel, type UndoProblem } from './slice';
+import { useApp } from '../../store/react';
+import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
+import { UndoRedo } from '../../ui/UndoRedo';
+
+/** Load the next page when the last rendered row is this close to the end. */
+const PREFETCH_ROWS = 40;
+
+export function ActionsView() {
+  const log = useApp((s) => s.log);
+  const loadActions = useApp((s) => s.loadActions);
+  const loadMore = useApp((s) => s.loadMoreActions);
+  const undoLast = useApp((s) => s.undoLastRequest);
+  const redoLast = useApp((s) => s.redoLastRequest);
+  const redoStack = useApp((s) => s.redoStack);
+  const rows = useMemo(() => logRows(log.groups), [log.groups]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    void loadActions();
+  }, [loadActions]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (rows[i]?.kind === 'group' ? 42 : 35),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.length ? items[items.length - 1]!.index : -1;
+
+  useEffect(() => {
+    if (log.nextBefore !== null && !log.loading && lastIndex >= rows.length - PREFETCH_ROWS) void loadMore();
+  }, [lastIndex, rows.length, log.nextBefore, log.loading, loadMore]);
+
+  return (
+    <>
+      <ViewHead title="Actions">
+        {log.loaded && (
+          <span className="badge">
+            {log.count.toLocaleString()}
+            {log.nextBefore !== null ? '+' : ''}
+            <span className="visually-hidden"> entries loaded</span>
+          </span>
+        )}
+        <button type="button" className="btn small" onClick={() => void undoLast()} disabled={!log.groups.some((g) => g.actions.some(canUndo))} aria-keyshortcuts="Control+Z">
+          Undo last request
+        </button>
+        <button type="button" className="btn small" onClick={() => void redoLast()} disabled={redoStack.length === 0} aria-keyshortcuts="Control+Shift+Z Control+Y">
+          Redo last undo
+        </button>
+      </ViewHead>
+      {log.problem && (
+        <div style={{ padding: '8px 16px' }}>
+          <ProblemAlert problem={log.problem} title="Could not load the action log">
+            <button type="button" className="btn small" onClick={() => void loadActions()}>
+              Try again
+            </button>
+          </ProblemAlert>
+        </div>
+      )}
+      {!log.loaded && log.loading && <Loading what="the action log" />}
+      {log.loaded && log.nextBefore === null && rows.length === 0 && <p className="empty">Nothing has changed yet. Every change Tidy or you make shows up here, ready to undo.</p>}
+      <div ref={scrollRef} className="log-scroller" role="list" aria-label="Action log" aria-busy={log.loading}>
+        <div className="log-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((vi) => {
+            const row = rows[vi.index]!;
+            return (
+              <div key={vi.key} ref={virtualizer.measureElement} data-index={vi.index} className="log-row" role="listitem" style={{ transform: `translateY(${vi.start}px)` }}>
+                {row.kind === 'group' ? <GroupRow group={row.group} /> : <EntryRow entry={row.entry} />}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </>
+  );
+}
+
+
+const SOURCE_BADGE: Record<ActionGroup['source'], string> = { agent: 'Agent', mcp: 'MCP', user: 'You', import: 'Import' };
+
+function requestTitle(g: ActionGroup): string {
+  if (g.source === 'user') return g.actions.length > 1 ? 'Your changes' : 'Your change';
+  if (g.source === 'mcp') return g.request ? `${g.request} (through MCP)` : `An MCP client's session ${g.requestId}`;
+  return g.request ? `“${g.request}”` : `Agent request ${g.requestId}`;
+}
+
+const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
+  const key = requestKey(group.requestId);
+  const problem = useApp((s) => s.undoProblems[key]);
+  const pending = useApp((s) => key in s.undoPending);
+  const undoRequest = useApp((s) => s.undoRequest);
+  const redoRequest = useApp((s) => s.redoRequest);
+  const live = group.actions.filter(canUndo).length;
+  const undone = group.actions.filter(canRedo).length;
+  const whole = group.source === 'agent' || group.source === 'mcp' || group.actions.length > 1;
+  const title = requestTitle(group);
+  const newest = group.actions[0];
+  return (
+    <>
+      <div className="log-group">
+        <span className={`badge ${group.source === 'agent' || group.source === 'mcp' ? 'accent' : ''}`}>{SOURCE_BADGE[group.source]}</span>
+        <span className="title" title={title}>
+          {title}
+        </span>
+        <span className="muted">{count(group.actions.length, 'change')}</span>
+        {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
+        <UndoRedo
+          id={`request:${group.requestId}`}
+          canUndo={whole && live > 0}
+          canRedo={whole && undone > 0}
+          undo={() => undoRequest(group.requestId)}
+          redo={() => redoRequest(group.requestId)}
+          pending={pending}
+          undoName={`Undo request: ${title}`}
+          redoName={`Redo request: ${title}`}
+          undoText="Undo request"
+          redoText="Redo request"
+        />
+      </div>
+      {problem && (
+        <UndoProblemNote
+          problemKey={key}
+          problem={problem}
+          undo={(cascade) => undoRequest(group.requestId, cascade)}
+          redo={(cascade) => redoRequest(group.requestId, cascade)}
+        />
+      )}
+    </>
+  );
+});
+
+const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
+  const key = actionKey(entry.id);
+  const problem = useApp((s) => s.undoProblems[key]);
+  const pending = useApp((s) => key in s.undoPending);
+  const undoAction = useApp((s) => s.undoAction);
+  const redoAction = useApp((s) => s.redoAction);
+  const undone = entry.undoneAt !== null;
+  const reversal = entry.undoes !== null;
+  return (
+    <>
+      <div className={`log-entry${undone ? ' undone' : ''}${reversal ? ' reversal' : ''}`}>
+        <span className="summary" title={entry.summary}>
+          {entry.summary}
+        </span>
+        {entry.external && <span className="badge warn">Cannot be undone</span>}
+        {undone && !reversal && <span className="badge warn">Undone</span>}
+        {undone && reversal && <span className="badge">Reverted</span>}
+        <time dateTime={entry.createdAt}>{shortTime(entry.createdAt)}</time>
+        <UndoRedo
+          id={`action:${entry.id}`}
+          canUndo={canUndo(entry)}
+          canRedo={canRedo(entry)}
+          undo={() => undoAction(entry.id)}
+          redo={() => redoAction(entry.id)}
+          pending={pending}
+          undoName={`Undo: ${entry.summary}`}
+          redoName={`Redo: ${entry.summary}`}
+        />
+      </div>
+      {problem && (
+        <UndoProblemNote
+          problemKey={key}
+          problem={problem}
+          undo={(cascade) => undoAction(entry.id, cascade)}
+          redo={(cascade) => redoAction(entry.id, cascade)}
+        />
+      )}
+    </>
+  );
+});
+
+/**
+ * Why an undo or redo was refused (the later changes it names), and the way out its hint names: the same
+ * words on the button (src-renderer/features/actions/slice.ts, CASCADE_LABEL).
+ */
+export function UndoProblemNote({
+  problemKey,
+  problem,
+  undo,
+  redo,
+}: {
+  problemKey: string;
+  problem: UndoProblem;
+  /** Undoes the action or request again; with `cascade`, the later changes that block it first. */
+  undo: (cascade?: boolean) => Promise<unknown>;
+  /** Redoes it; with `cascade`, undoing the later changes that block it first. */
+  redo: (cascade?: boolean) => Promise<unknown>;
+}) {
+  // The refused verb, tried again: as it was, or undoing the later changes first.
+  const again = (cascade?: boolean) => void (problem.verb === 'redo' ? redo(cascade) : undo(cascade));
+  const dismiss = useApp((s) => s.dismissUndoProblem);
+  const unarchive = useApp((s) => s.unarchiveParent);
+  const parent = problem.reason === 'parent_archived' ? problem.details?.parent : undefined;
+  return (
+    <div className="log-problem">
+      <ProblemAlert problem={problem} title={problem.verb === 'redo' ? "Can't redo this yet" : "Can't undo this yet"}>
+        {problem.canCascade && (
+          <button type="button" className="btn small danger" onClick={() => again(true)}>
+            {CASCADE_LABEL[problem.verb]}
+          </button>
+        )}
+        {parent && (
+          <button type="button" className="btn small" onClick={() => void unarchive(parent).then((ok) => ok && again())}>
+            {unarchiveLabel(parent.kind, problem.verb)}
+          </button>
+        )}
+        {problem.reason === 'already_undone' && problem.details?.undoneBy && (
+          <button type="button" className="btn small" onClick={() => void redo()}>
+            Redo
+          </button>
+        )}
+        <button type="button" className="btn small" onClick={() => dismiss(problemKey)}>
+          Dismiss
+        </button>
+      </ProblemAlert>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+/** The calendar: the week grid, today's events, .ics imports, and the editable approval form of booking tools. */
+export { createCalendarSlice, type CalendarSlice } from './slice';
+export { CalendarView } from './CalendarView';
+export { TodayEvents } from './TodayEvents';
+export { EVENT_FORM_TOOLS, EventApprovalForm } from './EventApprovalForm';

@@ -1,0 +1,163 @@
+/**
+ * Settings → Your data: import from Todoist (pick a CSV export or backup ZIP, see what it would create,
+ * then import: one undoable entry in Actions), and backups (when the last one was made, "Back up now").
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Problem } from '../../lib/problem';
+import { useApp } from '../../store/react';
+import { type TodoistImported, type TodoistPreview, type TodoistUpload } from './transfer-slice';
+import '../../styles/data-md.css';
+
+const when = (iso: string): string => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const size = (bytes: number): string => (bytes < 1048576 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
+
+export function DataSection() {
+  return (
+    <section aria-labelledby="set-data" className="data-md">
+      <h2 id="set-data">Your data</h2>
+      <BackupPart />
+      <ImportPart />
+    </section>
+  );
+}
+
+function BackupPart() {
+  const last = useApp((s) => s.lastBackup);
+  const backingUp = useApp((s) => s.backingUp);
+  const load = useApp((s) => s.loadLastBackup);
+  const backUpNow = useApp((s) => s.backUpNow);
+  useEffect(() => void load(), [load]);
+  return (
+    <div className="data-md-part" role="group" aria-labelledby="set-backups">
+      <h3 id="set-backups">Backups</h3>
+      <p className="muted">Tidy makes a checked copy of its database every day (7 daily and 4 weekly are kept), and before every import.</p>
+      <div className="data-md-row">
+        <p aria-live="polite">
+          {last.problem ? (
+            <span className="data-md-error">Could not read the backups folder: {last.problem.message}</span>
+          ) : last.value ? (
+            <>
+              Last backup: <time dateTime={last.value.at}>{when(last.value.at)}</time> <span className="muted">({size(last.value.bytes)})</span>
+            </>
+          ) : last.loading ? (
+            'Looking for backups…'
+          ) : (
+            'No backup yet.'
+          )}
+        </p>
+        <button type="button" className="btn" disabled={backingUp} onClick={() => void backUpNow()}>
+          {backingUp ? 'Backing up…' : 'Back up now'}
+        </button>
+      </div>
+      {last.value && (
+        <p className="muted data-md-path" title={last.value.path}>
+          {last.value.path}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type Step = { kind: 'none' } | { kind: 'busy'; what: string } | { kind: 'preview'; upload: TodoistUpload; preview: TodoistPreview } | { kind: 'done'; result: TodoistImported } | { kind: 'problem'; problem: Problem };
+
+function ImportPart() {
+  const uploadFile = useApp((s) => s.uploadFile);
+  const previewTodoist = useApp((s) => s.previewTodoist);
+  const importTodoist = useApp((s) => s.importTodoist);
+  const undoRequest = useApp((s) => s.undoRequest);
+  const [step, setStep] = useState<Step>({ kind: 'none' });
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    setStep({ kind: 'busy', what: `Reading ${file.name}…` });
+    const sent = await uploadFile(file);
+    if (!sent.ok) return setStep({ kind: 'problem', problem: sent.problem });
+    const upload = { upload: sent.value };
+    const r = await previewTodoist(upload);
+    setStep(r.ok ? { kind: 'preview', upload, preview: r.value } : { kind: 'problem', problem: r.problem });
+  };
+
+  const run = async (upload: TodoistUpload) => {
+    setStep({ kind: 'busy', what: 'Importing…' });
+    const r = await importTodoist(upload);
+    setStep(r.ok ? { kind: 'done', result: r.value } : { kind: 'problem', problem: r.problem });
+    if (input.current) input.current.value = '';
+  };
+
+  return (
+    <div className="data-md-part" role="group" aria-labelledby="set-import">
+      <h3 id="set-import">Import from Todoist</h3>
+      <p className="muted">
+        A project exported as CSV (Todoist: project menu → Export as a template) becomes a project of that name; a backup ZIP (Todoist: Settings → Backups) becomes one project per file. You see what would be created before anything is.
+      </p>
+      <div className="data-md-row">
+        <label htmlFor={id}>Todoist CSV or backup ZIP</label>
+        <input id={id} ref={input} type="file" accept=".csv,.zip,text/csv,application/zip" onChange={(e) => void pick(e.currentTarget.files?.[0])} disabled={step.kind === 'busy'} />
+      </div>
+      {step.kind === 'busy' && (
+        <p role="status" className="muted">
+          {step.what}
+        </p>
+      )}
+      {step.kind === 'problem' && (
+        <div className="alert" role="alert">
+          <strong>{step.problem.message}</strong>
+          <p className="muted">{step.problem.hint}</p>
+        </div>
+      )}
+      {step.kind === 'preview' && (
+        <div className="data-md-preview" role="region" aria-label="Import preview">
+          <p>
+            <strong>
+              {step.preview.totals.tasks} task{step.preview.totals.tasks === 1 ? '' : 's'} into {step.preview.totals.projects} project{step.preview.totals.projects === 1 ? '' : 's'}
+            </strong>
+            {step.preview.totals.newProjects > 0 && ` (${step.preview.totals.newProjects} new)`}
+          </p>
+          <ul className="data-md-projects">
+            {step.preview.projects.map((p) => (
+              <li key={p.name}>
+                <span className="data-md-name">{p.name}</span> <span className="muted">{p.isNew ? 'new project' : 'existing project'}</span> — {p.tasks} task{p.tasks === 1 ? '' : 's'}
+                {p.sample.length > 0 && (
+                  <ul className="data-md-sample">
+                    {p.sample.map((t, i) => (
+                      <li key={i}>{t}</li>
+                    ))}
+                    {p.tasks > p.sample.length && <li className="muted">and {p.tasks - p.sample.length} more</li>}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ul>
+          {step.preview.lines.slice(step.preview.projects.length).map((line) => (
+            <p key={line} className="muted">
+              {line}
+            </p>
+          ))}
+          <div className="actions row">
+            <button type="button" className="btn primary" onClick={() => void run(step.upload)} disabled={step.preview.totals.tasks === 0}>
+              Import {step.preview.totals.tasks} task{step.preview.totals.tasks === 1 ? '' : 's'}
+            </button>
+            <button type="button" className="btn" onClick={() => (setStep({ kind: 'none' }), input.current && (input.current.value = ''))}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {step.kind === 'done' && (
+        <div className="status" role="status">
+          <strong>
+            Imported {step.result.totals.tasks} task{step.result.totals.tasks === 1 ? '' : 's'} into {step.result.totals.projects} project{step.result.totals.projects === 1 ? '' : 's'}.
+          </strong>
+          <p className="muted">It is one entry in Actions. A backup from just before was made.</p>
+          <div className="actions row">
+            <button type="button" className="btn small" onClick={() => void undoRequest(step.result.requestId).then(() => setStep({ kind: 'none' }))}>
+              Undo the import
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

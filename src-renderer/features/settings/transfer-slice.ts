@@ -1,0 +1,57 @@
+/**
+ * Data in and out from the UI: importing a Todoist export (sent as an upload, lib/upload.ts; preview
+ * first, then the import) and backups (the newest one, and "Back up now").
+ */
+import type { Input, Output } from '../../../src-shared/ipc';
+import { sendFile, type FileLike } from '../../lib/upload';
+import { idle, loadInto, type Loadable } from '../../store/loadable';
+import { outcome, type Outcome } from '../../store/request';
+import type { Deps, SliceCreator } from '../../store/types';
+
+export type TodoistUpload = Input<'data.todoistPreview'>;
+export type TodoistPreview = Output<'data.todoistPreview'>;
+export type TodoistImported = Output<'data.todoistImport'>;
+export type BackupFile = NonNullable<Output<'data.lastBackup'>>;
+
+export type { Outcome };
+
+export interface TransferSlice {
+  lastBackup: Loadable<BackupFile | null>;
+  backingUp: boolean;
+  loadLastBackup(): Promise<void>;
+  backUpNow(): Promise<void>;
+  /** Sends a chosen file to the main side; its upload id. */
+  uploadFile(file: FileLike): Promise<Outcome<string>>;
+  previewTodoist(upload: TodoistUpload): Promise<Outcome<TodoistPreview>>;
+  importTodoist(upload: TodoistUpload): Promise<Outcome<TodoistImported>>;
+}
+
+declare module '../../store/types' {
+  interface AppState extends TransferSlice {}
+}
+
+export const createTransferSlice =
+  ({ api }: Deps): SliceCreator<TransferSlice> =>
+  (set, get) => {
+    return {
+      lastBackup: idle(),
+      backingUp: false,
+      loadLastBackup: () => loadInto(set, 'lastBackup', () => api.invoke('data.lastBackup', {})),
+      backUpNow: async () => {
+        set({ backingUp: true });
+        const r = await outcome(() => api.invoke('data.backupNow', {}));
+        set({ backingUp: false });
+        if (r.ok) {
+          set({ lastBackup: { value: r.value, loading: false, problem: null } });
+          get().announce('Backup made.');
+        } else get().notifyProblem(r.problem);
+      },
+      uploadFile: (file) => outcome(() => sendFile(api, file)),
+      previewTodoist: (upload) => outcome(() => api.invoke('data.todoistPreview', upload)),
+      importTodoist: async (upload) => {
+        const r = await outcome(() => api.invoke('data.todoistImport', upload));
+        if (r.ok) void get().loadLastBackup();
+        return r;
+      },
+    };
+  };

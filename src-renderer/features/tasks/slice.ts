@@ -1,0 +1,284 @@
+/**
+ * Editing by hand: tasks (edit, move, archive), projects and lists (rename, archive, unarchive), list
+ * items (edit, archive). Every change is one logged operation (src-shared/operations.ts), so it shows in
+ * Actions and can be undone there; the ones that make something leave a view get an Undo on their notice.
+ */
+import type { List, Task } from '../../../src-shared/domain';
+import type { Output } from '../../../src-shared/ipc';
+import type { QuickAdd } from '../../../src-shared/quickadd';
+import { createCoalescer } from '../../lib/coalesce';
+import { toProblem, type Problem } from '../../lib/problem';
+import { actionKey } from '../actions/slice';
+import { isoDay } from '../../lib/due';
+import { TASK_PAGE, type DataForm, type ProjectRow, type TaskPage } from './data-slice';
+import { idle, loadInto, type Loadable, type ValueOf } from '../../store/loadable';
+import { attempt, request } from '../../store/request';
+import type { Deps, SliceCreator } from '../../store/types';
+
+/** What an inline edit of a task changes; what is left out stays as it is. */
+export interface TaskPatch {
+  content?: string;
+  /** 1 = p1 = most urgent … 4 = normal. */
+  priority?: number;
+  /** A due as stored, or null to clear it. */
+  due?: string | null;
+  /** The project id to move it to. */
+  project?: string;
+  /** An RRULE value, or null to stop the repeating. */
+  recurrence?: string | null;
+}
+
+export type TaskCounts = Output<'tasks.counts'>;
+export type SearchResults = Output<'search.query'>;
+
+/** How long Snooze puts a reminder off. */
+export const SNOOZE_MINUTES = 10;
+
+export interface TasksSlice {
+  /** Open tasks due today or before (overdue first). */
+  today: Loadable<TaskPage>;
+  /** Open tasks due from today to the 7th day, by due. */
+  upcoming: Loadable<TaskPage>;
+  /** Completed tasks, the most recent first. */
+  completed: Loadable<TaskPage>;
+  /** The sidebar's numbers; null until loaded. */
+  counts: TaskCounts | null;
+  /** The search box's words and what they found (null before the first search). */
+  search: Loadable<SearchResults> & { query: string };
+  /** Tasks whose due time has come and that the user has not answered yet (newest last). */
+  reminders: Task[];
+  loadToday(): Promise<void>;
+  loadUpcoming(): Promise<void>;
+  loadCompleted(): Promise<void>;
+  loadCounts(): Promise<void>;
+  /** Refetches a task view if it is shown (and the counts with Today, if loaded). */
+  refreshTaskView(view: 'today' | 'upcoming' | 'completed'): Promise<void>;
+  /** Runs the shown search again. */
+  refreshSearch(): Promise<void>;
+  runSearch(query: string): Promise<void>;
+  /** Puts `task` just before `before` in its project (last when null). */
+  reorderTask(task: Task, before: Task | null): Promise<void>;
+  receiveReminder(task: Task): void;
+  dismissReminder(taskId: string): void;
+  snoozeReminder(task: Task): Promise<void>;
+  archivedProjects: Loadable<ProjectRow[]>;
+  archivedLists: Loadable<List[]>;
+  loadArchivedProjects(): Promise<void>;
+  loadArchivedLists(): Promise<void>;
+  /**
+   * Adds a task from a quick-add line: its content, due, priority, repeat, and its #project (else
+   * `project`, else the inbox). The form shows a refusal; an unknown #name is said in a notice.
+   */
+  addQuick(form: DataForm, parsed: QuickAdd, project?: string): Promise<boolean>;
+  /** Applies an inline edit (one update and, if the project changed, one move). Null when it worked. */
+  editTask(task: Task, patch: TaskPatch): Promise<Problem | null>;
+  archiveTask(task: Task): Promise<void>;
+  renameProject(id: string, name: string): Promise<Problem | null>;
+  archiveProject(id: string): Promise<Problem | null>;
+  unarchiveProject(id: string): Promise<Problem | null>;
+  renameList(id: string, name: string): Promise<Problem | null>;
+  archiveList(id: string): Promise<Problem | null>;
+  unarchiveList(id: string): Promise<Problem | null>;
+  editListItem(list: string, item: string, text: string): Promise<Problem | null>;
+  archiveListItem(list: string, item: string): Promise<Problem | null>;
+  /** Shows `text` with an Undo button that undoes the logged action `actionId`. */
+  notifyUndoable(text: string, actionId: string): void;
+}
+
+declare module '../../store/types' {
+  interface AppState extends TasksSlice {}
+}
+
+export const createTasksSlice =
+  ({ api }: Deps): SliceCreator<TasksSlice> =>
+  (set, get) => {
+    const coalesce = createCoalescer();
+    const load = <K extends 'archivedProjects' | 'archivedLists' | 'today' | 'upcoming' | 'completed'>(key: K, fetch: () => Promise<ValueOf<K> | undefined>) =>
+      coalesce(key, () => loadInto(set, key, fetch));
+
+    /** A change from a button, which has no field to put a refusal by: it is told in a notice (store/request.ts). */
+    const act = async <T>(run: () => Promise<T>, then?: (value: T) => void): Promise<Problem | null> => {
+      const r = await request(get, run);
+      if (!r.ok) return r.problem;
+      then?.(r.value);
+      return null;
+    };
+
+    const refreshArchived = () => {
+      const s = get();
+      return Promise.all([s.archivedProjects.value ? s.loadArchivedProjects() : null, s.archivedLists.value ? s.loadArchivedLists() : null]);
+    };
+
+    const shown = (l: Loadable<unknown>) => l.value !== null || l.loading || l.problem !== null;
+    /** The renderer's own date: "today" is the user's day, not the host's. */
+    const today = () => isoDay(new Date(Date.now()));
+    const view = (v: 'today' | 'upcoming' | 'completed') => () => api.invoke('tasks.list', { view: v, today: today(), limit: TASK_PAGE });
+    let searchSeq = 0;
+
+    return {
+      today: idle(),
+      upcoming: idle(),
+      completed: idle(),
+      counts: null,
+      search: { ...idle(), query: '' },
+      reminders: [],
+      loadToday: () => load('today', view('today')),
+      loadUpcoming: () => load('upcoming', view('upcoming')),
+      loadCompleted: () => load('completed', view('completed')),
+      loadCounts: () =>
+        coalesce('counts', async () => {
+          try {
+            set({ counts: await api.invoke('tasks.counts', { today: today() }) });
+          } catch {
+            // The counts are a hint beside the names; the views themselves say what failed.
+          }
+        }),
+      refreshTaskView: async (v) => {
+        const s = get();
+        const loader = { today: s.loadToday, upcoming: s.loadUpcoming, completed: s.loadCompleted }[v];
+        await Promise.all([v === 'today' && s.counts ? s.loadCounts() : null, shown(s[v]) ? loader() : null]);
+      },
+      refreshSearch: async () => {
+        const { query } = get().search;
+        if (query.trim()) await get().runSearch(query);
+      },
+      runSearch: async (query) => {
+        const seq = ++searchSeq;
+        set((s) => ({ search: { ...s.search, query, loading: query.trim() !== '' } }));
+        if (!query.trim()) {
+          set({ search: { ...idle(), query } });
+          return;
+        }
+        try {
+          const value = await api.invoke('search.query', { query, limit: 50 });
+          // Only the answer to the latest words is shown.
+          if (seq === searchSeq) set({ search: { value, loading: false, problem: null, query } });
+        } catch (e) {
+          if (seq === searchSeq) set((s) => ({ search: { ...s.search, loading: false, problem: toProblem(e) } }));
+        }
+      },
+      reorderTask: async (task, before) => {
+        await act(
+          () => api.invoke('tasks.reorder', { task: task.id, before: before?.id ?? null }),
+          () => get().announce(before ? `Moved ${task.content} before ${before.content}` : `Moved ${task.content} to the end`),
+        );
+      },
+      receiveReminder: (task) => {
+        set((s) => ({ reminders: [...s.reminders.filter((t) => t.id !== task.id), task] }));
+        get().announce(`Reminder: ${task.content} is due`);
+      },
+      dismissReminder: (id) => set((s) => ({ reminders: s.reminders.filter((t) => t.id !== id) })),
+      snoozeReminder: async (task) => {
+        const problem = await act(() => api.invoke('tasks.snooze', { task: task.id, minutes: SNOOZE_MINUTES }));
+        if (!problem) {
+          get().dismissReminder(task.id);
+          get().announce(`Snoozed for ${SNOOZE_MINUTES} minutes: ${task.content}`);
+        }
+      },
+      archivedProjects: idle(),
+      archivedLists: idle(),
+      loadArchivedProjects: () =>
+        load('archivedProjects', async () => (await api.invoke('projects.list', { includeArchived: true })).filter((p) => p.archivedAt !== null)),
+      loadArchivedLists: () => load('archivedLists', async () => (await api.invoke('lists.list', { includeArchived: true })).filter((l) => l.archivedAt !== null)),
+
+      addQuick: async (form, parsed, project) => {
+        const target = parsed.project?.id ?? project;
+        const problem = await attempt(
+          () =>
+            api.invoke('tasks.add', {
+              content: parsed.content,
+              ...(target ? { project: target } : {}),
+              ...(parsed.priority ? { priority: parsed.priority } : {}),
+              ...(parsed.due ? { due: parsed.due } : {}),
+              ...(parsed.recurrence ? { recurrence: parsed.recurrence } : {}),
+            }),
+          (r) => {
+            if (parsed.unknownProject) get().notify(`Added to ${r.value.project}: there is no project “${parsed.unknownProject}”, so it stays in the text`);
+            else get().announce(`Added: ${r.value.content}`);
+          },
+        );
+        set((s) => ({ formProblems: { ...s.formProblems, [form]: problem ?? undefined } }));
+        return problem === null;
+      },
+      editTask: async (task, patch) => {
+        const update: { content?: string; priority?: number; due?: string | null; recurrence?: string | null } = {};
+        if (patch.content !== undefined && patch.content !== task.content) update.content = patch.content;
+        if (patch.priority !== undefined && patch.priority !== task.priority) update.priority = patch.priority;
+        if (patch.due !== undefined && patch.due !== task.due) update.due = patch.due;
+        if (patch.recurrence !== undefined && patch.recurrence !== task.recurrence) update.recurrence = patch.recurrence;
+        const move = patch.project !== undefined && patch.project !== task.projectId ? patch.project : null;
+        if (Object.keys(update).length > 0) {
+          const problem = await attempt(() => api.invoke('tasks.update', { task: task.id, ...update }));
+          if (problem) return problem;
+        }
+        if (move) {
+          const problem = await attempt(() => api.invoke('tasks.move', { task: task.id, project: move }));
+          if (problem) return problem;
+        }
+        if (move || Object.keys(update).length > 0) get().announce(`Saved: ${update.content ?? task.content}`);
+        return null;
+      },
+      archiveTask: async (task) => {
+        await act(
+          () => api.invoke('tasks.archive', { task: task.id }),
+          (r) => get().notifyUndoable(`Archived: ${task.content}`, r.actionId),
+        );
+      },
+
+      renameProject: (id, name) => attempt(() => api.invoke('projects.rename', { project: id, name }), (r) => get().announce(`Renamed to ${r.value.name}`)),
+      archiveProject: (id) =>
+        act(
+          () => api.invoke('projects.archive', { project: id }),
+          (r) => {
+            get().notifyUndoable(`Archived the project ${r.value.name}`, r.actionId);
+            void refreshArchived();
+          },
+        ),
+      unarchiveProject: (id) =>
+        act(
+          () => api.invoke('projects.unarchive', { project: id }),
+          (r) => {
+            get().notify(`Brought back the project ${r.value.name}`);
+            void refreshArchived();
+          },
+        ),
+      renameList: (id, name) => attempt(() => api.invoke('lists.rename', { list: id, name }), (r) => get().announce(`Renamed to ${r.value.name}`)),
+      archiveList: (id) =>
+        act(
+          () => api.invoke('lists.archive', { list: id }),
+          (r) => {
+            get().notifyUndoable(`Archived the list ${r.value.name}`, r.actionId);
+            void refreshArchived();
+          },
+        ),
+      unarchiveList: (id) =>
+        act(
+          () => api.invoke('lists.unarchive', { list: id }),
+          (r) => {
+            get().notify(`Brought back the list ${r.value.name}`);
+            void refreshArchived();
+          },
+        ),
+      editListItem: (list, item, text) => attempt(() => api.invoke('lists.editItem', { list, item, text }), (r) => get().announce(`Saved: ${r.value.text}`)),
+      archiveListItem: (list, item) =>
+        act(
+          () => api.invoke('lists.archiveItem', { list, item }),
+          (r) => get().notifyUndoable(`Archived: ${r.value.text}`, r.actionId),
+        ),
+
+      notifyUndoable: (text, actionId) =>
+        get().notify(text, 'info', {
+          label: 'Undo',
+          run: async () => {
+            if (await get().undoAction(actionId)) return;
+            // The refusal belongs to the entry in Actions; here it is said as a notice instead.
+            const key = actionKey(actionId);
+            const problem = get().undoProblems[key];
+            get().dismissUndoProblem(key);
+            if (problem) get().notifyProblem(problem);
+          },
+        }),
+    };
+  };
+
+export { createDataSlice, TASK_PAGE, type DataSlice, type DataForm, type ProjectRow, type TaskPage, type ListPage } from './data-slice';
