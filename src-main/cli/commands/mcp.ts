@@ -22,12 +22,14 @@ async function serve(cli: Cli): Promise<void> {
   const db = cli.db({ verify: 'always' });
   const { createTidyMcpServer } = await import('../../core/mcp/server');
   const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
+  const { BoundedStdioTransport } = await import('../../core/mcp/stdio');
   let calculator: ReturnType<ToolServices['calculator']> | undefined;
   const base = createToolServices();
   const services: ToolServices = { ...base, calculator: () => (calculator ??= base.calculator()) };
   const { factory, session } = createTidyMcpServer({ db, tools: TOOLS, services, version: VERSION, log });
   log(`serving ${db.name} on stdio`);
-  const handle = serveStdio(factory, { onerror: (e) => log(`protocol error: ${e.message}`) });
+  const transport = new BoundedStdioTransport({ log });
+  const handle = serveStdio(factory, { transport, onerror: (e) => log(`protocol error: ${e.message.split('\n')[0]!.slice(0, 300)}`) });
   // The client ends the session by closing stdin; the database stays open until then.
   await new Promise<void>((done) => {
     process.stdin.once('end', done);
@@ -35,8 +37,11 @@ async function serve(cli: Cli): Promise<void> {
     process.once('SIGTERM', done);
     process.once('SIGINT', done);
   });
+  // Calls the client sent but did not wait for end with it: the one running finishes, the rest never start.
+  const dropped = session.end();
   await handle.close().catch(() => {});
   await calculator?.close();
+  if (dropped) log(`${dropped} call${dropped === 1 ? '' : 's'} the client sent were not run: it left before they started`);
   log(`session ended${session.requestId ? ` (its changes: request ${session.requestId}; undo with tidy undo --run ${session.requestId})` : ''}`);
 }
 
