@@ -7,12 +7,13 @@
  * process ends with the run, and sees only the environment the user configured (plus PATH, HOME and the
  * like the SDK passes on), never Tidy's keys.
  */
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { inputShapeProblem, type InputLimits } from '../../../src-shared/bounds';
 import { MCP_SEPARATOR, modelToolName, type McpServerConfig, type McpServers, type McpToolInfo } from '../../../src-shared/mcp';
 import { recordAction } from '../actions/log';
 import type { Tool, ToolContext, ToolOutcome, ToolServices } from '../tools/tool';
+import { JSONL_LIMITS, JsonLineReader, sizeInWords, type JsonLineLimits } from './jsonl';
 
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
 export const MCP_CALL_TIMEOUT_MS = 60_000;
@@ -34,6 +35,8 @@ export interface McpConnectOptions {
   /** HTTP for streamable-HTTP servers (tests pass one that counts connections). */
   fetch?: ToolServices['fetch'];
   version?: string;
+  /** A line for what a server sent that answers nothing and was dropped (a run's trace, a list's output). */
+  onProblem?: (line: string) => void;
 }
 
 /** The tools of the servers that answered, the lines to show for those that did not, and a way to end them all. */
@@ -136,6 +139,49 @@ export function resultValue(result: { content?: unknown; structuredContent?: unk
   return { value: cut ? { result: text, truncated: true, hint: `the result was longer than ${MAX_RESULT_CHARS.toLocaleString('en')} characters and was cut` } : { result: text }, text };
 }
 
+/**
+ * What the SDK's stdio transport reads a server's stdout with, replaced by one within bounds (jsonl.ts):
+ * an answer over 8 MiB, nested over 64 levels or holding over 200,000 values becomes the JSON-RPC error
+ * of the request it answers (naming what was wrong), and the connection stays. Lines that answer
+ * nothing are reported through `problem` and dropped.
+ */
+export class BoundedReadBuffer {
+  private readonly reader: JsonLineReader;
+  private queue: JSONRPCMessage[] = [];
+
+  constructor(
+    private readonly server: string,
+    private readonly problem: (line: string) => void,
+    limits: JsonLineLimits = JSONL_LIMITS,
+  ) {
+    this.reader = new JsonLineReader(limits);
+  }
+
+  append(chunk: Buffer): void {
+    for (const e of this.reader.push(chunk)) {
+      if (e.kind === 'bad') {
+        const line = `the MCP server ${this.server} sent an answer Tidy cannot take: ${e.problem}`;
+        if (e.id === null) this.problem(line);
+        else this.queue.push({ jsonrpc: '2.0', id: e.id, error: { code: e.code, message: line } } as unknown as JSONRPCMessage);
+        continue;
+      }
+      const v = e.value as Record<string, unknown> | null;
+      const message = v !== null && typeof v === 'object' && !Array.isArray(v) && v['jsonrpc'] === '2.0' && (typeof v['method'] === 'string' || 'id' in v);
+      if (message) this.queue.push(v as unknown as JSONRPCMessage);
+      else this.problem(`the MCP server ${this.server} sent a line that is not a JSON-RPC message; ignored`);
+    }
+  }
+
+  readMessage(): JSONRPCMessage | null {
+    return this.queue.shift() ?? null;
+  }
+
+  clear(): void {
+    this.queue = [];
+    this.reader.clear();
+  }
+}
+
 async function connectOne(name: string, config: McpServerConfig, o: McpConnectOptions): Promise<{ client: Client; close: () => Promise<void> }> {
   const { Client: McpClient } = await import('@modelcontextprotocol/client');
   const client = new McpClient({ name: 'tidy', version: o.version ?? '0.1.0' });
@@ -148,6 +194,8 @@ async function connectOne(name: string, config: McpServerConfig, o: McpConnectOp
     // stderr is read and dropped: a chatty server must not write into Tidy's terminal or fill a pipe.
     transport = new StdioClientTransport({ command: config.command, args: config.args, env: { ...config.env }, stderr: 'pipe' });
     transport.stderr?.on('data', () => {});
+    // The SDK's own buffer holds a line whole and ends the connection past 10 MB ("Connection closed").
+    (transport as unknown as { _readBuffer: BoundedReadBuffer })._readBuffer = new BoundedReadBuffer(name, o.onProblem ?? (() => {}));
   }
   const close = async (): Promise<void> => {
     await client.close().catch(() => {});
