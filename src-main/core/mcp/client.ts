@@ -13,7 +13,7 @@ import { inputShapeProblem, type InputLimits } from '../../../src-shared/bounds'
 import { MCP_SEPARATOR, modelToolName, type McpServerConfig, type McpServers, type McpToolInfo } from '../../../src-shared/mcp';
 import { recordAction } from '../actions/log';
 import type { Tool, ToolContext, ToolOutcome, ToolServices } from '../tools/tool';
-import { JSONL_LIMITS, JsonLineReader, sizeInWords, type JsonLineLimits } from './jsonl';
+import { JSONL_LIMITS, JsonLineReader, type JsonLineLimits } from './jsonl';
 
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
 export const MCP_CALL_TIMEOUT_MS = 60_000;
