@@ -1,6 +1,7 @@
 // An MCP server for tests that writes its JSON-RPC lines by hand, to send what no SDK server would.
 // RAW_MCP_MODE: "huge" (echo answers with 20 MB of text, except for {"text":"small"}), "tools" (100,000
-// tools), "deep" (a tool whose input schema is nested 5,000 levels), "ok".
+// tools), "deep" (a tool whose input schema is nested 5,000 levels), "badnames" (tools Tidy
+// cannot offer by their names), "ok".
 import { createInterface } from 'node:readline';
 
 const mode = process.env.RAW_MCP_MODE ?? 'ok';
@@ -8,6 +9,7 @@ const send = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
 const echo = { name: 'echo', description: 'Echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: true } };
 
 function tools() {
+  if (mode === 'badnames') return [echo, { name: '🙂', inputSchema: { type: 'object' } }, { name: 'saveNote', inputSchema: { type: 'object' } }, { name: 'save-note', inputSchema: { type: 'object' } }];
   if (mode === 'tools') return Array.from({ length: 100_000 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }));
   return [echo];
 }

@@ -43,6 +43,8 @@ export interface McpConnectOptions {
 export interface McpConnections {
   tools: Tool[];
   problems: string[];
+  /** Which enabled servers started and listed their tools (true) and which failed to (false). */
+  started?: Record<string, boolean>;
   /** Ends every server process and connection; safe to call twice. */
   close(): Promise<void>;
 }
@@ -210,12 +212,13 @@ async function connectOne(name: string, config: McpServerConfig, o: McpConnectOp
   return { client, close };
 }
 
-/** Lists a server's tools (for Settings and `tidy mcp list --tools`), then disconnects. */
+/** Lists a server's tools (for Settings and `tidy mcp list --tools`), then disconnects; each tool not offered is a line to `onProblem`. */
 export async function inspectServer(name: string, config: McpServerConfig, o: McpConnectOptions = {}): Promise<McpToolInfo[]> {
   const { client, close } = await connectOne(name, config, o);
   try {
     const listed = await withTimeout(client.listTools(), o.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS, `listing the tools of ${name}`, o.signal);
-    const { tools } = adaptTools(name, listed.tools as RemoteTool[], () => Promise.resolve({ ok: true, value: null }));
+    const { tools, skipped } = adaptTools(name, listed.tools as RemoteTool[], () => Promise.resolve({ ok: true, value: null }));
+    for (const line of skipped) o.onProblem?.(line);
     return tools.map((t) => ({ name: t.name, original: t.external!.original, description: t.description, readOnly: t.effect === 'read' }));
   } finally {
     await close();
@@ -277,8 +280,10 @@ export const connectMcpServers: McpLauncher = async (servers, o) => {
       return adapted.tools;
     }
   }
+  const started: Record<string, boolean> = {};
   settled.forEach((s, i) => {
     const name = enabled[i]![0];
+    started[name] = s.status === 'fulfilled';
     if (s.status === 'fulfilled') tools.push(...s.value);
     else problems.push(`the MCP server ${name} is left out of this run: ${why(s.reason)}`);
   });
@@ -287,9 +292,11 @@ export const connectMcpServers: McpLauncher = async (servers, o) => {
     tools.length = MAX_MCP_TOOLS;
   }
   let closed = false;
+  // A start cut short by the run's own cancel says nothing about the server.
   return {
     tools,
     problems,
+    ...(o.signal?.aborted ? {} : { started }),
     async close() {
       if (closed) return;
       closed = true;
