@@ -9,7 +9,7 @@ const RAW = join(import.meta.dirname, '..', '..', 'fakes', 'mcp-raw-server.mjs')
 const lines = (s: string) => s.split('\n').filter((l) => l.trim() !== '');
 
 describe('tidy mcp add', () => {
-  it('refuses a bad --env name, a port over 65535 and a URL with CR/LF in one line each, and stores nothing', { timeout: 60_000 }, () => {
+  it('refuses a bad --env name, a port over 65535 and a URL with CR/LF in one line each, and stores nothing', { timeout: 90_000 }, () => {
     const db = join(tempDir(), 'tidy.db');
     const env = tidy(db, ['mcp', 'add', 'notes', '--env', 'A B=1', '--', 'notes-server']);
     expect(env.code).toBe(2);
@@ -24,7 +24,7 @@ describe('tidy mcp add', () => {
     expect(JSON.parse(tidy(db, ['mcp', 'list', '--json']).stdout)).toEqual([]);
   });
 
-  it('normalises a typed name, and refuses the 21st server in one line', { timeout: 60_000 }, () => {
+  it('normalises a typed name, and refuses the 21st server in one line', { timeout: 90_000 }, () => {
     const db = join(tempDir(), 'tidy.db');
     const named = tidy(db, ['mcp', 'add', 'My Notes', '--', 'notes-server', '--dir', '/tmp']);
     expect(named.code).toBe(0);
@@ -45,7 +45,7 @@ describe('tidy mcp add', () => {
     expect(tidy(db, ['mcp', 'add', 's20', '--', 'other']).code).toBe(0);
   });
 
-  it('list --tools says which tools are not offered and why', { timeout: 60_000 }, () => {
+  it('list --tools says which tools are not offered and why', { timeout: 90_000 }, () => {
     const db = join(tempDir(), 'tidy.db');
     expect(tidy(db, ['mcp', 'add', 'raw', '--env', 'RAW_MCP_MODE=badnames', '--', process.execPath, RAW]).code).toBe(0);
     const listed = tidy(db, ['mcp', 'list', '--tools']);

@@ -38,7 +38,7 @@ const requestOf = (db: string, content: string): string => {
 };
 
 describe('tidy mcp: a client undoes only its own work', () => {
-  it('undo_last_request leaves the user’s own requests alone, and undo_request of one is refused with the command that does it', async () => {
+  it('undo_last_request leaves the user’s own requests alone, and undo_request of one is refused with the command that does it', { timeout: 90_000 }, async () => {
     const db = join(tempDir(), 'tidy.db');
     expect(tidy(db, ['add', 'Buy milk']).code).toBe(0);
     const userRequest = requestOf(db, 'Buy milk');
@@ -61,7 +61,7 @@ describe('tidy mcp: a client undoes only its own work', () => {
     expect(openTasks(db)).toEqual(['Buy milk']);
   });
 
-  it('another client’s session counts as someone else’s; the user may approve an undo through elicitation', async () => {
+  it('another client’s session counts as someone else’s; the user may approve an undo through elicitation', { timeout: 90_000 }, async () => {
     const db = join(tempDir(), 'tidy.db');
     expect(tidy(db, ['add', 'Buy milk']).code).toBe(0);
     const userRequest = requestOf(db, 'Buy milk');
