@@ -6,8 +6,8 @@
  * - a line over 8 MiB: skipped as it streams in (never held whole), -32600;
  * - not JSON: -32700; nested more than 64 levels or holding more than 200,000 values: -32600;
  * - a batch (array), a bare value, `"jsonrpc"` other than "2.0", a malformed request: -32600;
- * - any request but `initialize` before the connection opened (a 2026-era request carrying its protocol
- *   version in `_meta` opens it by itself): -32600.
+ * - any request but `initialize` (or `ping`, answered here) before the connection opened (a 2026-era
+ *   request carrying its protocol version in `_meta` opens it by itself): -32600.
  *
  * Handed to the SDK's serveStdio as its transport, which does the rest.
  */
@@ -81,6 +81,8 @@ export class BoundedStdioTransport implements Transport {
     }
     const method = typeof value['method'] === 'string' ? value['method'].slice(0, 60) : null;
     if (!this.opened) {
+      // The one request the spec allows before initialize, answered here so it pins no protocol era.
+      if (method === 'ping' && id !== null) return void this.send({ jsonrpc: '2.0', id, result: {} } as unknown as JSONRPCMessage).catch(() => {});
       if (method !== null && opens(value)) this.opened = true;
       else if ('id' in value && method !== null) return this.refuse(INVALID_REQUEST, id, `${JSON.stringify(method)} before initialize was refused`);
       else {

@@ -150,6 +150,8 @@ describe('tidy mcp: hostile input on stdin', () => {
     // Before initialize: only initialize opens the connection.
     send(JSON.stringify({ jsonrpc: '2.0', id: 'early', method: 'tools/list' }));
     await expect.poll(() => errorOf('early'), { timeout: 30_000 }).toMatchObject({ code: -32600, message: expect.stringContaining('before initialize') });
+    send(JSON.stringify({ jsonrpc: '2.0', id: 'ping', method: 'ping' }));
+    await expect.poll(() => replies.find((r) => r['id'] === 'ping'), { timeout: 30_000 }).toMatchObject({ result: {} });
     send(INITIALIZE);
     await expect.poll(() => replies.some((r) => r['id'] === 'init' && r['result']), { timeout: 30_000 }).toBe(true);
     send(INITIALIZED);
