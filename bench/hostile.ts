@@ -18,6 +18,7 @@ import { addTask, newUserRequest, openDatabase, type Db } from '../src-main/core
 import type { FlowLimits } from '../src-main/host/web';
 import { CALC_ATTACKS, CALC_TIMEOUT_MS, type CalcLine } from './hostile-calc';
 import type { HostStats } from './hostile-host';
+import { mcpFamilies } from './hostile-mcp';
 import { ms } from './util';
 
 const REPO = join(import.meta.dirname, '..');
@@ -387,6 +388,8 @@ export async function benchHostile(): Promise<void> {
     await bigHost.close();
 
     await family('calculator expressions', null, calculator);
+
+    await mcpFamilies((name, attack) => family(name, null, attack), dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,19 +16,51 @@ export const McpServerName = z
   .regex(MCP_SERVER_NAME, 'a server name is lower_snake_case, starts with a letter and is at most 24 characters, e.g. github or my_notes')
   .refine((s) => !s.includes(MCP_SEPARATOR), 'a server name must not contain "__"');
 
-const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'an environment variable name is letters, digits and _');
+/**
+ * A name as the user typed it ("My Notes", "GitHub-Issues") as a server name (my_notes, github_issues),
+ * or null when nothing usable is left.
+ */
+export function normaliseServerName(typed: string): string | null {
+  const cleaned = typed
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  if (!cleaned) return null;
+  const lettered = /^[a-z]/.test(cleaned) ? cleaned : `mcp_${cleaned}`;
+  const cut = lettered.slice(0, 24).replace(/_+$/, '');
+  return MCP_SERVER_NAME.test(cut) ? cut : null;
+}
 
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+const EnvName = z.string().regex(ENV_NAME, 'an environment variable name is letters, digits and _, not starting with a digit');
+
+/** What is wrong with a URL for an MCP server, in words, or null. Line breaks and tabs are dropped first, as the URL parser drops them. */
+export function mcpUrlProblem(s: string): string | null {
+  const port = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(?:\[[^\]]*\]|[^/?#:]*):(\d+)/i.exec(s.replace(/[\t\n\r]/g, ''))?.[1];
+  if (port !== undefined && Number(port) > 65535) return `its port ${port.slice(0, 12)} is over 65535`;
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return 'is not a URL';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http(s) URL';
+  if (u.username || u.password) return 'must not hold a user name or password';
+  return null;
+}
+
+/** An http(s) URL, read as the URL parser reads it (a stored URL with CR, LF or tabs in it loses them). */
 const HttpUrl = z
   .string()
   .max(2000)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password;
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL without a user name or password');
+  .superRefine((s, ctx) => {
+    const problem = mcpUrlProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((s) => new URL(s).href);
 
 /** One server: a command to start (stdio) or a URL (streamable HTTP); on or off. */
 export const McpServerConfig = z.union([
@@ -38,13 +70,19 @@ export const McpServerConfig = z.union([
     /** Exactly what the server's process gets besides PATH, HOME and the like; never Tidy's own secrets. */
     env: z.record(EnvName, z.string().max(10_000)).default({}),
     enabled: z.boolean().default(true),
+    /** Starts that failed in a row; at MAX_START_FAILURES the server is switched off. */
+    failures: z.number().int().min(0).max(1000).optional(),
   }),
   z.strictObject({
     url: HttpUrl,
     enabled: z.boolean().default(true),
+    failures: z.number().int().min(0).max(1000).optional(),
   }),
 ]);
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
+
+/** A server that failed to start this many runs in a row is switched off (one notice says so). */
+export const MAX_START_FAILURES = 3;
 
 /** At most this many servers: each one is a process or a connection at every run start. */
 export const MAX_MCP_SERVERS = 20;

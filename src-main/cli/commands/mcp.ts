@@ -2,7 +2,7 @@
 // `tidy mcp add|list|remove`: MCP servers whose tools Tidy's agent may use (settings `mcpServers`).
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { McpServerConfig, McpServerName, mcpTarget, type McpServers } from '../../../src-shared/mcp';
+import { ENV_NAME, MAX_MCP_SERVERS, McpServerConfig, McpServerName, mcpTarget, mcpUrlProblem, normaliseServerName, type McpServers } from '../../../src-shared/mcp';
 import { readSettings, writeSetting } from '../../core';
 import { TOOLS, createToolServices, type ToolServices } from '../../core/agent';
 import { CliFailure, must, printable, usage, type Cli } from '../context';
@@ -22,12 +22,14 @@ async function serve(cli: Cli): Promise<void> {
   const db = cli.db({ verify: 'always' });
   const { createTidyMcpServer } = await import('../../core/mcp/server');
   const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
+  const { BoundedStdioTransport } = await import('../../core/mcp/stdio');
   let calculator: ReturnType<ToolServices['calculator']> | undefined;
   const base = createToolServices();
   const services: ToolServices = { ...base, calculator: () => (calculator ??= base.calculator()) };
   const { factory, session } = createTidyMcpServer({ db, tools: TOOLS, services, version: VERSION, log });
   log(`serving ${db.name} on stdio`);
-  const handle = serveStdio(factory, { onerror: (e) => log(`protocol error: ${e.message}`) });
+  const transport = new BoundedStdioTransport({ log });
+  const handle = serveStdio(factory, { transport, onerror: (e) => log(`protocol error: ${e.message.split('\n')[0]!.slice(0, 300)}`) });
   // The client ends the session by closing stdin; the database stays open until then.
   await new Promise<void>((done) => {
     process.stdin.once('end', done);
@@ -35,8 +37,11 @@ async function serve(cli: Cli): Promise<void> {
     process.once('SIGTERM', done);
     process.once('SIGINT', done);
   });
+  // Calls the client sent but did not wait for end with it: the one running finishes, the rest never start.
+  const dropped = session.end();
   await handle.close().catch(() => {});
   await calculator?.close();
+  if (dropped) log(`${dropped} call${dropped === 1 ? '' : 's'} the client sent were not run: it left before they started`);
   log(`session ended${session.requestId ? ` (its changes: request ${session.requestId}; undo with tidy undo --run ${session.requestId})` : ''}`);
 }
 
@@ -54,16 +59,30 @@ interface AddOptions {
   disabled?: boolean;
 }
 
-function add(cli: Cli, name: string, command: string[], o: AddOptions): void {
-  const parsedName = McpServerName.safeParse(name);
-  if (!parsedName.success) throw usage(`'${name.slice(0, 40)}' is not a server name`, parsedName.error.issues[0]?.message ?? 'use lower_snake_case');
+/** A server's name as typed ("My Notes") as the name it is stored under (my_notes); one line when nothing usable is left. */
+function serverName(typed: string): string {
+  if (McpServerName.safeParse(typed).success) return typed;
+  const name = normaliseServerName(typed);
+  if (name === null) throw usage(`'${typed.slice(0, 40)}' is not a server name`, 'use letters and digits, e.g. github or my_notes');
+  return name;
+}
+
+function add(cli: Cli, typed: string, command: string[], o: AddOptions): void {
+  const name = serverName(typed);
   if (o.url && command.length) throw usage('give either --url or a command after --, not both', 'e.g. tidy mcp add notes -- npx -y some-mcp-server');
   if (!o.url && command.length === 0) throw usage('say how to reach the server', 'tidy mcp add NAME -- command args…  or  tidy mcp add NAME --url https://…/mcp');
+  if (o.url !== undefined) {
+    if (/[\r\n\t]/.test(o.url)) throw usage('the URL holds a line break or a tab', 'type the URL on one line, e.g. --url https://example.com/mcp');
+    const problem = mcpUrlProblem(o.url);
+    if (problem) throw usage(`the URL ${o.url.slice(0, 80)} ${problem}`, 'e.g. --url https://example.com/mcp');
+  }
   const env: Record<string, string> = {};
   for (const pair of o.env ?? []) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw usage(`--env ${pair.slice(0, 40)} is not NAME=VALUE`, 'e.g. --env NOTES_DIR=/home/me/notes');
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    const key = pair.slice(0, eq);
+    if (!ENV_NAME.test(key)) throw usage(`--env ${JSON.stringify(key.slice(0, 40))}: an environment variable name is letters, digits and _, not starting with a digit`, 'e.g. --env NOTES_DIR=/home/me/notes');
+    env[key] = pair.slice(eq + 1);
   }
   const candidate = o.url ? { url: o.url, enabled: !o.disabled } : { command: command[0]!, args: command.slice(1), env, enabled: !o.disabled };
   const config = McpServerConfig.safeParse(candidate);
@@ -73,13 +92,17 @@ function add(cli: Cli, name: string, command: string[], o: AddOptions): void {
   }
   const all = servers(cli);
   const replaced = Object.hasOwn(all, name);
+  if (!replaced && Object.keys(all).length >= MAX_MCP_SERVERS)
+    throw new CliFailure(`there are already ${MAX_MCP_SERVERS} MCP servers, the most Tidy starts`, 'remove one first: tidy mcp remove NAME (tidy mcp list shows them)');
   save(cli, { ...all, [name]: config.data });
+  if (name !== typed) cli.out(`Named it ${name} (a server's name is lower_snake_case).`);
   cli.out(`${replaced ? 'Replaced' : 'Added'} the MCP server ${name}: ${mcpTarget(config.data)}${config.data.enabled ? '' : ' (off)'}`);
   cli.out(`Its tools reach the agent as ${name}__<tool> and ask before running (allow one: tidy config set approvals.${name}__<tool> auto).`);
 }
 
-function remove(cli: Cli, name: string): void {
+function remove(cli: Cli, typed: string): void {
   const all = servers(cli);
+  const name = Object.hasOwn(all, typed) ? typed : (normaliseServerName(typed) ?? typed);
   if (!Object.hasOwn(all, name)) throw new CliFailure(`no MCP server named ${name.slice(0, 40)}`, 'tidy mcp list shows them');
   const { [name]: _gone, ...rest } = all;
   save(cli, rest);
@@ -97,14 +120,15 @@ async function list(cli: Cli, o: { json?: boolean; tools?: boolean }): Promise<v
   for (const [name, config] of Object.entries(all)) {
     let tools: { name: string; description: string }[] | undefined;
     let problem: string | undefined;
+    const notOffered: string[] = [];
     if (o.tools && config.enabled) {
       try {
-        tools = await inspectServer(name, config);
+        tools = await inspectServer(name, config, { onProblem: (line) => notOffered.push(line) });
       } catch (e) {
         problem = e instanceof Error ? e.message : String(e);
       }
     }
-    rows.push({ name, ...config, ...(tools ? { tools } : {}), ...(problem ? { problem } : {}) });
+    rows.push({ name, ...config, ...(tools ? { tools, notOffered } : {}), ...(problem ? { problem } : {}) });
   }
   if (o.json) return cli.json(rows);
   if (rows.length === 0) return cli.out('No MCP servers. Add one: tidy mcp add NAME -- command args…  or  tidy mcp add NAME --url URL');
@@ -112,6 +136,7 @@ async function list(cli: Cli, o: { json?: boolean; tools?: boolean }): Promise<v
     cli.out(`${r.name.padEnd(16)} ${r.enabled ? 'on ' : 'off'}  ${mcpTarget(all[r.name]!)}`);
     if (r.problem) cli.out(`    could not list its tools: ${r.problem}`);
     for (const t of r.tools ?? []) cli.out(`    ${t.name}`);
+    for (const line of r.notOffered ?? []) cli.out(`    not offered: ${line}`);
   }
 }
 
@@ -131,7 +156,7 @@ export function registerMcpCommands(program: Command, cli: Cli): void {
   mcp
     .command('add')
     .description('add (or replace) an MCP server: tidy mcp add NAME -- command args…, or tidy mcp add NAME --url URL')
-    .argument('<name>', 'lower_snake_case; its tools reach the agent as NAME__tool')
+    .argument('<name>', 'e.g. my_notes ("My Notes" becomes my_notes); its tools reach the agent as NAME__tool')
     .argument('[command...]', 'after --: the command that starts the server on stdio')
     .option('--url <url>', 'a streamable-HTTP MCP server')
     .option('--env <NAME=VALUE...>', 'environment for the server’s process (it gets nothing else of Tidy’s)')
@@ -141,7 +166,7 @@ export function registerMcpCommands(program: Command, cli: Cli): void {
     .command('list')
     .description('the MCP servers Tidy’s agent may use')
     .option('--tools', 'start each enabled server and list its tools')
-    .option('--json', 'print [{name, command, args, env, url, enabled, tools?}]')
+    .option('--json', 'print [{name, command, args, env, url, enabled, tools?, notOffered?, problem?}]')
     .action((o: { json?: boolean; tools?: boolean }) => list(cli, o));
   mcp
     .command('remove')
@@ -156,10 +181,12 @@ export function registerMcpCommands(program: Command, cli: Cli): void {
       .command(verb)
       .description(`switch an MCP server ${enabled ? 'on' : 'off'}`)
       .argument('<name>')
-      .action((name: string) => {
+      .action((typed: string) => {
         const all = servers(cli);
+        const name = Object.hasOwn(all, typed) ? typed : (normaliseServerName(typed) ?? typed);
         if (!Object.hasOwn(all, name)) throw new CliFailure(`no MCP server named ${name.slice(0, 40)}`, 'tidy mcp list shows them');
-        save(cli, { ...all, [name]: { ...all[name]!, enabled } });
+        const { failures: _reset, ...config } = all[name]!;
+        save(cli, { ...all, [name]: { ...config, enabled } });
         cli.out(`The MCP server ${name} is ${enabled ? 'on' : 'off'}.`);
       });
   }

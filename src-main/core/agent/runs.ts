@@ -15,7 +15,8 @@ import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { approvalPolicy } from '../tools/invoke';
 import { offeredTools, type Tool, type ToolServices } from '../tools/tool';
-import { connectMcpServers, type McpLauncher } from '../mcp/client';
+import { connectMcpServers, type McpConnections, type McpLauncher } from '../mcp/client';
+import { noteMcpStarts } from '../mcp/health';
 import { DEFAULT_LIMITS, type Limits } from './limits';
 import { RunError, runAgent, type RunOutcome } from './loop';
 import { appendMessages, createConversation, getConversation, loadMessages, rememberedProtocol, rememberProtocol, type Endpoint } from './conversations';
@@ -118,7 +119,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
 
   const launch = deps.mcp ?? connectMcpServers;
   const go = async (): Promise<RunOutcome> => {
-  const mcp = await launch(settings.mcpServers, { signal: run.controller.signal, ...(deps.services ? { fetch: deps.services.fetch } : {}) }).catch((e: unknown) => ({
+  const mcp: McpConnections = await launch(settings.mcpServers, { signal: run.controller.signal, ...(deps.services ? { fetch: deps.services.fetch } : {}) }).catch((e: unknown) => ({
     tools: [],
     problems: [`the MCP servers could not be started: ${e instanceof Error ? e.message : String(e)}`],
     close: async () => {},
@@ -130,7 +131,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     baseUrl: endpoint.baseUrl,
     model,
     tools: [...offeredTools(deps.tools, settings), ...mcp.tools],
-    notices: mcp.problems,
+    notices: [...mcp.problems, ...(mcp.started ? noteMcpStarts(db, mcp.started) : [])],
     protocol: chosen === 'auto' ? (rememberedProtocol(db, endpoint) ?? 'native') : chosen,
     ...(chosen === 'auto' ? { onToolsUnsupported: (reason: string) => rememberProtocol(db, endpoint, 'json', reason) } : {}),
     messages: history,

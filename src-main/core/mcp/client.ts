@@ -7,12 +7,13 @@
  * process ends with the run, and sees only the environment the user configured (plus PATH, HOME and the
  * like the SDK passes on), never Tidy's keys.
  */
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { inputShapeProblem, type InputLimits } from '../../../src-shared/bounds';
 import { MCP_SEPARATOR, modelToolName, type McpServerConfig, type McpServers, type McpToolInfo } from '../../../src-shared/mcp';
 import { recordAction } from '../actions/log';
 import type { Tool, ToolContext, ToolOutcome, ToolServices } from '../tools/tool';
+import { JSONL_LIMITS, JsonLineReader, type JsonLineLimits } from './jsonl';
 
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
 export const MCP_CALL_TIMEOUT_MS = 60_000;
@@ -34,12 +35,16 @@ export interface McpConnectOptions {
   /** HTTP for streamable-HTTP servers (tests pass one that counts connections). */
   fetch?: ToolServices['fetch'];
   version?: string;
+  /** A line for what a server sent that answers nothing and was dropped (a run's trace, a list's output). */
+  onProblem?: (line: string) => void;
 }
 
 /** The tools of the servers that answered, the lines to show for those that did not, and a way to end them all. */
 export interface McpConnections {
   tools: Tool[];
   problems: string[];
+  /** Which enabled servers started and listed their tools (true) and which failed to (false). */
+  started?: Record<string, boolean>;
   /** Ends every server process and connection; safe to call twice. */
   close(): Promise<void>;
 }
@@ -136,6 +141,49 @@ export function resultValue(result: { content?: unknown; structuredContent?: unk
   return { value: cut ? { result: text, truncated: true, hint: `the result was longer than ${MAX_RESULT_CHARS.toLocaleString('en')} characters and was cut` } : { result: text }, text };
 }
 
+/**
+ * What the SDK's stdio transport reads a server's stdout with, replaced by one within bounds (jsonl.ts):
+ * an answer over 8 MiB, nested over 64 levels or holding over 200,000 values becomes the JSON-RPC error
+ * of the request it answers (naming what was wrong), and the connection stays. Lines that answer
+ * nothing are reported through `problem` and dropped.
+ */
+export class BoundedReadBuffer {
+  private readonly reader: JsonLineReader;
+  private queue: JSONRPCMessage[] = [];
+
+  constructor(
+    private readonly server: string,
+    private readonly problem: (line: string) => void,
+    limits: JsonLineLimits = JSONL_LIMITS,
+  ) {
+    this.reader = new JsonLineReader(limits);
+  }
+
+  append(chunk: Buffer): void {
+    for (const e of this.reader.push(chunk)) {
+      if (e.kind === 'bad') {
+        const line = `the MCP server ${this.server} sent an answer Tidy cannot take: ${e.problem}`;
+        if (e.id === null) this.problem(line);
+        else this.queue.push({ jsonrpc: '2.0', id: e.id, error: { code: e.code, message: line } } as unknown as JSONRPCMessage);
+        continue;
+      }
+      const v = e.value as Record<string, unknown> | null;
+      const message = v !== null && typeof v === 'object' && !Array.isArray(v) && v['jsonrpc'] === '2.0' && (typeof v['method'] === 'string' || 'id' in v);
+      if (message) this.queue.push(v as unknown as JSONRPCMessage);
+      else this.problem(`the MCP server ${this.server} sent a line that is not a JSON-RPC message; ignored`);
+    }
+  }
+
+  readMessage(): JSONRPCMessage | null {
+    return this.queue.shift() ?? null;
+  }
+
+  clear(): void {
+    this.queue = [];
+    this.reader.clear();
+  }
+}
+
 async function connectOne(name: string, config: McpServerConfig, o: McpConnectOptions): Promise<{ client: Client; close: () => Promise<void> }> {
   const { Client: McpClient } = await import('@modelcontextprotocol/client');
   const client = new McpClient({ name: 'tidy', version: o.version ?? '0.1.0' });
@@ -148,6 +196,8 @@ async function connectOne(name: string, config: McpServerConfig, o: McpConnectOp
     // stderr is read and dropped: a chatty server must not write into Tidy's terminal or fill a pipe.
     transport = new StdioClientTransport({ command: config.command, args: config.args, env: { ...config.env }, stderr: 'pipe' });
     transport.stderr?.on('data', () => {});
+    // The SDK's own buffer holds a line whole and ends the connection past 10 MB ("Connection closed").
+    (transport as unknown as { _readBuffer: BoundedReadBuffer })._readBuffer = new BoundedReadBuffer(name, o.onProblem ?? (() => {}));
   }
   const close = async (): Promise<void> => {
     await client.close().catch(() => {});
@@ -162,12 +212,13 @@ async function connectOne(name: string, config: McpServerConfig, o: McpConnectOp
   return { client, close };
 }
 
-/** Lists a server's tools (for Settings and `tidy mcp list --tools`), then disconnects. */
+/** Lists a server's tools (for Settings and `tidy mcp list --tools`), then disconnects; each tool not offered is a line to `onProblem`. */
 export async function inspectServer(name: string, config: McpServerConfig, o: McpConnectOptions = {}): Promise<McpToolInfo[]> {
   const { client, close } = await connectOne(name, config, o);
   try {
     const listed = await withTimeout(client.listTools(), o.connectTimeoutMs ?? MCP_CONNECT_TIMEOUT_MS, `listing the tools of ${name}`, o.signal);
-    const { tools } = adaptTools(name, listed.tools as RemoteTool[], () => Promise.resolve({ ok: true, value: null }));
+    const { tools, skipped } = adaptTools(name, listed.tools as RemoteTool[], () => Promise.resolve({ ok: true, value: null }));
+    for (const line of skipped) o.onProblem?.(line);
     return tools.map((t) => ({ name: t.name, original: t.external!.original, description: t.description, readOnly: t.effect === 'read' }));
   } finally {
     await close();
@@ -229,8 +280,10 @@ export const connectMcpServers: McpLauncher = async (servers, o) => {
       return adapted.tools;
     }
   }
+  const started: Record<string, boolean> = {};
   settled.forEach((s, i) => {
     const name = enabled[i]![0];
+    started[name] = s.status === 'fulfilled';
     if (s.status === 'fulfilled') tools.push(...s.value);
     else problems.push(`the MCP server ${name} is left out of this run: ${why(s.reason)}`);
   });
@@ -239,9 +292,11 @@ export const connectMcpServers: McpLauncher = async (servers, o) => {
     tools.length = MAX_MCP_TOOLS;
   }
   let closed = false;
+  // A start cut short by the run's own cancel says nothing about the server.
   return {
     tools,
     problems,
+    ...(o.signal?.aborted ? {} : { started }),
     async close() {
       if (closed) return;
       closed = true;

@@ -6,6 +6,11 @@
  *
  * A tool that asks for approval in Tidy asks the person at the client through MCP elicitation; a client
  * that cannot ask gets a refusal saying how to allow it, and the tool does not run.
+ *
+ * A client undoes only what its own sessions did (requests of source `mcp` named after it); anything else
+ * needs the user's yes through elicitation, and a client that cannot ask is refused with the command that
+ * does it in Tidy. A session's calls run one after another in the order they came, and end with the
+ * session: calls a client sent but left before are never started.
  */
 import {
   acceptedContent,
@@ -20,10 +25,11 @@ import { z } from 'zod';
 import type { Failure } from '../../../src-shared/result';
 import type { ActionContext } from '../actions/log';
 import { listActions } from '../actions/log';
-import { undoLast, undoRequest, type UndoReport } from '../actions/undo';
+import { undoRequest, type UndoReport } from '../actions/undo';
 import { readSettings } from '../settings';
 import type { Db } from '../store/db';
-import { clientName, startSessionRequest, type ClientId } from './sessions';
+import { cached } from '../store/statements';
+import { clientName, sessionClient, startSessionRequest, type ClientId } from './sessions';
 import { approvalPolicy, invokeTool, type BulkPolicy } from '../tools/invoke';
 import { offeredTools, type Tool, type ToolOutcome, type ToolServices } from '../tools/tool';
 
@@ -57,6 +63,13 @@ export interface TidyMcpDeps {
 export interface McpSession {
   /** The request id of the session's changes so far, or null before the first one. */
   readonly requestId: string | null;
+  /** Calls that ran to the end (or were refused) so far. */
+  readonly calls: number;
+  /**
+   * Ends the session: calls still waiting their turn are answered with an error and never run (the one
+   * running, if any, finishes). Returns how many were dropped.
+   */
+  end(): number;
 }
 
 const APPROVE = 'approve';
@@ -95,11 +108,42 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
   let current: ActionContext | null = null;
   let client: ClientId | undefined;
   const log = deps.log ?? (() => {});
+  let ended = false;
+  let waiting = 0;
+  let calls = 0;
+  let chain: Promise<unknown> = Promise.resolve();
   const session: McpSession = {
     get requestId() {
       return current?.requestId ?? null;
     },
+    get calls() {
+      return calls;
+    },
+    end() {
+      ended = true;
+      return waiting;
+    },
   };
+  const gone = (): CallToolResult => text({ error: 'the session has ended; this call was not run', hint: 'connect again and repeat it' }, true);
+  /**
+   * Runs a session's calls one at a time in the order they came. Each waits a turn of the event loop
+   * first, so a client that closes the connection is noticed between two calls, however many it sent.
+   */
+  function serially<T>(signal: AbortSignal, run: () => Promise<T> | T, skipped: () => T): Promise<T> {
+    waiting++;
+    const next = chain.then(async () => {
+      await new Promise<void>((r) => setImmediate(r));
+      waiting--;
+      if (ended || signal.aborted) return skipped();
+      try {
+        return await run();
+      } finally {
+        calls++;
+      }
+    });
+    chain = next.catch(() => {});
+    return next;
+  }
 
   const settings = readSettings(db);
   const tools = offeredTools(deps.tools, settings);
@@ -110,6 +154,18 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
     // The 2025 protocol names the client once, at initialize; the 2026 one on every request.
      
     client ??= fromEnvelope ?? server.server.getClientVersion();
+  };
+  /** Whether a request of the action log is this client's own: a session of source mcp named after it. */
+  const own = (requestId: string): boolean => {
+    if (sessionClient(db, requestId) !== clientName(client)) return false;
+    return cached(db, `SELECT 1 FROM actions WHERE request_id = ? AND source != 'mcp' LIMIT 1`).get(requestId) === undefined;
+  };
+  /** Who made a request, in words: "you in Tidy", "Claude Desktop"… */
+  const madeBy = (requestId: string): string => {
+    const name = sessionClient(db, requestId);
+    if (name !== null) return `another MCP client (${name})`;
+    const row = cached(db, `SELECT source FROM actions WHERE request_id = ? LIMIT 1`).get(requestId) as { source: string } | undefined;
+    return row?.source === 'agent' ? "Tidy's assistant" : row?.source === 'import' ? 'an import in Tidy' : 'the user in Tidy';
   };
   const canAsk = (server: McpServer, ctx: ServerContext): boolean => {
     const caps = (envelope(ctx)[CLIENT_CAPABILITIES_META_KEY] ??
@@ -182,6 +238,42 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
     return text(outcome.value, false, note);
   }
 
+  /** The latest request of this client's own sessions that still has changes in effect. */
+  function lastOwn(): string | null {
+    const row = cached(
+      db,
+      `SELECT a.request_id FROM actions a JOIN mcp_sessions s ON s.id = a.request_id
+        WHERE a.undone_at IS NULL AND a.undoes IS NULL AND a.changes != '[]' AND a.source = 'mcp' AND s.client_name = ?
+        ORDER BY a.seq DESC LIMIT 1`,
+    ).get(clientName(client)) as { request_id: string } | undefined;
+    return row?.request_id ?? null;
+  }
+
+  /** undo_request: this client's own request at once; another's only with the user's yes through elicitation. */
+  function undoOther(server: McpServer, id: string, ctx: ServerContext): CallToolResult | ReturnType<typeof inputRequired> {
+    // Its own request, or none at all (undoRequest then says there is no such request).
+    if (own(id) || cached(db, `SELECT 1 FROM actions WHERE request_id = ? LIMIT 1`).get(id) === undefined) return undo((c) => undoRequest(db, id, { ctx: c }));
+    const who = madeBy(id);
+    const answer = acceptedContent(ctx.mcpReq.inputResponses, APPROVE, ApprovalAnswer);
+    const answered = ctx.mcpReq.inputResponses !== undefined && APPROVE in ctx.mcpReq.inputResponses;
+    if (answer?.approve === true) return undo((c) => undoRequest(db, id, { ctx: c }));
+    const shown = id.replace(/[^\w-]/g, '').slice(0, 40);
+    if (answered) return failure({ code: 'declined', error: `the user declined undoing request ${shown}; nothing was changed`, hint: 'do not ask again' });
+    if (!canAsk(server, ctx)) {
+      log(`refused undo_request ${shown}: it was made by ${who}, not ${clientName(client)}, and this client cannot ask the user`);
+      return failure({
+        code: 'declined',
+        error: `request ${shown} was made by ${who}, not by this client; a client may undo only what its own sessions did, and this one cannot ask the user (no MCP elicitation); nothing was changed`,
+        hint: `ask the user to undo it in Tidy: tidy undo --run ${shown}`,
+      });
+    }
+    const summaries = listActions(db, { requestId: id, limit: 5 }).map((a) => a.summary);
+    const what = summaries.length ? `: ${summaries.join('; ').slice(0, 400)}` : '';
+    return inputRequired({
+      inputRequests: { [APPROVE]: inputRequired.elicit({ message: `Tidy: let ${clientName(client)} undo request ${shown}, made by ${who}${what}?`, requestedSchema: ApprovalForm }) },
+    });
+  }
+
   function undone(report: UndoReport): CallToolResult {
     return text({ reversed: report.reversed, created: report.created });
   }
@@ -190,6 +282,7 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
   function undo(run: (ctx: ActionContext) => ReturnType<typeof undoRequest>): CallToolResult {
     const ctx = startSessionRequest(db, client);
     const r = run(ctx);
+    if (!r.ok) cached(db, `DELETE FROM mcp_sessions WHERE id = ? AND NOT EXISTS (SELECT 1 FROM actions WHERE request_id = ?)`).run(ctx.requestId, ctx.requestId);
     if (!r.ok) return failure(r);
     current = null;
     log(`undid ${r.value.reversed.length} change${r.value.reversed.length === 1 ? '' : 's'}`);
@@ -214,32 +307,49 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
             openWorldHint: tool.name === 'wikipedia',
           },
         },
-        (args: unknown, ctx: ServerContext) => call(server, tool, args, ctx),
+        (args: unknown, ctx: ServerContext) => serially(ctx.mcpReq.signal, () => call(server, tool, args, ctx), gone),
       );
     }
     server.registerTool(
       'undo_last_request',
       {
-        description: "Undo the most recent request in Tidy's action log that still has changes in effect (usually this session's): all its changes, or none. Repeat to walk back.",
+        description: "Undo the most recent request of this client's sessions in Tidy's action log that still has changes in effect: all its changes, or none. Repeat to walk back. The user's own changes are not undone from here.",
         inputSchema: z.strictObject({}),
         annotations: { title: 'undo last request', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
-      (_args: unknown, ctx: ServerContext) => {
-        identify(server, ctx);
-        return undo((c) => undoLast(db, { ctx: c }));
-      },
+      (_args: unknown, ctx: ServerContext) =>
+        serially(
+          ctx.mcpReq.signal,
+          () => {
+            identify(server, ctx);
+            const id = lastOwn();
+            if (id === null)
+              return failure({
+                code: 'nothing_to_undo',
+                error: `${clientName(client)} has nothing left to undo in Tidy: every change its sessions made is undone`,
+                hint: "other changes are the user's; they can undo them in Tidy (tidy undo --run ID)",
+              });
+            return undo((c) => undoRequest(db, id, { ctx: c }));
+          },
+          gone,
+        ),
     );
     server.registerTool(
       'undo_request',
       {
-        description: 'Undo every change of one request in Tidy\'s action log (e.g. "m3", named in the note of a change this session made), all or nothing.',
+        description: 'Undo every change of one request in Tidy\'s action log (e.g. "m3", named in the note of a change this session made), all or nothing. A request this client did not make is undone only if the user agrees.',
         inputSchema: z.strictObject({ id: z.string().min(1).max(40) }),
         annotations: { title: 'undo request', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      ({ id }: { id: string }, ctx: ServerContext) => {
-        identify(server, ctx);
-        return undo((c) => undoRequest(db, id, { ctx: c }));
-      },
+      ({ id }: { id: string }, ctx: ServerContext) =>
+        serially(
+          ctx.mcpReq.signal,
+          () => {
+            identify(server, ctx);
+            return undoOther(server, id, ctx);
+          },
+          gone,
+        ),
     );
     return server;
   };

@@ -15,7 +15,7 @@ import { call, calls, say, ScriptedModel } from '../../fakes/scripted-model';
 
 const FAKE = join(import.meta.dirname, '..', '..', 'fakes', 'mcp-server.mjs');
 
-function host(model: Model, mode: string, extra: { envOut?: string; timeouts?: number; url?: string } = {}) {
+function host(model: Model, mode: string, extra: { envOut?: string; timeouts?: number; connectMs?: number; url?: string } = {}) {
   const { db, dir } = tempDb();
   const env: Record<string, string> = { FAKE_MCP_MODE: mode, ...(extra.envOut ? { FAKE_MCP_ENV_OUT: extra.envOut } : {}) };
   const set = writeSetting(db, 'mcpServers', { fake: extra.url ? { url: extra.url } : { command: process.execPath, args: [FAKE], env } });
@@ -26,7 +26,7 @@ function host(model: Model, mode: string, extra: { envOut?: string; timeouts?: n
     tools: TOOLS,
     live: createLiveRuns(),
     createModel: () => model,
-    mcp: (servers, o) => connectMcpServers(servers, { ...o, connectTimeoutMs: t, callTimeoutMs: t }),
+    mcp: (servers, o) => connectMcpServers(servers, { ...o, connectTimeoutMs: extra.connectMs ?? t, callTimeoutMs: t }),
   };
   const events: AgentEvent[] = [];
   const start = (approve: 'approve' | 'decline' | 'always' = 'approve') => {
@@ -97,7 +97,8 @@ describe('MCP servers as the agent’s tools', () => {
 
   it('a server that never answers a call is bounded by the call time limit', async () => {
     const model = new ScriptedModel([calls(call('fake__echo', { text: 'a' })), say('gave up')]);
-    const h = host(model, 'hang', { timeouts: 1_500 });
+    // Starting the server may take longer than 1.5 s on a loaded machine; the call's limit is what is tested.
+    const h = host(model, 'hang', { timeouts: 1_500, connectMs: 20_000 });
     const t0 = Date.now();
     const result = await h.start('always');
     expect(result.status).toBe('done');
