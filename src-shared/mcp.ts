@@ -30,6 +30,19 @@ const HttpUrl = z
     }
   }, 'must be an http(s) URL without a user name or password');
 
+/**
+ * A server that came from a restored backup or an imported file, which the user has not switched on
+ * since: it starts a program, so it comes in off (core/data/backup.ts) and stays off until confirmed.
+ */
+const Unconfirmed = z.literal('restored').optional();
+
+/** Switching a server on (`tidy mcp enable`, the window's switch) is the user's confirmation. */
+function confirmedWhenOn<T extends { enabled: boolean; unconfirmed?: 'restored' | undefined }>(c: T): T {
+  if (!c.enabled || c.unconfirmed === undefined) return c;
+  const { unconfirmed: _, ...rest } = c;
+  return rest as T;
+}
+
 /** One server: a command to start (stdio) or a URL (streamable HTTP); on or off. */
 export const McpServerConfig = z.union([
   z.strictObject({
@@ -38,12 +51,14 @@ export const McpServerConfig = z.union([
     /** Exactly what the server's process gets besides PATH, HOME and the like; never Tidy's own secrets. */
     env: z.record(EnvName, z.string().max(10_000)).default({}),
     enabled: z.boolean().default(true),
+    unconfirmed: Unconfirmed,
   }),
   z.strictObject({
     url: HttpUrl,
     enabled: z.boolean().default(true),
+    unconfirmed: Unconfirmed,
   }),
-]);
+]).transform(confirmedWhenOn);
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
 /** At most this many servers: each one is a process or a connection at every run start. */

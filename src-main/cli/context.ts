@@ -51,12 +51,19 @@ export interface Cli {
 
 export function createCli(program: Command): Cli {
   let db: Db | undefined;
+  // Who this process is, in another process's refusal to restore: "tidy serve", "tidy add".
+  let holder = 'a tidy command';
+  program.hook('preAction', (_root, action) => {
+    const names: string[] = [];
+    for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
+    holder = ['tidy', ...names].join(' ');
+  });
   const cli: Cli = {
     get globals() {
       return program.opts<GlobalOptions>();
     },
     db(options) {
-      db ??= openDatabase(resolveDbPath(cli.globals.db), { verify: options?.verify ?? 'small' });
+      db ??= openDatabase(resolveDbPath(cli.globals.db), { verify: options?.verify ?? 'small', holder });
       return db;
     },
     request() {
