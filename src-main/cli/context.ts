@@ -40,8 +40,11 @@ export interface GlobalOptions {
 /** What every command gets: the database (opened on first use), output helpers, global options. */
 export interface Cli {
   readonly globals: GlobalOptions;
-  /** `verify: 'always'` checks a large file for damage too (a long-lived host opens it once). */
-  db(options?: { verify?: 'always' }): Db;
+  /**
+   * `verify: 'always'` checks a large file for damage too (a long-lived host opens it once);
+   * `busyTimeoutMs`: a long-lived host waits for another process's lock without blocking (host/dispatch.ts).
+   */
+  db(options?: { verify?: 'always'; busyTimeoutMs?: number }): Db;
   /** A new request id for changes made by this command. */
   request(): ActionContext;
   out(line: string): void;
@@ -63,7 +66,11 @@ export function createCli(program: Command): Cli {
       return program.opts<GlobalOptions>();
     },
     db(options) {
-      db ??= openDatabase(resolveDbPath(cli.globals.db), { verify: options?.verify ?? 'small', holder });
+      db ??= openDatabase(resolveDbPath(cli.globals.db), {
+        verify: options?.verify ?? 'small',
+        holder,
+        ...(options?.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+      });
       return db;
     },
     request() {
