@@ -10,17 +10,19 @@
  * power cut), so a lock is never left behind. SQLite also keeps two connections of one process from
  * fooling each other (POSIX locks belong to the process, SQLite tracks them per file).
  *
- * Who holds it is written beside it, in `.<db>.holders/<pid>-<n>.json` ({pid, name}); a record whose
- * process is gone is ignored and removed. The records only name the holder in a refusal: the lock is
- * what decides.
+ * Who holds it is written beside it, in `.<db>.holder-<pid>-<n>.json` ({pid, name}), removed at close
+ * or when the process exits; a record whose process is gone (kill -9) is ignored and removed by the next
+ * open. The records only name the holder in a refusal: the lock is what decides.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { StoreError } from './errors';
 
 export const lockPath = (dbPath: string): string => `${dbPath}.lock`;
-export const holdersDir = (dbPath: string): string => join(dirname(dbPath), `.${basename(dbPath)}.holders`);
+/** A holder's record: `.<db>.holder-<pid>-<n>.json` beside the database. */
+const recordPrefix = (dbPath: string): string => `.${basename(dbPath)}.holder-`;
+const RECORD = /^(\d+)-\d+\.json$/;
 
 export interface DbLock {
   release(): void;
@@ -53,13 +55,16 @@ function alive(pid: number): boolean {
 
 let counter = 0;
 
-/** Removes this process's record, and the folder when it was the last one (another may be adding one: then it stays). */
-function removeRecord(dbPath: string, record: string): void {
+/** This process's records, removed when it exits without closing (a host stopped by a signal). */
+const records = new Set<string>();
+let exitHook = false;
+
+function removeRecord(record: string): void {
+  records.delete(record);
   try {
     rmSync(record, { force: true });
-    rmdirSync(holdersDir(dbPath));
   } catch {
-    // not empty, or already gone
+    // already gone
   }
 }
 
@@ -77,7 +82,8 @@ function openLockFile(dbPath: string, options: LockOptions): Database.Database {
 
 /** The processes that say they hold the lock and still run (stale records are removed). */
 export function lockHolders(dbPath: string): Holder[] {
-  const dir = holdersDir(dbPath);
+  const dir = dirname(dbPath);
+  const prefix = recordPrefix(dbPath);
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -86,14 +92,15 @@ export function lockHolders(dbPath: string): Holder[] {
   }
   const out: Holder[] = [];
   for (const name of names) {
-    if (!/^\d+-\d+\.json$/.test(name)) continue;
+    const m = name.startsWith(prefix) ? RECORD.exec(name.slice(prefix.length)) : null;
+    if (!m) continue;
     try {
-      const h = JSON.parse(readFileSync(join(dir, name), 'utf8').slice(0, 1000)) as Partial<Holder>;
-      const pid = Number(name.split('-')[0]);
+      const pid = Number(m[1]);
       if (!alive(pid)) {
         rmSync(join(dir, name), { force: true });
         continue;
       }
+      const h = JSON.parse(readFileSync(join(dir, name), 'utf8').slice(0, 1000)) as Partial<Holder>;
       out.push({ pid, name: typeof h.name === 'string' ? h.name.slice(0, 60) : 'Tidy' });
     } catch {
       // a record being written or removed right now
@@ -119,9 +126,17 @@ export function acquireShared(dbPath: string, options: LockOptions & { name: str
   }
   let record: string | undefined;
   try {
-    mkdirSync(holdersDir(dbPath), { recursive: true });
-    record = join(holdersDir(dbPath), `${process.pid}-${++counter}.json`);
+    // Records of processes that are gone (kill -9) go first.
+    lockHolders(dbPath);
+    record = join(dirname(dbPath), `${recordPrefix(dbPath)}${process.pid}-${++counter}.json`);
     writeFileSync(record, JSON.stringify({ pid: process.pid, name: options.name }));
+    records.add(record);
+    if (!exitHook) {
+      exitHook = true;
+      process.once('exit', () => {
+        for (const r of [...records]) removeRecord(r);
+      });
+    }
   } catch {
     // The name is a courtesy for a refusal; the lock is held.
     record = undefined;
@@ -134,7 +149,7 @@ export function acquireShared(dbPath: string, options: LockOptions & { name: str
       try {
         db.close();
       } finally {
-        if (record) removeRecord(dbPath, record);
+        if (record) removeRecord(record);
       }
     },
   };

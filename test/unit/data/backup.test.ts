@@ -174,7 +174,8 @@ describe('restoreDatabase', () => {
       // A write in progress: the checkpoint cannot finish.
       other.prepare('BEGIN IMMEDIATE').run();
       other.prepare(`INSERT INTO settings (key, value) VALUES ('x', '1')`).run();
-      refused(backup, path, /in use by another Tidy/);
+      // The shared lock of the open connection refuses it first (store/lock.ts); here it is this process's.
+      refused(backup, path, /is open in this process; close it and run the restore again — nothing was changed/);
     } finally {
       other.prepare('COMMIT').run();
       other.close();
