@@ -17,6 +17,7 @@ import { TOKEN_PROTOCOL_PREFIX, WS_PATH, WS_PROTOCOL, type WsFrame } from '../sr
 import { addTask, newUserRequest, openDatabase, type Db } from '../src-main/core';
 import type { FlowLimits } from '../src-main/host/web';
 import { CALC_ATTACKS, CALC_TIMEOUT_MS, type CalcLine } from './hostile-calc';
+import { restoredFiles, restoreWhileOpen } from './hostile-store';
 import type { HostStats } from './hostile-host';
 import { mcpFamilies } from './hostile-mcp';
 import { ms } from './util';
@@ -387,6 +388,8 @@ export async function benchHostile(): Promise<void> {
     await family('flood of costly requests', bigHost, () => flood(bigHost));
     await bigHost.close();
 
+    await family('store: files not Tidy\'s schema', null, restoredFiles);
+    await family('store: restore while open', null, () => restoreWhileOpen());
     await family('calculator expressions', null, calculator);
 
     await mcpFamilies((name, attack) => family(name, null, attack), dir);

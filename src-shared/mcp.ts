@@ -62,6 +62,19 @@ const HttpUrl = z
   })
   .transform((s) => new URL(s).href);
 
+/**
+ * A server that came from a restored backup or an imported file, which the user has not switched on
+ * since: it starts a program, so it comes in off (core/data/backup.ts) and stays off until confirmed.
+ */
+const Unconfirmed = z.literal('restored').optional();
+
+/** Switching a server on (`tidy mcp enable`, the window's switch) is the user's confirmation. */
+function confirmedWhenOn<T extends { enabled: boolean; unconfirmed?: 'restored' | undefined }>(c: T): T {
+  if (!c.enabled || c.unconfirmed === undefined) return c;
+  const { unconfirmed: _, ...rest } = c;
+  return rest as T;
+}
+
 /** One server: a command to start (stdio) or a URL (streamable HTTP); on or off. */
 export const McpServerConfig = z.union([
   z.strictObject({
@@ -72,13 +85,15 @@ export const McpServerConfig = z.union([
     enabled: z.boolean().default(true),
     /** Starts that failed in a row; at MAX_START_FAILURES the server is switched off. */
     failures: z.number().int().min(0).max(1000).optional(),
+    unconfirmed: Unconfirmed,
   }),
   z.strictObject({
     url: HttpUrl,
     enabled: z.boolean().default(true),
     failures: z.number().int().min(0).max(1000).optional(),
+    unconfirmed: Unconfirmed,
   }),
-]);
+]).transform(confirmedWhenOn);
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
 /** A server that failed to start this many runs in a row is switched off (one notice says so). */

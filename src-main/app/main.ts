@@ -4,7 +4,7 @@ import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Notification } fro
 import { createKeychainStore, openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
 import { scheduleAutoBackups } from '../core/data';
 import type { Task } from '../../src-shared/domain';
-import { createHost } from '../host';
+import { createHost, HOST_BUSY_TIMEOUT_MS } from '../host';
 import type { Dispatch } from '../host/dispatch';
 import { forwardEvents, registerIpc } from '../host/electron-ipc';
 import { electronKeytar, ensureNativeBinding } from './native';
@@ -62,7 +62,7 @@ async function start(): Promise<void> {
   const log = (line: string): void => console.log(line);
   const nativeBinding = await ensureNativeBinding('better-sqlite3', log);
   const dbPath = resolveDbPath(undefined);
-  const db = openDatabase(dbPath, { verify: 'always', ...(nativeBinding ? { nativeBinding } : {}) });
+  const db = openDatabase(dbPath, { verify: 'always', holder: 'the Tidy app', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS, ...(nativeBinding ? { nativeBinding } : {}) });
   scheduleAutoBackups(db, dbPath, (line) => console.warn(`Tidy: ${line}`));
   // Without keytar Tidy still runs: the keychain store reports it unavailable and OPENAI_API_KEY stands in.
   const secrets = createKeychainStore({ load: electronKeytar(ensureNativeBinding('keytar', log)) });

@@ -40,8 +40,11 @@ export interface GlobalOptions {
 /** What every command gets: the database (opened on first use), output helpers, global options. */
 export interface Cli {
   readonly globals: GlobalOptions;
-  /** `verify: 'always'` checks a large file for damage too (a long-lived host opens it once). */
-  db(options?: { verify?: 'always' }): Db;
+  /**
+   * `verify: 'always'` checks a large file for damage too (a long-lived host opens it once);
+   * `busyTimeoutMs`: a long-lived host waits for another process's lock without blocking (host/dispatch.ts).
+   */
+  db(options?: { verify?: 'always'; busyTimeoutMs?: number }): Db;
   /** A new request id for changes made by this command. */
   request(): ActionContext;
   out(line: string): void;
@@ -51,12 +54,23 @@ export interface Cli {
 
 export function createCli(program: Command): Cli {
   let db: Db | undefined;
+  // Who this process is, in another process's refusal to restore: "tidy serve", "tidy add".
+  let holder = 'a tidy command';
+  program.hook('preAction', (_root, action) => {
+    const names: string[] = [];
+    for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
+    holder = ['tidy', ...names].join(' ');
+  });
   const cli: Cli = {
     get globals() {
       return program.opts<GlobalOptions>();
     },
     db(options) {
-      db ??= openDatabase(resolveDbPath(cli.globals.db), { verify: options?.verify ?? 'small' });
+      db ??= openDatabase(resolveDbPath(cli.globals.db), {
+        verify: options?.verify ?? 'small',
+        holder,
+        ...(options?.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
+      });
       return db;
     },
     request() {

@@ -21,7 +21,25 @@ export interface DispatchOptions {
   log?: (message: string, error: unknown) => void;
   /** Bounds on an input's shape, checked before its schema sees it; the defaults are INPUT_LIMITS. */
   limits?: Partial<InputLimits>;
+  /** Waits between attempts of a request that found the database busy (default BUSY_RETRY_MS). */
+  busyRetryMs?: readonly number[];
 }
+
+/**
+ * A request that finds the database locked by another process (its write lock) is tried again after
+ * these waits, about 10 s in all. better-sqlite3 waits for a lock by blocking the thread (busy_timeout),
+ * so the long-lived hosts open the database with a short busy timeout (store/db.ts busyTimeoutMs) and
+ * wait here instead, on a timer: the event loop goes on (other requests, events, the UI) meanwhile. A
+ * failed attempt changed nothing (its transaction was rolled back), so trying it again is safe.
+ */
+export const BUSY_RETRY_MS: readonly number[] = [10, 20, 40, 80, 160, 320, 500, 750, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000];
+
+export function isBusyError(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+  return /^SQLITE_(BUSY|LOCKED)/.test(code);
+}
+
+const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export { INPUT_LIMITS, inputShapeProblem, type InputLimits } from '../../src-shared/bounds';
 
@@ -43,6 +61,7 @@ export function describeIssues(error: z.ZodError): string {
 export function createDispatch(handlers: Handlers, hub: EventHub, options: DispatchOptions = {}): Dispatch {
   const log = options.log ?? ((message, error) => console.error(`tidy: ${message}`, error));
   const limits = { ...INPUT_LIMITS, ...options.limits };
+  const retries = options.busyRetryMs ?? BUSY_RETRY_MS;
   return async (channel, input) => {
     try {
       if (!isChannelName(channel)) {
@@ -55,7 +74,18 @@ export function createDispatch(handlers: Handlers, hub: EventHub, options: Dispa
       const parsed = def.input.safeParse(input);
       if (!parsed.success) return failed('invalid_input', `invalid input for ${channel}: ${describeIssues(parsed.error)}`, 'nothing was changed; send the input the contract describes');
       const handler = handlers[channel] as (input: unknown) => unknown;
-      const value = await handler(parsed.data);
+      let value: unknown;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          value = await handler(parsed.data);
+          break;
+        } catch (e) {
+          if (!isBusyError(e)) throw e;
+          if (attempt >= retries.length)
+            return failed('failed', `the database is busy: another program has been writing to it for ${Math.round(retries.reduce((a, b) => a + b, 0) / 1000)} s; nothing was changed`, 'try again in a moment, or close the other program');
+          await wait(retries[attempt]!);
+        }
+      }
       if (def.changes) hub.emit('data.changed', { topics: [...def.changes] });
       return { ok: true, value };
     } catch (e) {

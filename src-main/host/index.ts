@@ -7,6 +7,13 @@ import { createHandlers, type HostDeps } from './handlers';
 import { createEventHub, type EventHub } from './hub';
 import { startReminders, type ReminderOptions } from '../core/reminders';
 
+/**
+ * The busy timeout of a long-lived host's connection (the app, `tidy serve`): a statement that finds
+ * another process's write lock gives up after this, and the request waits on a timer and is tried again
+ * (dispatch.ts BUSY_RETRY_MS) instead of blocking the event loop for seconds.
+ */
+export const HOST_BUSY_TIMEOUT_MS = 20;
+
 export interface Host {
   readonly hub: EventHub;
   readonly dispatch: Dispatch;

@@ -133,7 +133,7 @@ async function list(cli: Cli, o: { json?: boolean; tools?: boolean }): Promise<v
   if (o.json) return cli.json(rows);
   if (rows.length === 0) return cli.out('No MCP servers. Add one: tidy mcp add NAME -- command args…  or  tidy mcp add NAME --url URL');
   for (const r of rows) {
-    cli.out(`${r.name.padEnd(16)} ${r.enabled ? 'on ' : 'off'}  ${mcpTarget(all[r.name]!)}`);
+    cli.out(`${r.name.padEnd(16)} ${r.enabled ? 'on ' : 'off'}  ${mcpTarget(all[r.name]!)}${r.unconfirmed ? `  (from a ${r.unconfirmed} file: check it, then tidy mcp enable ${r.name})` : ''}`);
     if (r.problem) cli.out(`    could not list its tools: ${r.problem}`);
     for (const t of r.tools ?? []) cli.out(`    ${t.name}`);
     for (const line of r.notOffered ?? []) cli.out(`    not offered: ${line}`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveDbPath } from '../../core';
 import { scheduleAutoBackups } from '../../core/data';
-import { createHost } from '../../host';
+import { createHost, HOST_BUSY_TIMEOUT_MS } from '../../host';
 import { startWebHost } from '../../host/web';
 import { CliFailure, usage, type Cli } from '../context';
 import { cliSecrets } from '../keys';
@@ -51,7 +51,8 @@ export function registerServeCommand(program: Command, cli: Cli): void {
         throw new CliFailure(`the UI is not built yet (no ${join(RENDERER_DIR, 'index.html')})`, 'run `npx electron-vite build` (or `npm start`) in the Tidy folder');
 
       const stopLogging = logProcessFaults();
-      const db = cli.db({ verify: 'always' });
+      // A short busy timeout: requests that find the database locked wait on a timer (host/dispatch.ts).
+      const db = cli.db({ verify: 'always', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS });
       const stopBackups = scheduleAutoBackups(db, resolveDbPath(cli.globals.db), (line) => process.stderr.write(`tidy serve: ${line}\n`));
       const host = createHost({ db, secrets: cliSecrets(), env: process.env }, { reminders: true });
       const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {

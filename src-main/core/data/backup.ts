@@ -8,7 +8,10 @@ import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { APPLICATION_ID, StoreError, type Db } from '../store/db';
-import { LATEST_VERSION } from '../store/migrations';
+import { lockHolders, acquireExclusive } from '../store/lock';
+import { LATEST_VERSION, migrations } from '../store/migrations';
+import { dropSearchTriggers } from '../store/search-index';
+import { contentProblem, schemaDifference } from '../store/trust';
 
 /** The folder beside the database where automatic backups and the copies kept aside go. */
 export const backupsDir = (dbPath: string): string => join(dirname(dbPath), 'backups');
@@ -58,6 +61,9 @@ export function checkDatabaseFile(path: string, name = path): number {
     if (version < 1) throw new StoreError(`${name} has no Tidy schema; pass a backup made by \`tidy backup\``);
     const rows = db.pragma('integrity_check(1)', { simple: true }) as string;
     if (rows !== 'ok') throw new StoreError(`${name} is damaged (${rows.split('\n')[0]}); pick another backup`);
+    // Not trusted for saying it is Tidy's: its schema must be the one Tidy builds for its version (store/trust.ts).
+    const why = schemaDifference(db, version, migrations) ?? contentProblem(db, { references: true });
+    if (why) throw new StoreError(`${name} is not a database Tidy made (${why}); pick another backup`);
     return version;
   } catch (e) {
     if (e instanceof StoreError) throw e;
@@ -85,6 +91,44 @@ function standalone(path: string): void {
   const db = new Database(path, { fileMustExist: true });
   try {
     db.pragma('journal_mode = DELETE');
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * What a restored or imported file may not bring in as it is: settings that start programs. Every MCP
+ * server in `value` (the JSON of the mcpServers setting) comes in switched off and marked
+ * `unconfirmed: 'restored'` until the user switches it on (`tidy mcp enable NAME` or the window's switch).
+ * A value that is not an object of servers is dropped (null).
+ */
+export function unconfirmedMcpServers(value: unknown): Record<string, unknown> | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const out: Record<string, unknown> = {};
+  for (const [name, server] of Object.entries(value)) {
+    if (typeof server !== 'object' || server === null || Array.isArray(server)) continue;
+    out[name] = { ...server, enabled: false, unconfirmed: 'restored' };
+  }
+  return out;
+}
+
+/** Switches off the MCP servers of a staged copy (see unconfirmedMcpServers); the copy is Tidy's to change. */
+function quarantineMcpServers(path: string): void {
+  const db = new Database(path, { fileMustExist: true });
+  try {
+    // The file's own search triggers never run (the next open makes Tidy's): not even on this write.
+    dropSearchTriggers(db);
+    const row = db.prepare(`SELECT value FROM settings WHERE key = 'mcpServers'`).get() as { value: string } | undefined;
+    if (!row) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(row.value);
+    } catch {
+      parsed = null;
+    }
+    const safe = unconfirmedMcpServers(parsed);
+    if (safe === null) db.prepare(`DELETE FROM settings WHERE key = 'mcpServers'`).run();
+    else db.prepare(`UPDATE settings SET value = ? WHERE key = 'mcpServers'`).run(JSON.stringify(safe));
   } finally {
     db.close();
   }
@@ -253,17 +297,23 @@ export interface RestoreResult {
  * Any refusal leaves the current database as it was. Tidy should not be running on that database meanwhile.
  * Opens files with better-sqlite3's default binding: for the CLI, not yet for the desktop app.
  */
-export function restoreDatabase(file: string, dbPath: string, now: Date = new Date()): RestoreResult {
-  if (!existsSync(file)) throw new StoreError(`${file} does not exist; pass the path of a Tidy backup file`);
+export function restoreDatabase(file: string, dbPath: string, now: Date = new Date(), options: { lockWaitMs?: number } = {}): RestoreResult {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (!st) throw new StoreError(`${file} does not exist; pass the path of a Tidy backup file`);
+  if (st.isDirectory()) throw new StoreError(`${file} is a folder, not a backup file; pass the path of a Tidy backup file in it (tidy-*.db)`);
+  if (!st.isFile()) throw new StoreError(`${file} is not a file; pass the path of a Tidy backup file`);
   if (resolve(file) === resolve(dbPath)) throw new StoreError(`${file} is the database itself; pass a backup file`);
   if (existsSync(dbPath) && !statSync(dbPath).isFile()) throw new StoreError(`${dbPath} is not a file; pass --db with the database file to replace`);
   mkdirSync(dirname(dbPath), { recursive: true });
+  // No other Tidy may have it open (store/lock.ts): one that did would go on writing into the file replaced.
+  const lock = acquireExclusive(dbPath, { action: 'restore', waitMs: options.lockWaitMs ?? 2000 });
   const staged = tempName(dbPath);
   try {
     // Only the copy is ever opened: checking a file in place could leave a -wal or -shm beside it.
     copyFileSync(file, staged);
     const schemaVersion = checkDatabaseFile(staged, file);
     standalone(staged);
+    quarantineMcpServers(staged);
     for (const side of ['-wal', '-shm', '-journal']) rmSync(`${staged}${side}`, { force: true });
 
     let keptAt: string | null = null;
@@ -285,6 +335,8 @@ export function restoreDatabase(file: string, dbPath: string, now: Date = new Da
     removeQuietly(staged);
     if (e instanceof StoreError) throw e;
     throw new StoreError(`cannot restore into ${dbPath} (${message(e)}); the current database was left as it was`);
+  } finally {
+    lock.release();
   }
 }
 
@@ -309,7 +361,10 @@ function settle(dbPath: string): void {
   } finally {
     db?.close();
   }
-  if (busy) throw new StoreError(`${dbPath} is in use by another Tidy (the app or \`tidy serve\`); close it and run the restore again — nothing was changed`);
+  if (busy) {
+    const who = lockHolders(dbPath).filter((h) => h.pid !== process.pid)[0];
+    throw new StoreError(`${dbPath} is open in ${who ? `${who.name} (pid ${who.pid})` : 'another Tidy (the app or `tidy serve`)'}; close it and run the restore again — nothing was changed`);
+  }
 }
 
 /** A backup file Tidy made (daily, on demand, before an import or a restore), as the UI shows it. */

@@ -18,6 +18,7 @@
  * (Schema 6 added the tasks' recurrence, position and completedAt, schema 9 the conversations' archivedAt, as
  * optional fields of version 1: a file without them is read as one of an older schema, which `schemaVersion` says.)
  */
+import { MAX_COUNTER } from '../store/trust';
 import { z } from 'zod';
 
 export const EXPORT_FORMAT = 'tidy-export';
@@ -151,7 +152,8 @@ export const actionRow = z.strictObject({
 });
 export const actionEntityRow = z.strictObject({ entity: text, actionSeq: int.min(1) });
 
-const counter = int.min(0).max(Number.MAX_SAFE_INTEGER);
+// Never near the end of the range: a database with such a counter is refused at open (store/trust.ts).
+const counter = int.min(0).max(MAX_COUNTER);
 export const countersSchema = z.strictObject({
   ids: z.record(z.string().regex(/^[a-z]$/), counter),
   sequences: z.strictObject({ actions: counter, messages: counter }),

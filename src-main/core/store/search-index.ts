@@ -75,7 +75,7 @@ export function searchIndexCurrent(db: Db): boolean {
 export function syncSearchIndex(db: Db): void {
   if (searchIndexCurrent(db)) return;
   db.transaction(() => {
-    for (const { name } of db.prepare(TRIGGERS).all() as { name: string }[]) db.exec(`DROP TRIGGER ${name}`);
+    dropSearchTriggers(db);
     db.exec(`DELETE FROM search_text; DELETE FROM search_docs;`);
     for (const src of sources(db)) {
       const where = src.where ? `WHERE ${src.where}` : '';
@@ -86,4 +86,9 @@ export function syncSearchIndex(db: Db): void {
       for (const t of triggers(src)) db.exec(t.sql);
     }
   }).immediate();
+}
+
+/** Drops every trigger named like the index's (a file's own are never run; syncSearchIndex makes them again). */
+export function dropSearchTriggers(db: Db): void {
+  for (const { name } of db.prepare(TRIGGERS).all() as { name: string }[]) db.exec(`DROP TRIGGER "${name.replace(/"/g, '""')}"`);
 }
