@@ -80,6 +80,8 @@ import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 import { createUploads, type Uploads } from './uploads';
 import { sessionClient } from '../core/mcp/sessions';
+// Static: the agent's runs load this module anyway, so a dynamic import here split nothing (INEFFECTIVE_DYNAMIC_IMPORT).
+import { inspectServer } from '../core/mcp/client';
 
 export interface HostDeps {
   db: Db;
@@ -298,7 +300,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'mcp.tools': async (i) => {
       const config = readSettings(db).mcpServers[i.server] ?? fail(`no MCP server named ${i.server}`, 'add it first: tidy mcp add NAME -- command args…');
-      const { inspectServer } = await import('../core/mcp/client');
       try {
         return await inspectServer(i.server, config, { fetch: services.fetch });
       } catch (e) {
