@@ -2,16 +2,19 @@
 // `npm start`: the desktop app where Electron can run (electron-vite preview: build, then start it); elsewhere the
 // same UI in the browser through `tidy serve` on 127.0.0.1, with one line saying why.
 // Extra arguments go to `tidy serve` (npm start -- --port 8080), or to electron-vite preview.
+// It builds once: again only when the build inputs changed (out/.build-stamp), or with --rebuild.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fingerprint, needsBuild, writeStamp } from './build-stamp.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const electronVite = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
-const args = process.argv.slice(2);
+const rebuild = process.argv.includes('--rebuild');
+const args = process.argv.slice(2).filter((a) => a !== '--rebuild');
 
 /**
  * Why Electron cannot run here, or null when it can. require('electron') is no test: with the binary
@@ -51,15 +54,25 @@ function openBrowser(url) {
   });
 }
 
+/** Builds the app and the CLI when the stamp says so; says why in one line, or nothing when the build is current. */
+function buildIfNeeded() {
+  const reason = needsBuild(root, { rebuild });
+  if (reason === null) return;
+  const inputs = fingerprint(root);
+  console.log(`Tidy: building (${reason}) …`);
+  run(electronVite, ['build', '--logLevel', 'warn']);
+  run(join(root, 'scripts', 'build-cli.mjs'), []);
+  writeStamp(root, inputs);
+}
+
 const why = whyNoElectron();
+buildIfNeeded();
 if (why === null) {
-  run(electronVite, ['preview', ...args]);
+  run(electronVite, ['preview', '--skipBuild', ...args]);
   process.exit(0);
 }
 
 console.log(`Tidy: ${why}, so Tidy opens in your browser instead, through \`tidy serve\` on 127.0.0.1.`);
-run(electronVite, ['build', '--logLevel', 'warn']);
-run(join(root, 'scripts', 'build-cli.mjs'), []);
 
 const server = spawn(process.execPath, [join(root, 'bin', 'tidy.mjs'), 'serve', ...args], { cwd: root, stdio: ['inherit', 'pipe', 'inherit'] });
 let opened = false;

@@ -396,8 +396,11 @@ export const channels = {
   'providers.models': { input: z.object({ baseUrl: z.string().max(2000), preset: PresetId.optional() }), output: ConnectionReport },
   /** Whether a usable key is there for a profile (the active one by default). Never the key. */
   'keys.status': { input: z.object({ profile: Id.optional() }), output: KeyStatus },
-  /** Stores a profile's key in the OS keychain. The key goes in here and never comes out: the reply is its status. */
-  'keys.set': { input: z.object({ profile: Id.optional(), key: z.string().min(1).max(4096) }), output: KeyStatus, changes: ['secrets'] },
+  /**
+   * Stores a profile's key in the OS keychain (or, with keep: 'session', in memory only, forgotten when
+   * Tidy quits). The key goes in here and never comes out: the reply is its status.
+   */
+  'keys.set': { input: z.object({ profile: Id.optional(), key: z.string().min(1).max(4096), keep: z.enum(['keychain', 'session']).optional() }), output: KeyStatus, changes: ['secrets'] },
   'keys.clear': { input: z.object({ profile: Id.optional() }), output: KeyStatus, changes: ['secrets'] },
 } as const satisfies Record<string, ChannelDef>;
 

@@ -71,7 +71,7 @@ export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodT
 
 const spec = <const C extends string, I extends z.ZodType, O extends z.ZodType>(s: OperationSpec<I, O> & { channel: C }) => s;
 
-const task = { key: 'task', help: 'task id' } as const;
+const task = { key: 'task', help: 'task id or unambiguous text' } as const;
 const list = { key: 'list', help: 'list id or name' } as const;
 const item = { key: 'item', help: 'item id' } as const;
 const project = { key: 'project', help: 'project id or name' } as const;

@@ -245,8 +245,11 @@ export const DEFAULT_PROFILES: ProviderProfile[] = (['openai', 'ollama', 'lmstud
 export const DEFAULT_PROFILE_ID: ProfileId = 'openai';
 
 /** Where a request's key comes from. */
-export const KeySource = z.enum(['keychain', 'env']);
+export const KeySource = z.enum(['keychain', 'session', 'env']);
 export type KeySource = z.infer<typeof KeySource>;
+
+export const KeyStorage = z.enum(['keychain', 'safe_storage', 'session', 'env']);
+export type KeyStorage = z.infer<typeof KeyStorage>;
 
 /** Everything the UI may know about a profile's key: whether one is there and usable, never the key. */
 export const KeyStatus = z.object({
@@ -258,6 +261,11 @@ export const KeyStatus = z.object({
   /** The endpoint refuses requests without a key. */
   required: z.boolean(),
   keychain: z.union([z.object({ available: z.literal(true) }), z.object({ available: z.literal(false), problem: z.string() })]),
+  /**
+   * Where the key a request would use is kept: the OS keychain, Electron's safeStorage (a file the OS
+   * encrypts), this session only (memory, forgotten when Tidy quits), the environment; null: no key.
+   */
+  storage: KeyStorage.nullable().optional(),
   /** Why a request would fail for lack of a usable key, and what to do; null when it would not. */
   problem: z.object({ error: z.string(), hint: z.string() }).nullable(),
 });

@@ -1,7 +1,8 @@
 // Electron glue only: lifecycle, windows, quick capture, tray. Everything else is the core and the host,
 // which run (and are tested) in plain Node; this file wires them to Electron.
-import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Notification } from 'electron';
-import { createKeychainStore, openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Notification, safeStorage } from 'electron';
+import { join } from 'node:path';
+import { createFirstAvailableSecretStore, createKeychainStore, createSafeStorageSecretStore, openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
 import { scheduleAutoBackups } from '../core/data';
 import type { Task } from '../../src-shared/domain';
 import { createHost, HOST_BUSY_TIMEOUT_MS } from '../host';
@@ -64,8 +65,13 @@ async function start(): Promise<void> {
   const dbPath = resolveDbPath(undefined);
   const db = openDatabase(dbPath, { verify: 'always', holder: 'the Tidy app', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS, ...(nativeBinding ? { nativeBinding } : {}) });
   scheduleAutoBackups(db, dbPath, (line) => console.warn(`Tidy: ${line}`));
-  // Without keytar Tidy still runs: the keychain store reports it unavailable and OPENAI_API_KEY stands in.
-  const secrets = createKeychainStore({ load: electronKeytar(ensureNativeBinding('keytar', log)) });
+  // Without keytar Tidy still runs: Electron's safeStorage stands in where the OS really encrypts (never
+  // basic_text); else the keychain store reports it unavailable, and a key for this session only or
+  // OPENAI_API_KEY stands in.
+  const secrets = createFirstAvailableSecretStore([
+    createKeychainStore({ load: electronKeytar(ensureNativeBinding('keytar', log)) }),
+    createSafeStorageSecretStore(safeStorage, join(app.getPath('userData'), 'keys.sealed.json')),
+  ]);
   const host = createHost({ db, secrets, env: process.env }, { reminders: true });
   registerIpc(ipcMain, host.dispatch, isOurRenderer);
   forwardEvents(host.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents));

@@ -14,6 +14,7 @@ import {
   listModels,
   clearApiKey,
   KeychainUnavailableError,
+  createSessionSecretStore,
   listProfiles,
   removeProfile,
   resolveConnection,
@@ -80,11 +81,15 @@ import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 import { createUploads, type Uploads } from './uploads';
 import { sessionClient } from '../core/mcp/sessions';
+// Static: the agent's runs load this module anyway, so a dynamic import here split nothing (INEFFECTIVE_DYNAMIC_IMPORT).
+import { inspectServer } from '../core/mcp/client';
 
 export interface HostDeps {
   db: Db;
   /** Where API keys are kept: the OS keychain (the app, `tidy serve`), or memory (tests). */
   secrets: SecretStore;
+  /** Keys kept for this session only (keys.set with keep: 'session'): memory, forgotten when the host ends. A fresh one by default. */
+  session?: SecretStore;
   /** The environment, for OPENAI_API_KEY standing in for the keychain; none by default. */
   env?: Record<string, string | undefined>;
   /** The model client of a run; tests pass a scripted one. Default: the OpenAI-compatible adapter. */
@@ -170,7 +175,8 @@ async function refusing<T>(f: () => T | Promise<T>): Promise<T> {
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { db, secrets, hub, live } = deps;
-  const keyDeps = { secrets, env: deps.env ?? {} };
+  const session = deps.session ?? createSessionSecretStore();
+  const keyDeps = { secrets, session, env: deps.env ?? {} };
   const createModel = deps.createModel ?? connectionModel;
   const services = deps.services ?? createToolServices();
   const tools = deps.tools ?? TOOLS;
@@ -298,7 +304,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'mcp.tools': async (i) => {
       const config = readSettings(db).mcpServers[i.server] ?? fail(`no MCP server named ${i.server}`, 'add it first: tidy mcp add NAME -- command args…');
-      const { inspectServer } = await import('../core/mcp/client');
       try {
         return await inspectServer(i.server, config, { fetch: services.fetch });
       } catch (e) {
@@ -314,6 +319,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'providers.update': (i) => must(updateProfile(db, i.id, i)),
     'providers.remove': async (i) => {
       const removed = must(removeProfile(db, i.id));
+      await session.clear(removed.id);
       // The profile is gone either way; a key left in an unavailable keychain is unreachable without it.
       await clearApiKey(removed.id, secrets).catch((e: unknown) => {
         if (!(e instanceof KeychainUnavailableError)) throw e;
@@ -326,12 +332,20 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'keys.status': (i) => keyed(connection(i.profile).keyStatus()),
     'keys.set': async (i) => {
       const conn = connection(i.profile);
-      await keyed(setApiKey(conn.profile, i.key, secrets));
+      if (i.keep === 'session') await keyed(setApiKey(conn.profile, i.key, session));
+      else {
+        await keyed(setApiKey(conn.profile, i.key, secrets));
+        await session.clear(conn.profile.id); // the keychain holds it now: a session copy would shadow a later change
+      }
       return keyed(conn.keyStatus());
     },
     'keys.clear': async (i) => {
       const conn = connection(i.profile);
-      await keyed(clearApiKey(conn.profile.id, secrets));
+      const held = await session.clear(conn.profile.id);
+      // A key held for this session only is cleared without the keychain, which may be the reason it was held there.
+      await keyed(clearApiKey(conn.profile.id, secrets)).catch((e: unknown) => {
+        if (!held || !(e instanceof DomainError)) throw e;
+      });
       return keyed(conn.keyStatus());
     },
   };

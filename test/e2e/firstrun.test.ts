@@ -95,6 +95,29 @@ describe('the first run in Chromium through tidy serve', () => {
     await shot('firstrun-keychain');
   }, 30_000);
 
+  it('OpenAI without a keychain: the refusal is scrolled into view with "Keep it for this session only", which keeps the key in memory and says so', async () => {
+    // A short window: the refusal is below the fold unless it is brought into view.
+    await page.setViewportSize({ width: 1280, height: 560 });
+    const key = welcome().getByRole('textbox', { name: 'API key' });
+    await welcome().getByRole('button', { name: 'Save key and test' }).click();
+    const keep = welcome().getByRole('button', { name: 'Keep it for this session only' });
+    await visible(keep);
+    // In the viewport (read through page code as a string: the node tsconfig has no DOM types).
+    await expect
+      .poll(() => keep.evaluate(new Function('el', 'const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight;') as (el: unknown) => boolean), { timeout: 10_000 })
+      .toBe(true);
+    expect(await welcome().getByText(/never written anywhere, and Tidy forgets it when it quits/).count()).toBe(1);
+    await shot('firstrun-keychain-session-offer');
+    await keep.click();
+    // Kept (in memory, not the keychain) and said so; the field is cleared. The test of OpenAI itself then
+    // fails or not with the network, which this machine may not have: only the key's keeping is checked.
+    await visible(welcome().getByRole('status').filter({ hasText: 'The key is kept for this session only, in memory: Tidy forgets it when it quits.' }));
+    expect(await key.inputValue()).toBe('');
+    expect(await welcome().getByRole('button', { name: 'Keep it for this session only' }).count()).toBe(0);
+    await shot('firstrun-keychain-session-kept');
+    await page.setViewportSize({ width: 1280, height: 820 });
+  }, 60_000);
+
   it('a local server: found, its models listed to pick from, tested; then the examples appear, stale errors go, the message is still there', async () => {
     await welcome().getByRole('radio', { name: /A local server/ }).check();
     const server = welcome().getByRole('radio', { name: new RegExp(`^Ollama at 127\\.0\\.0\\.1:${ollama.port} · 2 models$`) });

@@ -89,6 +89,7 @@ export function createPrinter(write: (text: string) => void): (event: AgentEvent
 
 interface AskOptions {
   conversation?: string;
+  continue?: boolean;
   new?: boolean;
   yes?: boolean;
   json?: boolean;
@@ -112,14 +113,17 @@ function askOnTerminal(rl: Interface, message: string | undefined): Promise<Appr
 async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
   const message = words.join(' ').trim();
   if (!message) throw usage('say what Tidy should do', 'e.g. tidy ask "clear my inbox into projects"');
-  if (o.new && o.conversation) throw usage('--new and --conversation cannot be used together', 'pick one');
+  const given = [o.new && '--new', o.continue && '--continue', o.conversation !== undefined && '--conversation'].filter(Boolean);
+  if (given.length > 1) throw usage(`${given.join(' and ')} cannot be used together`, 'pick one');
   const protocol = o.protocol === undefined ? undefined : Protocol.safeParse(o.protocol);
   if (protocol && !protocol.success) throw usage(`--protocol ${o.protocol} is not a protocol`, 'use native, json or auto');
 
   const db = cli.db();
   if (o.conversation && !getConversation(db, o.conversation)) throw new CliFailure(`no conversation with id ${o.conversation}`, 'see tidy runs for conversation ids, or use --new');
   const connection = cliConnection(cli);
-  const continued = o.new || o.conversation ? null : latestConversation(db);
+  // A new conversation unless asked otherwise (as `claude -p` / `-c`): an unrelated earlier one never shapes the answer by surprise.
+  const continued = o.continue ? latestConversation(db) : null;
+  if (o.continue && !continued) throw new CliFailure('there is no conversation to continue yet', 'ask without --continue to start one');
 
   // The connection reads the key (keychain, else OPENAI_API_KEY) right before each request; it is never stored.
   const deps: ConnectionAgentDeps = { db, tools: TOOLS, live: createLiveRuns(), services: createToolServices() };
@@ -167,10 +171,9 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
   );
   runId = started.runId;
   if (continued) {
-    // Continuing is the default: say so (once the run is under way, so a refusal stays one line), or an
-    // unrelated earlier conversation silently shapes the answer.
+    // Say which conversation --continue picked (once the run is under way, so a refusal stays one line).
     const c = getConversation(db, continued);
-    process.stderr.write(`tidy: continuing conversation ${continued}${c ? ` ("${printable(oneLine(c.title, 60))}")` : ''}; for a fresh start use --new\n`);
+    process.stderr.write(`tidy: continuing conversation ${continued}${c ? ` ("${printable(oneLine(c.title, 60))}")` : ''}\n`);
   }
   process.on('SIGINT', onInterrupt);
   const result = await started.finished.finally(() => {
@@ -195,8 +198,9 @@ export function registerAgentCommands(program: Command, cli: Cli): void {
     .command('ask')
     .description('ask the agent to do something; prints what it does as it works, then the run id (undo it with tidy undo --run)')
     .argument('<message...>', 'what Tidy should do')
-    .option('--conversation <id>', 'continue this conversation (default: the last one)')
-    .option('--new', 'start a new conversation')
+    .option('-c, --continue', 'continue the most recent conversation (default: a new one)')
+    .option('--conversation <id>', 'continue this conversation')
+    .option('--new', 'start a new conversation (the default)')
     .option('--yes', 'run tools that need approval without asking')
     .option('--json', 'print the events as JSON lines; the last is run_finished with the run id and status')
     .option('--protocol <protocol>', 'native tool calls or the json ReAct format (default: the protocol setting)')

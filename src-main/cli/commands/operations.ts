@@ -3,6 +3,7 @@ import type { CliSpec } from '../../../src-shared/operations';
 import { OPERATION_IMPLEMENTATIONS } from '../../core/domain';
 import type { AnyOperation } from '../../core/domain/operation';
 import { change, usage, type Cli } from '../context';
+import { resolveTaskRef } from '../task-ref';
 
 /** "a, b or c" */
 const either = (words: string[]): string => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
@@ -52,6 +53,9 @@ export function registerOperationCommands(program: Command, cli: Cli, operations
         const flags = (spec.options ?? []).filter((o) => spec.needsOneOf!.includes(o.key)).map((o) => o.flag.split(' ')[0]!);
         throw usage('nothing to change', `give ${either(flags)}`);
       }
+      // <TASK> is an id or unambiguous text (tidy done "Buy milk").
+      if (spec.args.some((a) => a.key === 'task') && typeof input['task'] === 'string')
+        input['task'] = resolveTaskRef(cli.db(), input['task'], spec.command === 'reopen' ? 'closed' : 'open');
       change(cli, (db, ctx) => op(db, ctx, input));
     });
   }

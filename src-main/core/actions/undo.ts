@@ -3,7 +3,7 @@ import { attempt, fail } from '../domain/fail';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import { childrenOf, entity } from '../store/entities';
-import { entityKey, readRow, restoreRow, sameRow, type Change, type Row } from './changes';
+import { entityKey, readRow, restoreRow, sameRow, type Change, type Row, type Table } from './changes';
 import { changesOf, getActionRow, recordAction, type ActionContext, type ActionRow } from './log';
 
 export interface UndoOptions {
@@ -213,7 +213,8 @@ interface LaterRow extends ActionRow {
 /**
  * The later actions, still in effect, that must be undone before `row` can be: for each row it changed
  * whose value differs now from what `row` left, the changes since, newest first, back to that value;
- * and for a parent it created, whatever made other rows point at it. An undo/redo pair that happened
+ * for a parent it created, whatever made other rows point at it; and for a row it puts back into a
+ * parent that no longer exists, whatever removed that parent since. An undo/redo pair that happened
  * entirely after `row` cancels out and is skipped.
  */
 function findBlockers(db: Db, row: ActionRow): ActionRow[] {
@@ -237,6 +238,14 @@ function findBlockers(db: Db, row: ActionRow): ActionRow[] {
   };
   for (const c of changes) {
     if (!sameRow(readRow(db, c.table, c.id), c.after)) walk(entityKey(c.table, c.id), (image) => sameRow(image, c.after));
+    // The row comes back pointing at a parent that is gone now (a redo of a move after "Undo all" removed
+    // the project it moved into): the later change that removed the parent comes back first.
+    const link = c.before ? entity(c.table).parent : undefined;
+    if (c.before && link) {
+      const parentId = String(c.before[link.column]);
+      const key = entityKey(link.table as Table, parentId);
+      if (!own.has(key) && readRow(db, link.table, parentId) === null) walk(key, (image) => image !== null);
+    }
     if (c.before !== null || c.after === null) continue;
     for (const dep of childrenOf(c.table)) {
       const children = cached(db, `SELECT id FROM ${dep.table} WHERE ${dep.column} = ?`).all(c.id) as { id: string }[];

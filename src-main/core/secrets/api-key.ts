@@ -6,7 +6,7 @@
  * for: editing a profile's base URL — by hand, from the UI or in the SQLite file — cannot redirect the key
  * to another server until the user saves it again for the new address.
  */
-import { endpointOrigin, isInsecureUrl, keyRequired, PRESETS, type KeySource, type KeyStatus, type ProviderProfile } from '../../../src-shared/providers';
+import { endpointOrigin, isInsecureUrl, keyRequired, PRESETS, type KeySource, type KeyStatus, type KeyStorage, type ProviderProfile } from '../../../src-shared/providers';
 import type { Failure, Result } from '../../../src-shared/result';
 import { redactSecrets } from './redact';
 import { KeychainUnavailableError, type SecretStore } from './store';
@@ -83,6 +83,8 @@ export interface KeyTarget {
 
 export interface KeyDeps {
   secrets: SecretStore;
+  /** Keys kept for this session only (memory); looked at before `secrets`. */
+  session?: SecretStore;
   env?: Record<string, string | undefined>;
   /** One line for the user when the keychain is unavailable and the environment stands in. */
   onNotice?: (line: string) => void;
@@ -102,9 +104,18 @@ async function inspect({ profile, baseUrl }: KeyTarget, deps: KeyDeps): Promise<
   const keySet = `tidy key set --profile ${profile.id}`;
   let unavailable: KeychainUnavailableError | null = null;
   let stored: StoredKey | undefined;
+  // A key kept for this session only wins: the user chose it now, because the keychain could not be used.
+  const held = await deps.session?.get(profile.id);
+  const storedIn: KeySource = held !== undefined ? 'session' : 'keychain';
+  if (held !== undefined) stored = decodeStoredKey(held);
   try {
-    const raw = await deps.secrets.get(profile.id);
-    stored = raw === undefined ? undefined : decodeStoredKey(raw);
+    if (held === undefined) {
+      const raw = await deps.secrets.get(profile.id);
+      if (raw !== undefined) stored = decodeStoredKey(raw);
+    } else {
+      const probe = await deps.secrets.probe();
+      if (!probe.available) unavailable = probe.error;
+    }
   } catch (e) {
     if (!(e instanceof KeychainUnavailableError)) throw e;
     unavailable = e;
@@ -125,7 +136,7 @@ async function inspect({ profile, baseUrl }: KeyTarget, deps: KeyDeps): Promise<
       );
       return { ...base, found: null, problem, notice: null };
     } else {
-      return { ...base, found: { key: stored.key, source: 'keychain' }, problem: null, notice: null };
+      return { ...base, found: { key: stored.key, source: storedIn }, problem: null, notice: null };
     }
   }
 
@@ -180,10 +191,17 @@ export async function keyStatus(target: KeyTarget, deps: KeyDeps): Promise<KeySt
     profile: target.profile.id,
     stored: r.stored,
     source: r.found?.source ?? null,
+    storage: storageOf(r.found?.source ?? null, deps.secrets),
     required: r.required,
     keychain: r.keychain,
     problem: r.problem ? { error: r.problem.error, hint: r.problem.hint } : null,
   };
+}
+
+/** Where a key from `source` is kept: the keychain source is the OS keychain or safeStorage, as the store says. */
+function storageOf(source: KeySource | null, secrets: SecretStore): KeyStorage | null {
+  if (source === 'keychain') return secrets.kind === 'safe_storage' ? 'safe_storage' : 'keychain';
+  return source;
 }
 
 /**

@@ -2,3 +2,4 @@ export * from './store';
 export * from './keychain';
 export * from './api-key';
 export * from './redact';
+export * from './safe-storage';

@@ -6,6 +6,8 @@
 export interface SecretStore {
   /** Which backend, for messages ("saved in the OS keychain"). */
   readonly label: string;
+  /** Where it keeps secrets, for KeyStatus.storage: the OS keychain (the default), Electron's safeStorage, memory for this session. */
+  readonly kind?: 'keychain' | 'safe_storage' | 'session';
   /** The secret, or undefined when none is stored. Throws KeychainUnavailableError. */
   get(account: string): Promise<string | undefined>;
   /** Stores or replaces the secret. Throws KeychainUnavailableError; never falls back to a file. */
@@ -56,5 +58,40 @@ export function createUnavailableSecretStore(reason: string, fix: string): Secre
     set: fail,
     clear: fail,
     probe: () => Promise.resolve({ available: false, error: new KeychainUnavailableError(reason, fix) }),
+  };
+}
+
+/**
+ * Keys kept for this session only: in memory, forgotten when Tidy quits — for a machine without a
+ * keychain, where the key must still never go to the database or a plain file.
+ */
+export function createSessionSecretStore(): SecretStore & { readonly entries: Map<string, string> } {
+  return { ...createMemorySecretStore(), label: 'this session only (memory, forgotten when Tidy quits)', kind: 'session' };
+}
+
+/**
+ * The first of `stores` that is available (probed on first use, remembered once one is): the OS keychain,
+ * else Electron's safeStorage where the OS really encrypts. When none is, the first one's errors stand.
+ */
+export function createFirstAvailableSecretStore(stores: [SecretStore, ...SecretStore[]]): SecretStore {
+  let current: SecretStore | undefined;
+  const pick = async (): Promise<SecretStore> => {
+    if (current) return current;
+    for (const s of stores) {
+      if ((await s.probe()).available) return (current = s);
+    }
+    return stores[0]; // not remembered: the keychain may come up later
+  };
+  return {
+    get label() {
+      return (current ?? stores[0]).label;
+    },
+    get kind() {
+      return (current ?? stores[0]).kind;
+    },
+    get: async (account) => (await pick()).get(account),
+    set: async (account, secret) => (await pick()).set(account, secret),
+    clear: async (account) => (await pick()).clear(account),
+    probe: async () => (await pick()).probe(),
   };
 }

@@ -4,7 +4,7 @@
  * OpenAI-compatible URL), lists the endpoint's models to pick from, stores the key in the keychain,
  * and tests the connection. A message typed before that stays in the message box.
  */
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { PRESETS, type ConnectionReport, type DetectedServer, type PresetId } from '../../../src-shared/providers';
 import type { Problem } from '../../lib/problem';
 import { isProblem, type ModelPlan } from '../settings';
@@ -227,6 +227,7 @@ function LocalSetup({ found, looking, problem, lookAgain }: { found: DetectedSer
 /** OpenAI and Azure: a key (kept in the keychain), the model or deployment, and for Azure its endpoint. */
 function KeyedSetup({ preset }: { preset: Extract<PresetId, 'openai' | 'azure'> }) {
   const profiles = useApp((s) => s.providers.value?.profiles);
+  const [heldForSession, setHeldForSession] = useState(false);
   const existing = profiles?.find((p) => p.id === preset);
   const azure = preset === 'azure';
   const [url, setUrl] = useState(existing?.baseUrl ?? '');
@@ -239,12 +240,7 @@ function KeyedSetup({ preset }: { preset: Extract<PresetId, 'openai' | 'azure'> 
       className="firstrun-panel"
       onSubmit={(e) => {
         e.preventDefault();
-        if (busy) return;
-        const typed = key;
-        void run({ id: preset, preset, baseUrl: azure ? url.trim() : PRESETS.openai.baseUrl, model: model.trim(), key: typed }).then(({ keySaved }) => {
-          // The key leaves the form only once it is in the keychain: a refused key stays, to try again.
-          if (keySaved) setKey((k) => (k === typed ? '' : k));
-        });
+        submit();
       }}
     >
       {azure && (
@@ -274,14 +270,60 @@ function KeyedSetup({ preset }: { preset: Extract<PresetId, 'openai' | 'azure'> 
       ) : (
         <ModelField models={report?.ok ? report.models : []} value={model} onChange={setModel} />
       )}
-      <p className="muted">The key is kept in your system's keychain, never in Tidy's database.</p>
+      {heldForSession ? (
+        <p className="muted" role="status">
+          The key is kept for this session only, in memory: Tidy forgets it when it quits.
+        </p>
+      ) : (
+        <p className="muted">The key is kept in your system's keychain, never in Tidy's database.</p>
+      )}
       <div className="row">
         <button type="submit" className="btn primary" disabled={busy || !model.trim() || (azure && !url.trim())}>
           {busy ? 'Testing…' : key.trim() ? 'Save key and test' : 'Test and use'}
         </button>
       </div>
-      <Outcome report={report} problem={problem} />
+      {problem?.reason === 'keychain_unavailable' && key.trim() ? (
+        <KeychainRefusal problem={problem} busy={busy} onKeepForSession={() => submit('session')} />
+      ) : (
+        <Outcome report={report} problem={problem} />
+      )}
     </form>
+  );
+
+  function submit(keep?: 'session'): void {
+    if (busy) return;
+    const typed = key;
+    void run({ id: preset, preset, baseUrl: azure ? url.trim() : PRESETS.openai.baseUrl, model: model.trim(), key: typed, ...(keep ? { keep } : {}) }).then(({ keySaved }) => {
+      // The key leaves the form only once it is kept: a refused key stays, to try again.
+      if (keySaved) {
+        setKey((k) => (k === typed ? '' : k));
+        setHeldForSession(keep === 'session');
+      }
+    });
+  }
+}
+
+/**
+ * No keychain to keep the key in: the refusal, scrolled into view (it is below the fold on a small
+ * window), and the way on that needs no setup — the key in memory for this session only.
+ */
+function KeychainRefusal({ problem, busy, onKeepForSession }: { problem: Problem; busy: boolean; onKeepForSession: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [problem]);
+  return (
+    <div ref={ref} className="firstrun-refusal">
+      <p className="firstrun-outcome bad" role="alert">
+        {problem.message} — {problem.hint}
+      </p>
+      <p className="muted">Or keep the key in memory for this session only: it is never written anywhere, and Tidy forgets it when it quits.</p>
+      <div className="row">
+        <button type="button" className="btn" disabled={busy} onClick={onKeepForSession}>
+          Keep it for this session only
+        </button>
+      </div>
+    </div>
   );
 }
 

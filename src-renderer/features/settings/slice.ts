@@ -85,6 +85,8 @@ export interface ModelPlan {
   apiVersion?: string;
   /** Stored in the keychain under the profile; left out for servers that need none. */
   key?: string;
+  /** Keep the key for this session only (memory, forgotten when Tidy quits) instead of the keychain. */
+  keep?: 'session';
 }
 
 /** Anything that is a Problem rather than a report (listModels answers either). */
@@ -259,7 +261,7 @@ export const createSettingsSlice =
           if (known) await api.invoke('providers.update', { id: plan.id, ...fields });
           else await api.invoke('providers.add', { id: plan.id, preset: plan.preset, ...fields });
           if (plan.key !== undefined && plan.key.trim() !== '') {
-            set({ keyStatus: loaded(await api.invoke('keys.set', { profile: plan.id, key: plan.key.trim() })) });
+            set({ keyStatus: loaded(await api.invoke('keys.set', { profile: plan.id, key: plan.key.trim(), ...(plan.keep ? { keep: plan.keep } : {}) })) });
             keySaved = true;
           }
           const profiles = await api.invoke('providers.use', { id: plan.id });

@@ -157,7 +157,7 @@ describe('tidy ask: the seed list conversation (002), three requests in one conv
       { toolCalls: [call('archive_list_item', { list: 'Favorite colors', item_id: 'i3' })] },
       { text: 'Orange, being the color most similar to yellow, has been removed.' },
     );
-    const second = await t.ask('--yes', 'actually remove the one that is most similar to yellow');
+    const second = await t.ask('--yes', '--continue', 'actually remove the one that is most similar to yellow');
     expect(second.code).toBe(0);
     expect(second.stdout).not.toContain('  ? ');
 
@@ -167,7 +167,7 @@ describe('tidy ask: the seed list conversation (002), three requests in one conv
       { toolCalls: [call('add_list_item', { list: 'Grocery list', text: 'Vitamin B' })] },
       { text: "I've added Vitamin B to your grocery list." },
     );
-    expect((await t.ask('I need to buy vitamin B at some point')).code).toBe(0);
+    expect((await t.ask('-c', 'I need to buy vitamin B at some point')).code).toBe(0);
 
     const runs = t.json<RunInfo[]>('runs');
     expect(runs.map((r) => [r.id, r.conversationId, r.status])).toEqual([
@@ -200,16 +200,27 @@ describe('tidy ask: the seed list conversation (002), three requests in one conv
     expect((await t.ask('--conversation', 'c9', 'x')).stderr).toBe('tidy: no conversation with id c9 — see tidy runs for conversation ids, or use --new\n');
   });
 
-  it('says on stderr when it continues an earlier conversation, and suggests --new; not with --new or --conversation', async () => {
+  it('starts a new conversation unless --continue (-c) or --conversation says otherwise, and says on stderr when it continues', async () => {
     const t = await setup();
-    t.fake.enqueue({ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }, { text: 'Four.' });
+    t.fake.enqueue({ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }, { text: 'Four.' }, { text: 'Five.' }, { text: 'Six.' });
     const first = await t.ask('plan the\nbirthday');
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    const second = await t.ask('and the cake?');
-    expect(second).toMatchObject({ code: 0, stderr: 'tidy: continuing conversation c1 ("plan the birthday"); for a fresh start use --new\n' });
+    const second = await t.ask('--continue', 'and the cake?');
+    expect(second).toMatchObject({ code: 0, stderr: 'tidy: continuing conversation c1 ("plan the birthday")\n' });
     expect(second.stdout).not.toContain('continuing');
-    expect(await t.ask('--new', 'something else')).toMatchObject({ code: 0, stderr: '' });
+    // A plain ask never continues by surprise: the earlier exchange is not sent.
+    expect(await t.ask('something else')).toMatchObject({ code: 0, stderr: '' });
+    expect(t.fake.chatRequests.at(-1)!.body!.messages!.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(await t.ask('--new', 'and another thing')).toMatchObject({ code: 0, stderr: '' });
     expect(await t.ask('--conversation', 'c1', 'back to the birthday')).toMatchObject({ code: 0, stderr: '' });
+    expect(await t.ask('-c', 'and the guests?')).toMatchObject({ code: 0, stderr: 'tidy: continuing conversation c1 ("plan the birthday")\n' });
+    expect(t.json<RunInfo[]>('runs').map((r) => r.conversationId)).toEqual(['c1', 'c1', 'c3', 'c2', 'c1', 'c1']);
+    expect((await t.ask('-c', '--conversation', 'c1', 'x')).stderr).toBe('tidy: --continue and --conversation cannot be used together — pick one\n');
+  }, 180_000);
+
+  it('--continue with no conversation yet is refused in one line', async () => {
+    const t = await setup();
+    expect(await t.ask('-c', 'hello')).toMatchObject({ code: 1, stderr: 'tidy: there is no conversation to continue yet — ask without --continue to start one\n' });
   });
 });
 
@@ -299,9 +310,9 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
     expect(back.error).toMatch(/^the user declined/);
 
     t.fake.enqueue({ toolCalls: [call('complete_task', { task_id: 't1' })] }, { text: 'Done.' });
-    const approved = await t.ask('--yes', 'complete the first task');
-    // The second request continues the first one's conversation, and says so.
-    expect(approved).toMatchObject({ code: 0, stderr: 'tidy: continuing conversation c1 ("complete the first task"); for a fresh start use --new\n' });
+    const approved = await t.ask('--yes', '-c', 'complete the first task');
+    // The second request continues the first one's conversation (-c), and says so.
+    expect(approved).toMatchObject({ code: 0, stderr: 'tidy: continuing conversation c1 ("complete the first task")\n' });
     expect(t.json<unknown[]>('tasks')).toHaveLength(8);
 
     // With approvals.complete_task = auto nothing is asked either.
@@ -330,9 +341,9 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
     // The system prompt is byte-identical from step to step.
     expect(new Set(sent.map((m) => JSON.stringify(m[0])))).toHaveProperty('size', 1);
 
-    // The next request: of the earlier turn only the last 4 messages are sent, starting at a step.
+    // The next request (-c, in the same conversation): of the earlier turn only the last 4 messages are sent, starting at a step.
     t.fake.enqueue({ text: 'Hello again.' });
-    expect((await t.ask('thanks')).code).toBe(0);
+    expect((await t.ask('-c', 'thanks')).code).toBe(0);
     const next = t.fake.chatRequests.at(-1)!.body!.messages!;
     expect(next.map((m) => m.role)).toEqual(['system', 'assistant', 'tool', 'tool', 'assistant', 'user']);
     expect(next.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/\nthanks$/) });

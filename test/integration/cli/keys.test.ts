@@ -250,7 +250,7 @@ describeWithKeyring('with the OS keychain (real process, real Secret Service)', 
     expect((await run(['key', 'set', '--profile', 'fake-b'], keyB)).code).toBe(0);
 
     const status = await run(['key', 'status', '--json']);
-    expect(JSON.parse(status.stdout)).toEqual({ profile: 'fake-a', stored: true, source: 'keychain', required: false, keychain: { available: true }, problem: null });
+    expect(JSON.parse(status.stdout)).toEqual({ profile: 'fake-a', stored: true, source: 'keychain', storage: 'keychain', required: false, keychain: { available: true }, problem: null });
 
     const testA = await run(['config', 'test']);
     expect(testA).toMatchObject({ code: 0, stderr: '' });

@@ -680,3 +680,14 @@ process.on('message', (message: Request) => {
     process.send?.(reply);
   })();
 });
+
+// safeStorage as on Linux without a keyring: Electron would fall back to basic_text, which Tidy never uses.
+export const safeStorage = {
+  isEncryptionAvailable: (): boolean => false,
+  getSelectedStorageBackend: (): string => 'basic_text',
+  encryptString(plain: string): Buffer {
+    record('safeStorage.encryptString');
+    return Buffer.from(plain);
+  },
+  decryptString: (encrypted: Buffer): string => encrypted.toString(),
+};

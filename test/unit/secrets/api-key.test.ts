@@ -163,7 +163,7 @@ describe('keyStatus: what the UI may know', () => {
     const secrets = createMemorySecretStore();
     await setApiKey(openai, 'sk-secret-value', secrets);
     const s = await keyStatus(at(openai), { secrets, env: { OPENAI_API_KEY: 'sk-env-value' } });
-    expect(s).toEqual({ profile: 'openai', stored: true, source: 'keychain', required: true, keychain: { available: true }, problem: null });
+    expect(s).toEqual({ profile: 'openai', stored: true, source: 'keychain', storage: 'keychain', required: true, keychain: { available: true }, problem: null });
     expect(JSON.stringify(s)).not.toMatch(/sk-/);
   });
 
