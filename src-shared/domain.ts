@@ -49,8 +49,39 @@ export const Task = z.object({
   completedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  // Schema 12 (always given by the core; optional so that older callers and fixtures still type-check).
+  /** Markdown notes. */
+  description: z.string().nullable().optional(),
+  /** The task this one is a subtask of (any depth). */
+  parentId: z.string().nullable().optional(),
+  /** The section of its project it is in, by name. */
+  section: z.string().nullable().optional(),
+  sectionId: z.string().nullable().optional(),
+  /** Label names, sorted case-insensitively. */
+  labels: z.array(z.string()).optional(),
+  /** The date it must be done by (YYYY-MM-DD), beside the planned `due`. */
+  deadline: z.string().nullable().optional(),
+  /** How long it takes, in minutes. */
+  durationMin: z.number().int().nullable().optional(),
 });
 export type Task = z.infer<typeof Task>;
+
+/** A section inside a project (Todoist sections, Things headings). */
+export const Section = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  name: z.string(),
+  position: z.number(),
+  archivedAt: z.string().nullable(),
+});
+export type Section = z.infer<typeof Section>;
+
+/** A dated note on a task. */
+export const Comment = z.object({ id: z.string(), taskId: z.string(), text: z.string(), createdAt: z.string() });
+export type Comment = z.infer<typeof Comment>;
+
+/** A date only: YYYY-MM-DD (deadlines). */
+export const DateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD');
 
 export const List = z.object({
   id: z.string(),

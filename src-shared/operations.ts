@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { CalendarEvent, CalendarInfo, DateTimeText, ImportReport } from './calendar';
-import { DueDate, ListItem, Priority, Recurrence, Task } from './domain';
+import { Comment, DueDate, ListItem, Priority, Recurrence, Section, Task } from './domain';
 
 /** Which views may be stale after a change; `data.changed` carries them so every window updates live. */
 export const Topic = z.enum(['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets', 'events']);
@@ -76,6 +76,31 @@ const list = { key: 'list', help: 'list id or name' } as const;
 const item = { key: 'item', help: 'item id' } as const;
 const project = { key: 'project', help: 'project id or name' } as const;
 
+/** The fields of a task beyond its text, date and priority (schema 12): add and update take them alike. */
+const RICH = {
+  /** Markdown; null (or '') clears it. */
+  description: Text.nullable().optional(),
+  /** YYYY-MM-DD or words as in quick add; null (or '') clears it. */
+  deadline: z.string().max(200).nullable().optional(),
+  /** Minutes, or "45m", "2h", "1h30m"; null (or '') clears it. */
+  durationMin: z.union([z.number().int(), z.string().max(40)]).nullable().optional(),
+  /** The task's labels (all of them: replaces the set); an unknown name is created. */
+  labels: z.array(z.string().max(200)).max(100).optional(),
+  /** The task it is a subtask of; null (or '') makes it a top-level task. */
+  parent: Id.or(z.literal('')).nullable().optional(),
+  /** A section of its project by id or name; null (or '') takes it out of its section. */
+  section: Ref.or(z.literal('')).nullable().optional(),
+};
+
+const RICH_CLI: CliOption[] = [
+  { flag: '--description <text>', key: 'description', help: 'notes (Markdown), or none to clear' },
+  { flag: '--deadline <date>', key: 'deadline', help: 'the date it must be done by (as in quick add), or none to clear' },
+  { flag: '--duration <time>', key: 'durationMin', help: 'how long it takes: 45m, 2h, 1h30m, or none to clear' },
+  { flag: '--label <names...>', key: 'labels', help: 'its labels (replaces them; created on first use); none clears them' },
+  { flag: '--parent <task>', key: 'parent', help: 'the task it is a subtask of, or none' },
+  { flag: '--section <name>', key: 'section', help: 'a section of its project (id or name), or none' },
+];
+
 export const OPERATIONS = [
   // --- tasks --------------------------------------------------------------------------------------
   spec({
@@ -87,6 +112,7 @@ export const OPERATIONS = [
       priority: Priority.optional(),
       due: DueDate.nullable().optional(),
       recurrence: Recurrence.nullable().optional(),
+      ...RICH,
     }),
     output: Task,
     changes: ['tasks'],
@@ -101,6 +127,7 @@ export const OPERATIONS = [
       due: DueDate.or(z.literal('')).nullable().optional(),
       /** An RRULE value, or "every …" words; null (or '') stops the repeating. */
       recurrence: Recurrence.or(z.literal('')).nullable().optional(),
+      ...RICH,
     }),
     output: Task,
     changes: ['tasks'],
@@ -113,9 +140,70 @@ export const OPERATIONS = [
         { flag: '--priority <n>', key: 'priority', help: '1 (p1, most urgent) to 4 (p4, normal)' },
         { flag: '--due <date>', key: 'due', help: 'a date as in quick add ("next friday 3pm", "dec 24", 2026-12-24), or none to clear' },
         { flag: '--every <rule>', key: 'recurrence', help: 'repeat: "every monday", "every 2 weeks", … or none to stop' },
+        ...RICH_CLI,
       ],
-      needsOneOf: ['content', 'priority', 'due', 'recurrence'],
+      needsOneOf: ['content', 'priority', 'due', 'recurrence', ...RICH_CLI.map((o) => o.key)],
     },
+  }),
+  spec({
+    name: 'comment_task',
+    channel: 'tasks.comment',
+    input: z.object({ task: Id, text: Text }),
+    output: Comment,
+    changes: ['tasks'],
+    cli: { command: 'comment', help: 'add a dated comment to a task', args: [task, { key: 'text', help: 'the comment', rest: true }] },
+  }),
+  spec({
+    name: 'indent_task',
+    channel: 'tasks.indent',
+    /** Makes the task a subtask of the task just above it (same parent, same project). */
+    input: z.object({ task: Id }),
+    output: Task,
+    changes: ['tasks'],
+    cli: { command: 'indent', help: 'make a task a subtask of the one above it', args: [task] },
+  }),
+  spec({
+    name: 'outdent_task',
+    channel: 'tasks.outdent',
+    /** Moves a subtask one level up (beside its parent). */
+    input: z.object({ task: Id }),
+    output: Task,
+    changes: ['tasks'],
+    cli: { command: 'outdent', help: 'move a subtask one level up', args: [task] },
+  }),
+
+  // --- sections -----------------------------------------------------------------------------------
+  spec({
+    name: 'create_section',
+    channel: 'sections.create',
+    input: z.object({ project: Ref, name: Name }),
+    output: Section,
+    changes: ['tasks', 'projects'],
+    cli: { command: 'section add', help: 'create a section in a project', args: [project, { key: 'name', help: 'the name', rest: true }] },
+  }),
+  spec({
+    name: 'rename_section',
+    channel: 'sections.rename',
+    input: z.object({ section: Id, name: Name }),
+    output: Section,
+    changes: ['tasks', 'projects'],
+    cli: { command: 'section rename', help: 'rename a section', args: [{ key: 'section', help: 'section id' }, { key: 'name', help: 'the new name', rest: true }] },
+  }),
+  spec({
+    name: 'reorder_section',
+    channel: 'sections.reorder',
+    /** Puts the section just before `before` (a section of the same project), or last when null. */
+    input: z.object({ section: Id, before: Id.nullable() }),
+    output: Section,
+    changes: ['tasks', 'projects'],
+  }),
+  spec({
+    name: 'archive_section',
+    channel: 'sections.archive',
+    input: z.object({ section: Id }),
+    output: Section,
+    changes: ['tasks', 'projects'],
+    cli: { command: 'section archive', help: 'archive a section that has no open tasks', args: [{ key: 'section', help: 'section id' }] },
   }),
   spec({
     name: 'reorder_task',

@@ -15,7 +15,7 @@ import ICAL from 'ical.js';
 export type Priority = 1 | 2 | 3 | 4;
 
 export interface QuickAddPart {
-  kind: 'date' | 'project' | 'priority' | 'recurrence';
+  kind: 'date' | 'project' | 'priority' | 'recurrence' | 'label' | 'deadline' | 'duration';
   /** Offsets in the original text: text.slice(start, end) === this.text. */
   start: number;
   end: number;
@@ -33,6 +33,12 @@ export interface QuickAdd {
   unknownProject: string | null;
   /** An RRULE value such as 'FREQ=WEEKLY;BYDAY=MO'. */
   recurrence: string | null;
+  /** `@label` words (several, any case; without the @), in text order, no repeats. */
+  labels: string[];
+  /** `{friday}`: the date it must be done by (YYYY-MM-DD), beside the planned due. */
+  deadline: string | null;
+  /** `for 45m`, `for 2h`, `for 1h30m`: minutes. */
+  durationMin: number | null;
   /** The recognised parts, in text order, never overlapping. */
   parts: QuickAddPart[];
 }
@@ -239,6 +245,10 @@ export function parseDue(text: string, now: Date): string | null {
 
 // --- the whole line -----------------------------------------------------------------------------------
 
+/** "for 2h", "for 1.5 hours", "for 1h30m", "for 45m", "for 90 min", as a phrase of its own. */
+const DURATION =
+  /(?<![\p{L}\p{N}_])for\s+(?:(\d{1,3}(?:\.\d{1,2})?)\s*(?:h|hrs?|hours?)(?:\s*(\d{1,2})\s*(?:m|mins?|minutes?))?|(\d{1,4})\s*(?:m|mins?|minutes?))(?![\p{L}\p{N}_])/iu;
+
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
 
 /** The text with [start, end) blanked out, offsets kept. */
@@ -248,7 +258,18 @@ const mask = (text: string, start: number, end: number): string => text.slice(0,
  * Reads quick-add text. Never throws; the content never grows, and every part is a span of the text.
  */
 export function parseQuickAdd(text: string, ctx: QuickAddContext): QuickAdd {
-  const none: QuickAdd = { content: text.trim().replace(/\s+/g, ' '), due: null, priority: null, project: null, unknownProject: null, recurrence: null, parts: [] };
+  const none: QuickAdd = {
+    content: text.trim().replace(/\s+/g, ' '),
+    due: null,
+    priority: null,
+    project: null,
+    unknownProject: null,
+    recurrence: null,
+    labels: [],
+    deadline: null,
+    durationMin: null,
+    parts: [],
+  };
   if (text.length > QUICK_ADD_MAX_CHARS) return { ...none, content: text.trim() };
   try {
     return parseLine(text, ctx) ?? none;
@@ -312,6 +333,39 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
     take('priority', p.index, p.index + p[0].length);
   }
 
+  // {deadline}: a date in braces (Todoist's grammar); braces around anything else stay text.
+  let deadline: string | null = null;
+  const brace = /\{([^{}\n]{1,60})\}/.exec(work);
+  if (brace) {
+    const d = parseDue(brace[1]!, ctx.now);
+    if (d) {
+      deadline = d.slice(0, 10);
+      take('deadline', brace.index, brace.index + brace[0].length);
+    }
+  }
+
+  // "for 45m", "for 2h", "for 1h30m", "for 90 min": how long it takes (before the dates: chrono would read "2h").
+  let durationMin: number | null = null;
+  const dur = DURATION.exec(work);
+  if (dur) {
+    const minutes = Math.round(Number(dur[1] ?? 0) * 60) + Number(dur[2] ?? dur[3] ?? 0);
+    if (minutes >= 1 && minutes <= 7 * 24 * 60) {
+      durationMin = minutes;
+      take('duration', dur.index, dur.index + dur[0].length);
+    }
+  }
+
+  // @label words: after a space or at the start (so an email address is no label); several, any case.
+  const labels: string[] = [];
+  const seen = new Set<string>();
+  for (const m of work.matchAll(/(?<!\S)@([\p{L}\p{N}_\-.]*[\p{L}\p{N}_])/gu)) {
+    if (m[1]!.length > 60 || labels.length >= 100) continue;
+    const key = m[1]!.toLowerCase();
+    if (!seen.has(key)) labels.push(m[1]!);
+    seen.add(key);
+    take('label', m.index, m.index + m[0].length);
+  }
+
   // Dates and times, in what is left.
   let due: string | null = null;
   const dates = parseDates(work, ctx.now);
@@ -357,7 +411,7 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
   content = (content + text.slice(at)).replace(/\s+/g, ' ').trim();
   // Nothing but a date (or a project) is no task: keep the words as the content, recognise nothing.
   if (content === '') return null;
-  return { content, due, priority, project, unknownProject, recurrence, parts };
+  return { content, due, priority, project, unknownProject, recurrence, labels, deadline, durationMin, parts };
 }
 
 /** The words of a stored rule (the UI's rows and editor, the action log, the CLI): RRULE parts by name. */

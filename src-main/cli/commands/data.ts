@@ -5,13 +5,25 @@ import type { SearchKind } from '../../../src-shared/ipc';
 import { recurrenceWords } from '../../../src-shared/quickadd';
 import { addFromText, describeDue } from '../../core/domain/quickadd';
 import { searchAll } from '../../core/domain/search';
-import { must, usage, type Cli } from '../context';
+import { attempt as attemptFind } from '../../core/domain/fail';
+import { compileFilter, deleteFilter, findTasks, listFilters, resolveFilter, saveFilter } from '../../core/domain/filter';
+import { change, must, usage, type Cli } from '../context';
 import { registerOperationCommands } from './operations';
 
 const text = (words: string[]): string => words.join(' ');
 
 function taskLine(t: Task): string {
-  const extras = [t.priority < 4 ? `p${t.priority}` : '', t.due ? `due ${t.due}` : '', t.recurrence ? `repeats ${recurrenceWords(t.recurrence)}` : '', t.status !== 'open' ? t.status : '']
+  const extras = [
+    t.priority < 4 ? `p${t.priority}` : '',
+    t.due ? `due ${t.due}` : '',
+    t.deadline ? `deadline ${t.deadline}` : '',
+    t.durationMin ? `${t.durationMin} min` : '',
+    t.recurrence ? `repeats ${recurrenceWords(t.recurrence)}` : '',
+    ...(t.labels ?? []).map((l) => `@${l}`),
+    t.section ? `/${t.section}` : '',
+    t.parentId ? `under ${t.parentId}` : '',
+    t.status !== 'open' ? t.status : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return `${t.id.padEnd(6)} ${t.content}  [${t.project}]${extras ? `  (${extras})` : ''}`;
@@ -31,14 +43,30 @@ const VIEWS: readonly TaskView[] = ['today', 'upcoming', 'completed'];
 export function registerDataCommands(program: Command, cli: Cli): void {
   program
     .command('add')
-    .description('quick capture: "Buy milk tomorrow 9am #Project p1 every week" — a date, #project, p1 (most urgent) to p4, every …')
+    .description('quick capture: "Buy milk tomorrow 9am #Project p1 every week @errands {friday} for 45m" — a date, #project, p1 (most urgent) to p4, every …, @labels, {deadline}, for DURATION')
     .argument('<text...>', 'what the task says, with the quick-add grammar')
     .option('--project <name>', 'a project id or name instead of the inbox (a #Project in the text wins)')
     .option('--priority <n>', '1 (p1, most urgent) to 4 (p4, normal, the default)')
     .option('--due <date>', 'a due date as in the text: "next friday 3pm", "dec 24", 2026-12-24')
+    .option('--description <text>', 'notes (Markdown)')
+    .option('--deadline <date>', 'the date it must be done by (as in the text: {friday})')
+    .option('--duration <time>', 'how long it takes: 45m, 2h, 1h30m (as in the text: for 45m)')
+    .option('--label <names...>', 'labels, besides the @labels of the text (created on first use)')
+    .option('--parent <task>', 'the task it is a subtask of')
+    .option('--section <name>', 'a section of its project (id or name)')
     .option('--json', 'print the new task as JSON')
-    .action((words: string[], o: { project?: string; priority?: string; due?: string; json?: boolean }) => {
-      const r = addFromText(cli.db(), cli.request(), text(words), { project: o.project, priority: o.priority, due: o.due });
+    .action((words: string[], o: AddFlags) => {
+      const r = addFromText(cli.db(), cli.request(), text(words), {
+        project: o.project,
+        priority: o.priority,
+        due: o.due,
+        description: o.description,
+        deadline: o.deadline,
+        durationMin: o.duration,
+        labels: o.label,
+        parent: o.parent,
+        section: o.section,
+      });
       const task = must(r);
       if (r.note) process.stderr.write(`note: ${r.note}\n`);
       if (o.json) cli.json(task);
@@ -53,17 +81,40 @@ export function registerDataCommands(program: Command, cli: Cli): void {
     .option('--done', 'completed tasks instead of open ones')
     .option('--all', 'open, completed and archived tasks')
     .option('--view <view>', 'today (due today or overdue), upcoming (the next 7 days) or completed (newest first)')
-    .option('--json', 'print [{id, content, projectId, project, status, priority, due}]')
-    .action((o: { inbox?: boolean; project?: string; done?: boolean; all?: boolean; view?: string; json?: boolean }) => {
+    .option('--filter <query>', 'a filter: today, overdue, no date, p1…p4, #Project, @label, /Section, due before: DATE, search: TEXT, with & | ! ( )')
+    .option('--saved <name>', 'a saved filter (tidy filter list)')
+    .option('--label <name>', 'only tasks with this label')
+    .option('--json', 'print [{id, content, projectId, project, status, priority, due, description, parentId, section, labels, deadline, durationMin}]')
+    .action((o: TasksFlags) => {
       if (o.inbox && o.project) throw usage('--inbox and --project cannot be used together', 'pick one');
       if (o.view !== undefined && !VIEWS.includes(o.view as TaskView)) throw usage(`unknown view ${JSON.stringify(o.view)}`, `use ${VIEWS.join(', ')}`);
       if (o.view && (o.done || o.all)) throw usage('--view cannot be used with --done or --all', 'pick one');
-      const { tasks } = listTasks(cli.db(), {
-        project: o.inbox ? 'inbox' : o.project,
-        status: o.all ? 'all' : o.done ? 'done' : 'open',
-        view: o.view as TaskView | undefined,
-      });
-      if (o.json) cli.json(tasks.map(({ id, content, projectId, project, status, priority, due }) => ({ id, content, projectId, project, status, priority, due })));
+      const filtered = o.filter !== undefined || o.saved !== undefined || o.label !== undefined;
+      if (filtered && o.view) throw usage('--view cannot be used with --filter, --saved or --label', 'write the view as a filter: today | overdue');
+      if (o.filter !== undefined && o.saved !== undefined) throw usage('--filter and --saved cannot be used together', 'pick one');
+      const db = cli.db();
+      const status = o.all ? 'all' : o.done ? 'done' : 'open';
+      let tasks: Task[];
+      if (filtered) {
+        // The user's filter alone first, so a bad one is refused with positions in the text as typed.
+        if (o.filter !== undefined) must(attemptFind(() => compileFilter(o.filter!)));
+        // Every narrowing is one more term of one query: (filter) & @label & #project.
+        const escape = (s: string) => s.replace(/[\\&|()!]/g, (c) => `\\${c}`);
+        const terms = [
+          o.filter !== undefined ? `(${o.filter})` : o.saved !== undefined ? `(${resolveSaved(o.saved)})` : '',
+          o.label !== undefined ? `@${escape(o.label.trim().replace(/^@/, ''))}` : '',
+          o.inbox ? '#Inbox' : o.project ? `#${escape(o.project)}` : '',
+        ].filter(Boolean);
+        tasks = must(attemptFind(() => findTasks(db, { filter: terms.join(' & '), status, limit: 10_000 }).tasks));
+      } else {
+        tasks = listTasks(db, { project: o.inbox ? 'inbox' : o.project, status, view: o.view as TaskView | undefined }).tasks;
+      }
+      if (o.json)
+        cli.json(
+          tasks.map(({ id, content, projectId, project, status, priority, due, description, parentId, section, labels, deadline, durationMin }) => ({
+            id, content, projectId, project, status, priority, due, description, parentId, section, labels, deadline, durationMin,
+          })),
+        );
       else if (tasks.length === 0) cli.out('No tasks.');
       else for (const t of tasks) cli.out(taskLine(t));
     });
@@ -120,5 +171,58 @@ export function registerDataCommands(program: Command, cli: Cli): void {
       }
     });
 
+  const filter = program.command('filter').description('saved filters: save, list, delete');
+  filter
+    .command('save')
+    .description('save a filter under a name (or change the query of a saved one)')
+    .argument('<name>', 'its name')
+    .argument('<query...>', 'the filter, e.g. "today | overdue & @errands"')
+    .action((name: string, words: string[]) => change(cli, (db, ctx) => saveFilter(db, ctx, { name, query: text(words) })));
+  filter
+    .command('list')
+    .description('the saved filters')
+    .option('--json', 'print [{id, name, query}]')
+    .action((o: { json?: boolean }) => {
+      const rows = listFilters(cli.db());
+      if (o.json) return cli.json(rows);
+      if (rows.length === 0) return cli.out('No saved filters.');
+      for (const f of rows) cli.out(`${f.id.padEnd(6)} ${f.name}: ${f.query}`);
+    });
+  filter
+    .command('delete')
+    .description('delete a saved filter')
+    .argument('<filter>', 'its id or name')
+    .action((ref: string) => change(cli, (db, ctx) => deleteFilter(db, ctx, { filter: ref })));
+
+  /** The query of a saved filter, or a usage error in one line. */
+  function resolveSaved(name: string): string {
+    return must(attemptFind(() => resolveFilter(cli.db(), name).query));
+  }
+
   registerOperationCommands(program, cli);
+}
+
+interface AddFlags {
+  project?: string;
+  priority?: string;
+  due?: string;
+  description?: string;
+  deadline?: string;
+  duration?: string;
+  label?: string[];
+  parent?: string;
+  section?: string;
+  json?: boolean;
+}
+
+interface TasksFlags {
+  inbox?: boolean;
+  project?: string;
+  done?: boolean;
+  all?: boolean;
+  view?: string;
+  filter?: string;
+  saved?: string;
+  label?: string;
+  json?: boolean;
 }

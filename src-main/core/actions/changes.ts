@@ -61,6 +61,14 @@ export class ChangeSet {
     return after!;
   }
 
+  /** Removes a row (a task's label taken off); undo puts it back. */
+  remove(table: Table, id: string): void {
+    const before = readRow(this.db, table, id);
+    if (before === null) return;
+    cached(this.db, `DELETE FROM ${table} WHERE id = ?`).run(id);
+    this.note(table, id, before, null);
+  }
+
   private note(table: Table, id: string, before: Row | null, after: Row | null): void {
     const key = entityKey(table, id);
     const earlier = this.byEntity.get(key);

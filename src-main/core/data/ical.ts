@@ -8,7 +8,9 @@
  *   5 medium, 9 lowest, 0 or absent = none): p1 → 1, p2 → 5, p3 → 9, p4 (normal) → no PRIORITY.
  * - RRULE: a recurring task's rule (the `recurrence` column, an RRULE such as FREQ=WEEKLY;BYDAY=MO) when
  *   the database has one.
- * - CATEGORIES: the project's name.
+ * - CATEGORIES: the project's name, then the task's labels (schema 12).
+ * - DESCRIPTION: the task's description (Markdown, as text); RELATED-TO: the parent's UID for a subtask;
+ *   a task with a deadline and no planned date is exported with DUE on the deadline (schema 12).
  */
 import ICAL from 'ical.js';
 import type { Db } from '../store/db';
@@ -29,6 +31,10 @@ interface Row {
   updated_at: string;
   project: string;
   recurrence?: string | null;
+  description?: string | null;
+  parent_id?: string | null;
+  deadline?: string | null;
+  labels?: string | null;
 }
 
 const DUE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?/;
@@ -50,16 +56,21 @@ export function exportIcal(db: Db, sink: Sink, now: Date = new Date()): { todos:
   cal.addPropertyWithValue('version', '2.0');
   cal.addPropertyWithValue('calscale', 'GREGORIAN');
   const hasRecurrence = (db.prepare(`SELECT 1 FROM pragma_table_info('tasks') WHERE name = 'recurrence'`).get() ?? null) !== null;
+  const rich = (db.prepare(`SELECT 1 FROM pragma_table_info('tasks') WHERE name = 'deadline'`).get() ?? null) !== null;
   const rows = db
     .prepare(
-      `SELECT t.*, p.name AS project FROM tasks t JOIN projects p ON p.id = t.project_id
+      rich
+        ? `SELECT t.*, p.name AS project, (SELECT json_group_array(name) FROM (SELECT l.name FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id ORDER BY l.name_key)) AS labels
+             FROM tasks t JOIN projects p ON p.id = t.project_id
+            WHERE ((t.due IS NOT NULL AND t.due <> '') OR t.deadline IS NOT NULL) AND t.status <> 'archived' ORDER BY t.created_at, t.rowid`
+        : `SELECT t.*, p.name AS project FROM tasks t JOIN projects p ON p.id = t.project_id
        WHERE t.due IS NOT NULL AND t.due <> '' AND t.status <> 'archived' ORDER BY t.created_at, t.rowid`,
     )
     .iterate() as IterableIterator<Row>;
   let todos = 0;
   const stamp = ICAL.Time.fromJSDate(now, true);
   for (const r of rows) {
-    const due = dueTime(r.due);
+    const due = dueTime(r.due || r.deadline || '');
     if (!due) continue;
     const todo = new ICAL.Component('vtodo');
     todo.addPropertyWithValue('uid', `${r.id}@tidy`);
@@ -70,7 +81,11 @@ export function exportIcal(db: Db, sink: Sink, now: Date = new Date()): { todos:
     todo.addPropertyWithValue('due', due);
     const priority = icalPriority(r.priority);
     if (priority !== null) todo.addPropertyWithValue('priority', priority);
-    todo.addPropertyWithValue('categories', r.project);
+    const labels = r.labels ? (JSON.parse(r.labels) as string[]) : [];
+    const categories = todo.addPropertyWithValue('categories', r.project);
+    if (labels.length) categories.setValues([r.project, ...labels]);
+    if (r.description) todo.addPropertyWithValue('description', r.description);
+    if (r.parent_id) todo.addPropertyWithValue('related-to', `${r.parent_id}@tidy`);
     if (r.status === 'done') {
       todo.addPropertyWithValue('status', 'COMPLETED');
       todo.addPropertyWithValue('completed', utc(r.updated_at));

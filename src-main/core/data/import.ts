@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 import { StoreError, type Db } from '../store/db';
-import { LATEST_VERSION, upgradeTasksTo6 } from '../store/migrations';
+import { LATEST_VERSION, upgradeTaskImagesTo12, upgradeTasksTo6 } from '../store/migrations';
 import { COLLECTIONS, EXPORT_FORMAT, EXPORT_VERSION, exportSchema, type ExportData } from './schema';
 
 /** A larger file is refused before it is read: JSON.parse needs the whole text in memory, several times over. */
@@ -75,7 +75,7 @@ export function parseExport(textIn: string, name = 'the file'): ExportData & { s
 }
 
 /** Tables that hold the user's data: a database with rows in any of them (or a project beyond the inbox) is not empty. */
-const USER_TABLES = ['tasks', 'lists', 'list_items', 'events', 'conversations', 'messages', 'runs', 'steps', 'actions', 'action_entities'];
+const USER_TABLES = ['tasks', 'sections', 'labels', 'comments', 'filters', 'lists', 'list_items', 'events', 'conversations', 'messages', 'runs', 'steps', 'actions', 'action_entities'];
 
 export function isEmptyDatabase(db: Db): boolean {
   if (USER_TABLES.some((t) => db.prepare(`SELECT 1 FROM ${t} LIMIT 1`).get() !== undefined)) return false;
@@ -103,11 +103,18 @@ export function importTidyExport(db: Db, path: string, options: { maxBytes?: num
         const bools = new Set(c.bools ?? []);
         const insert = db.prepare(`INSERT INTO ${c.table} (${Object.values(c.columns).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`);
         const rows = data[c.key] as Record<string, unknown>[];
+        // A subtask may come before its parent in id order (t10 < t9): its parent is set once all tasks are in.
+        const later = (k: string, row: Record<string, unknown>) => c.key === 'tasks' && k === 'parentId' && row[k] != null;
         // A column a file of an older schema does not have takes its default (null; positions are set below).
-        for (const row of rows) insert.run(keys.map((k) => (bools.has(k) ? (row[k] ? 1 : 0) : (row[k] ?? (k === 'position' ? 0 : null)))));
+        for (const row of rows) insert.run(keys.map((k) => (later(k, row) ? null : bools.has(k) ? (row[k] ? 1 : 0) : (row[k] ?? (k === 'position' ? 0 : null)))));
+        if (c.key === 'tasks') {
+          const parent = db.prepare(`UPDATE tasks SET parent_id = ? WHERE id = ?`);
+          for (const row of rows) if (row['parentId'] != null) parent.run(row['parentId'], row['id']);
+        }
         counts[c.key] = rows.length;
       }
       if (data.schemaVersion < 6) upgradeTasksTo6(db);
+      if (data.schemaVersion < 12) upgradeTaskImagesTo12(db);
       if (!db.prepare(`SELECT 1 FROM projects WHERE id = 'inbox' AND builtin = 1`).get())
         throw new ImportError(`${path} has no inbox project (id "inbox", builtin); nothing was imported — pass a whole export`);
       const broken = db.pragma('foreign_key_check') as unknown[];
@@ -121,6 +128,7 @@ export function importTidyExport(db: Db, path: string, options: { maxBytes?: num
       };
       for (const r of data.projects) see(r.id);
       for (const r of data.tasks) see(r.id);
+      for (const r of [...data.sections, ...data.labels, ...data.taskLabels, ...data.comments, ...data.filters]) see(r.id);
       for (const r of data.lists) see(r.id);
       for (const r of data.items) see(r.id);
       for (const r of data.calendars) see(r.id);

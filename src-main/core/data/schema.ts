@@ -15,6 +15,8 @@
  *   the OS keychain), the search index (rebuilt from the rows), the reminders already shown and the
  *   wikipedia tool's cache.
  * A new column or table is a new version of this format; a reader refuses versions newer than it knows.
+ * Version 2 (schema 12): tasks gain description, parentId, sectionId, deadline, durationMin; new
+ * collections sections, labels, taskLabels, comments and filters (absent from a version 1 file: read as empty).
  * (Schema 6 added the tasks' recurrence, position and completedAt, schema 9 the conversations' archivedAt, as
  * optional fields of version 1: a file without them is read as one of an older schema, which `schemaVersion` says.)
  */
@@ -22,7 +24,8 @@ import { MAX_COUNTER } from '../store/trust';
 import { z } from 'zod';
 
 export const EXPORT_FORMAT = 'tidy-export';
-export const EXPORT_VERSION = 1;
+/** Version 2 (schema 12) adds the tasks' rich fields and the sections, labels, taskLabels and comments collections; version 1 files are still read. */
+export const EXPORT_VERSION = 2;
 
 const text = z.string();
 const maybe = z.string().nullable();
@@ -52,7 +55,18 @@ export const taskRow = z.strictObject({
   completedAt: maybe.optional(),
   createdAt: text,
   updatedAt: text,
+  // Since schema 12 (export version 2).
+  description: maybe.optional(),
+  parentId: id.nullable().optional(),
+  sectionId: id.nullable().optional(),
+  deadline: maybe.optional(),
+  durationMin: int.nullable().optional(),
 });
+export const sectionRow = z.strictObject({ id, projectId: id, name: text, nameKey: text, position: z.number(), archivedAt: maybe, createdAt: text, updatedAt: text });
+export const labelRow = z.strictObject({ id, name: text, nameKey: text, colour: maybe, createdAt: text, updatedAt: text });
+export const taskLabelRow = z.strictObject({ id, taskId: id, labelId: id });
+export const filterRow = z.strictObject({ id, name: text, nameKey: text, query: text, createdAt: text, updatedAt: text });
+export const commentRow = z.strictObject({ id, taskId: id, text, createdAt: text, updatedAt: text });
 export const listRow = z.strictObject({ id, name: text, nameKey: text, archivedAt: maybe, createdAt: text, updatedAt: text });
 export const itemRow = z.strictObject({
   id,
@@ -161,13 +175,19 @@ export const countersSchema = z.strictObject({
 
 export const exportSchema = z.strictObject({
   format: z.literal(EXPORT_FORMAT),
-  version: z.literal(EXPORT_VERSION),
+  version: z.union([z.literal(1), z.literal(EXPORT_VERSION)]),
   exportedAt: text,
   schemaVersion: int.min(1),
   data: z.strictObject({
     counters: countersSchema,
     projects: z.array(projectRow),
+    // Added with schema 12 (export version 2); a version 1 file has none.
+    sections: z.array(sectionRow).default([]),
     tasks: z.array(taskRow),
+    labels: z.array(labelRow).default([]),
+    taskLabels: z.array(taskLabelRow).default([]),
+    comments: z.array(commentRow).default([]),
+    filters: z.array(filterRow).default([]),
     lists: z.array(listRow),
     items: z.array(itemRow),
     // Added with schema 7; an export written before has none (the Personal calendar comes with the database).
@@ -200,6 +220,21 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
     bools: ['builtin'],
   },
   {
+    key: 'sections',
+    table: 'sections',
+    order: 'id',
+    columns: {
+      id: 'id',
+      projectId: 'project_id',
+      name: 'name',
+      nameKey: 'name_key',
+      position: 'position',
+      archivedAt: 'archived_at',
+      createdAt: 'created_at',
+      updatedAt: 'updated_at',
+    },
+  },
+  {
     key: 'tasks',
     table: 'tasks',
     order: 'id',
@@ -215,8 +250,17 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
       completedAt: 'completed_at',
       createdAt: 'created_at',
       updatedAt: 'updated_at',
+      description: 'description',
+      parentId: 'parent_id',
+      sectionId: 'section_id',
+      deadline: 'deadline',
+      durationMin: 'duration_min',
     },
   },
+  { key: 'labels', table: 'labels', order: 'id', columns: { id: 'id', name: 'name', nameKey: 'name_key', colour: 'colour', createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { key: 'taskLabels', table: 'task_labels', order: 'id', columns: { id: 'id', taskId: 'task_id', labelId: 'label_id' } },
+  { key: 'comments', table: 'comments', order: 'id', columns: { id: 'id', taskId: 'task_id', text: 'text', createdAt: 'created_at', updatedAt: 'updated_at' } },
+  { key: 'filters', table: 'filters', order: 'id', columns: { id: 'id', name: 'name', nameKey: 'name_key', query: 'query', createdAt: 'created_at', updatedAt: 'updated_at' } },
   {
     key: 'lists',
     table: 'lists',

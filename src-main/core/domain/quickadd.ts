@@ -16,6 +16,13 @@ export interface QuickAddOptions {
   priority?: number | string;
   due?: string | null;
   now?: Date;
+  /** Given apart from the text (`tidy add --description …`); labels add to the text's @labels. */
+  description?: string | null;
+  deadline?: string | null;
+  durationMin?: number | string | null;
+  labels?: readonly string[];
+  parent?: string | null;
+  section?: string | null;
 }
 
 /** The add, and what the text held that was not understood (a #name that is no project), in words; null when nothing. */
@@ -30,6 +37,12 @@ export function addFromText(db: Db, ctx: ActionContext, text: string, options: Q
     priority: parsed.priority ?? options.priority,
     due: parsed.due ?? options.due,
     recurrence: parsed.recurrence,
+    description: options.description,
+    deadline: parsed.deadline ?? options.deadline,
+    durationMin: parsed.durationMin ?? options.durationMin,
+    labels: parsed.labels.length || options.labels?.length ? [...parsed.labels, ...(options.labels ?? [])] : undefined,
+    parent: options.parent,
+    section: options.section,
   });
   const note =
     parsed.unknownProject && !parsed.project

@@ -11,7 +11,8 @@ import { cached } from '../store/statements';
 /** Longer queries are cut here: a search box needs a few words, and each word is one more FTS5 term. */
 const MAX_QUERY_WORDS = 32;
 
-// Archived things are not found; done tasks and checked items are, marked. A conversation is found by its
+// Archived things are not found; done tasks and checked items are, marked. A task is found by its text,
+// its description or its comments, once. A conversation is found by its
 // title or by any of its user or answer messages, once, at its best match.
 const SEARCH = `
   WITH m AS (
@@ -20,7 +21,11 @@ const SEARCH = `
   ),
   hits AS (
     SELECT 'task' AS kind, t.id, t.content AS title, m.snippet, p.id AS parent_id, p.name AS parent, t.status = 'done' AS done, NULL AS start_ms, m.rank
-      FROM m JOIN tasks t ON m.kind = 'tasks' AND t.id = m.ref JOIN projects p ON p.id = t.project_id
+      FROM m JOIN tasks t ON m.kind IN ('tasks', 'task_descriptions') AND t.id = m.ref JOIN projects p ON p.id = t.project_id
+      WHERE t.status != 'archived'
+    UNION ALL
+    SELECT 'task', t.id, t.content, m.snippet, p.id, p.name, t.status = 'done', NULL, m.rank
+      FROM m JOIN comments n ON m.kind = 'comments' AND n.id = m.ref JOIN tasks t ON t.id = n.task_id JOIN projects p ON p.id = t.project_id
       WHERE t.status != 'archived'
     UNION ALL
     SELECT 'project', p.id, p.name, m.snippet, NULL, NULL, 0, NULL, m.rank FROM m JOIN projects p ON m.kind = 'projects' AND p.id = m.ref

@@ -1,4 +1,4 @@
-import { DueDate, INBOX_ID, Priority, type Task, type TaskStatus } from '../../../src-shared/domain';
+import { DueDate, INBOX_ID, Priority, type Comment, type Task, type TaskStatus } from '../../../src-shared/domain';
 import { nextOccurrence, parseDue as parseNaturalDue, parseQuickAdd, recurrenceWords, validRecurrence } from '../../../src-shared/quickadd';
 import type { ChangeSet, Row } from '../actions/changes';
 import type { Db } from '../store/db';
@@ -7,7 +7,9 @@ import { cached } from '../store/statements';
 import { fail } from './fail';
 import type { MutationBody } from './mutation';
 import { implement } from './operation';
+import { cleanLabels, setTaskLabels } from './labels';
 import { resolveLiveProject, resolveProject } from './projects';
+import { resolveSection } from './sections';
 import { cleanText, now, quote } from './text';
 
 interface TaskRow {
@@ -23,9 +25,19 @@ interface TaskRow {
   completed_at: string | null;
   created_at: string;
   updated_at: string;
+  description: string | null;
+  parent_id: string | null;
+  section_id: string | null;
+  section: string | null;
+  deadline: string | null;
+  duration_min: number | null;
+  labels: string;
 }
 
-const SELECT_TASK = `SELECT t.*, p.name AS project FROM tasks t JOIN projects p ON p.id = t.project_id`;
+/** A task with its project's and section's names and its labels (a JSON array, by name). */
+export const SELECT_TASK = `SELECT t.*, p.name AS project, s.name AS section,
+  (SELECT json_group_array(name) FROM (SELECT l.name FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id ORDER BY l.name_key)) AS labels
+  FROM tasks t JOIN projects p ON p.id = t.project_id LEFT JOIN sections s ON s.id = t.section_id`;
 
 const toTask = (r: TaskRow): Task => ({
   id: r.id,
@@ -39,7 +51,17 @@ const toTask = (r: TaskRow): Task => ({
   completedAt: r.completed_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  description: r.description,
+  parentId: r.parent_id,
+  section: r.section,
+  sectionId: r.section_id,
+  labels: JSON.parse(r.labels) as string[],
+  deadline: r.deadline,
+  durationMin: r.duration_min,
 });
+
+/** Rows as listTasks reads them, as tasks (the filter module reads with the same SELECT). */
+export const rowsToTasks = (rows: unknown[]): Task[] => (rows as TaskRow[]).map(toTask);
 
 /** The task views beyond a project: due today or before, the days ahead, the logbook. */
 export type TaskView = 'today' | 'upcoming' | 'completed';
@@ -166,12 +188,154 @@ export function parseRecurrence(raw: unknown): string | null {
   return fail(`${JSON.stringify(text)} is not a repeat rule`, 'use words like "every monday", "every 2 weeks", "every weekday", or an RRULE such as FREQ=WEEKLY;BYDAY=MO');
 }
 
+/** Descriptions: Markdown, line breaks kept, up to this many characters. */
+export const MAX_DESCRIPTION = 20_000;
+
+/** A description as stored: trimmed, control characters other than tab and line breaks removed; empty or none clears it. */
+export function parseDescription(raw: unknown): string | null {
+  if (raw === null || raw === undefined) return null;
+  const text = String(raw)
+    .normalize('NFC')
+    .replace(/\r\n?/g, '\n')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+    .trim();
+  if (text === '' || /^none$/i.test(text)) return null;
+  if (text.length > MAX_DESCRIPTION) fail(`description is ${text.length} characters long`, `use at most ${MAX_DESCRIPTION} characters`);
+  return text;
+}
+
+/** A deadline as stored: a date (YYYY-MM-DD) from ISO text or quick-add words; a time given is dropped. */
+export function parseDeadline(raw: unknown, at: Date = new Date()): string | null {
+  if (raw === null || raw === '' || (typeof raw === 'string' && /^\s*(none|no date|clear)\s*$/i.test(raw))) return null;
+  try {
+    const due = parseDue(raw, at);
+    return due === null ? null : due.slice(0, 10);
+  } catch {
+    return fail(`deadline ${JSON.stringify(raw)} is not a date`, 'use YYYY-MM-DD (e.g. 2026-12-24), words like "friday", or none to clear it');
+  }
+}
+
+/** The longest duration: a week. */
+export const MAX_DURATION_MIN = 7 * 24 * 60;
+
+/** A duration in minutes from a number or "45m", "2h", "1h30m", "1.5h", "90 min"; none clears. */
+export function parseDuration(raw: unknown): number | null {
+  if (raw === null || raw === '' || (typeof raw === 'string' && /^\s*(none|clear)\s*$/i.test(raw))) return null;
+  let minutes: number | null = null;
+  if (typeof raw === 'number') minutes = raw;
+  else if (typeof raw === 'string') {
+    const t = raw.trim().toLowerCase();
+    const m = /^(?:(\d{1,4}(?:\.\d{1,2})?)\s*(?:h|hr|hrs|hours?))?\s*(?:(\d{1,5})\s*(?:m|min|mins|minutes?)?)?$/.exec(t);
+    if (t !== '' && m && (m[1] !== undefined || m[2] !== undefined)) minutes = Math.round(Number(m[1] ?? 0) * 60) + Number(m[2] ?? 0);
+  }
+  if (minutes === null || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_DURATION_MIN)
+    fail(`duration ${JSON.stringify(raw)} is not allowed`, `use whole minutes from 1 to ${MAX_DURATION_MIN}, or words like 45m, 2h, 1h30m; none clears it`);
+  return minutes;
+}
+
+/** The task and every task under it, the task first, then by depth. */
+export function subtree(db: Db, id: string): string[] {
+  return (
+    cached(
+      db,
+      `WITH RECURSIVE tree(id, depth) AS (SELECT ?, 0 UNION ALL SELECT t.id, tree.depth + 1 FROM tasks t JOIN tree ON t.parent_id = tree.id)
+       SELECT id FROM tree ORDER BY depth`,
+    ).all(id) as { id: string }[]
+  ).map((r) => r.id);
+}
+
+/** The fields of schema 12, as add and update take them. */
+export interface RichInput {
+  description?: string | null;
+  deadline?: string | null;
+  durationMin?: number | string | null;
+  labels?: readonly string[];
+  parent?: string | null;
+  section?: string | null;
+}
+
+/**
+ * Puts `taskId` under `parentRef` (or on top when null): refuses a cycle; a subtask takes its parent's
+ * project and section, with its own subtree. Returns the words for the summary, or null when nothing changed.
+ */
+function setParent(cs: ChangeSet, db: Db, taskId: string, parentRef: string | null): string | null {
+  const task = getTask(db, taskId);
+  if (parentRef === null || parentRef === '' || /^\s*none\s*$/i.test(parentRef)) {
+    if (task.parentId === null) return null;
+    cs.update('tasks', task.id, { parent_id: null, updated_at: now() });
+    return 'no parent';
+  }
+  const parent = getTask(db, parentRef);
+  if (parent.id === task.parentId) return null;
+  if (subtree(db, task.id).includes(parent.id))
+    fail(`task ${task.id} cannot go under ${parent.id}: ${parent.id === task.id ? 'a task cannot be its own subtask' : `${parent.id} is one of its subtasks`}`, `pick a task outside ${task.id}'s subtasks`);
+  const t = now();
+  cs.update('tasks', task.id, { parent_id: parent.id, updated_at: t });
+  if (parent.projectId !== task.projectId || parent.sectionId !== task.sectionId) {
+    const position = lastPosition(db, parent.projectId);
+    subtree(db, task.id).forEach((id, i) =>
+      cs.update('tasks', id, { project_id: parent.projectId, section_id: parent.sectionId ?? null, ...(i === 0 ? { position } : {}), updated_at: t }),
+    );
+  }
+  return `under ${quote(parent.content)}`;
+}
+
+/** Applies the schema-12 fields to a task (after add, or as part of an update); returns the words for the summary. */
+function applyRich(cs: ChangeSet, db: Db, taskId: string, input: RichInput, fresh: boolean): string[] {
+  const task = getTask(db, taskId);
+  const patch: Row = {};
+  const words: string[] = [];
+  if (input.description !== undefined) {
+    const description = parseDescription(input.description);
+    if (description !== (task.description ?? null)) {
+      patch['description'] = description;
+      words.push(description ? 'description set' : 'description cleared');
+    }
+  }
+  if (input.deadline !== undefined) {
+    const deadline = parseDeadline(input.deadline);
+    if (deadline !== (task.deadline ?? null)) {
+      patch['deadline'] = deadline;
+      words.push(deadline ? `deadline ${deadline}` : 'no deadline');
+    }
+  }
+  if (input.durationMin !== undefined) {
+    const duration = parseDuration(input.durationMin);
+    if (duration !== (task.durationMin ?? null)) {
+      patch['duration_min'] = duration;
+      words.push(duration ? `takes ${duration} min` : 'no duration');
+    }
+  }
+  if (Object.keys(patch).length > 0) cs.update('tasks', task.id, { ...patch, ...(fresh ? {} : { updated_at: now() }) });
+  if (input.parent !== undefined) {
+    const w = setParent(cs, db, task.id, input.parent);
+    if (w) words.push(w);
+  }
+  if (input.section !== undefined) {
+    const current = getTask(db, task.id);
+    const section = input.section === null || input.section === '' || /^\s*none\s*$/i.test(input.section) ? null : resolveSection(db, current.projectId, input.section);
+    if ((section?.id ?? null) !== (current.sectionId ?? null)) {
+      if (current.parentId && !input.parent) cs.update('tasks', current.id, { parent_id: null });
+      const t = now();
+      for (const id of subtree(db, current.id)) cs.update('tasks', id, { section_id: section?.id ?? null, updated_at: t });
+      words.push(section ? `in section ${quote(section.name)}` : 'out of its section');
+    }
+  }
+  if (input.labels !== undefined) {
+    const names = cleanLabels(input.labels);
+    const { created, changed } = setTaskLabels(cs, db, task.id, names);
+    if (changed) words.push(names.length ? `labels ${names.map((n) => `@${n}`).join(' ')}${created.length ? ` (new: ${created.join(', ')})` : ''}` : 'no labels');
+  }
+  return words;
+}
+
 /** The next manual position at the end of a project. */
 function lastPosition(db: Db, projectId: string): number {
   return ((cached(db, `SELECT max(position) AS p FROM tasks WHERE project_id = ?`).get(projectId) as { p: number | null }).p ?? 0) + 1;
 }
 
-export interface AddTaskInput {
+export interface AddTaskInput extends RichInput {
   content: string;
   project?: string;
   priority?: number | string;
@@ -199,10 +363,13 @@ export const addTask = implement('tasks.add', (cs, input: AddTaskInput, db) => {
     created_at: t,
     updated_at: t,
   });
-  return { value: getTask(db, String(row['id'])), summary: `Added ${quote(content)} to ${project.name}` };
+  const id = String(row['id']);
+  const words = applyRich(cs, db, id, input, true);
+  const task = getTask(db, id);
+  return { value: task, summary: `Added ${quote(content)} to ${task.project}${words.length ? ` (${words.join(', ')})` : ''}` };
 });
 
-export interface UpdateTaskInput {
+export interface UpdateTaskInput extends RichInput {
   task: string;
   content?: string;
   priority?: number | string;
@@ -247,8 +414,9 @@ export const updateTask = implement('tasks.update', (cs, input: UpdateTaskInput,
       }
     }
   }
-  if (Object.keys(patch).length === 0) fail(`task ${task.id} already looks like that`, 'give a new content, priority, due date or repeat rule');
-  cs.update('tasks', task.id, { ...patch, updated_at: now() });
+  if (Object.keys(patch).length > 0) cs.update('tasks', task.id, { ...patch, updated_at: now() });
+  words.push(...applyRich(cs, db, task.id, input, false));
+  if (words.length === 0) fail(`task ${task.id} already looks like that`, 'give a new content, priority, due date, repeat rule, description, deadline, duration, labels, parent or section');
   return { value: getTask(db, task.id), summary: `Updated ${quote(task.content)}: ${words.join(', ')}` };
 });
 
@@ -256,8 +424,13 @@ export const moveTask = implement('tasks.move', (cs, input: { task: string; proj
   const task = getTask(db, input.task);
   const project = resolveLiveProject(db, input.project);
   if (task.projectId === project.id) fail(`task ${task.id} is already in ${project.name}`, 'nothing to move');
-  cs.update('tasks', task.id, { project_id: project.id, position: lastPosition(db, project.id), updated_at: now() });
-  return { value: getTask(db, task.id), summary: `Moved ${quote(task.content)} to ${project.name}` };
+  // Its subtasks come along; it leaves its parent (which stays where it is) and its section (of the old project).
+  const t = now();
+  const ids = subtree(db, task.id);
+  cs.update('tasks', task.id, { project_id: project.id, parent_id: null, section_id: null, position: lastPosition(db, project.id), updated_at: t });
+  for (const id of ids.slice(1)) cs.update('tasks', id, { project_id: project.id, section_id: null, updated_at: t });
+  const more = ids.length > 1 ? ` with ${ids.length - 1} subtask${ids.length === 2 ? '' : 's'}` : '';
+  return { value: getTask(db, task.id), summary: `Moved ${quote(task.content)}${more} to ${project.name}` };
 });
 
 /** Positions closer than this are renumbered before a reorder: halving a gap works about 50 times in a row. */
@@ -308,7 +481,17 @@ function setStatus(cs: ChangeSet, db: Db, ref: string, to: TaskStatus, verb: str
   if (to === 'open') resolveLiveProject(db, task.projectId);
   const t = now();
   cs.update('tasks', task.id, { status: to, ...(to === 'done' ? { completed_at: t } : to === 'open' ? { completed_at: null } : {}), updated_at: t });
-  return { value: getTask(db, task.id), summary: `${verb} ${quote(task.content)}` };
+  // Completing a parent completes its open subtasks (Todoist's way); archiving it archives them: one action.
+  let more = 0;
+  if (to !== 'open')
+    for (const id of subtree(db, task.id).slice(1)) {
+      const status = (cached(db, `SELECT status FROM tasks WHERE id = ?`).get(id) as { status: TaskStatus }).status;
+      if (status === 'open' || (to === 'archived' && status === 'done')) {
+        cs.update('tasks', id, { status: to, ...(to === 'done' ? { completed_at: t } : {}), updated_at: t });
+        more++;
+      }
+    }
+  return { value: getTask(db, task.id), summary: `${verb} ${quote(task.content)}${more ? ` and ${more} subtask${more === 1 ? '' : 's'}` : ''}` };
 }
 
 /**
@@ -325,7 +508,14 @@ export const completeTask = implement('tasks.complete', (cs, input: { task: stri
     if (next) {
       const t = now();
       cs.update('tasks', task.id, { due: next, completed_at: t, updated_at: t });
-      return { value: getTask(db, task.id), summary: `Completed ${quote(task.content)}; next due ${next}` };
+      // The next round starts with its subtasks open again.
+      let reopened = 0;
+      for (const id of subtree(db, task.id).slice(1)) {
+        if ((cached(db, `SELECT status FROM tasks WHERE id = ?`).get(id) as { status: TaskStatus }).status !== 'done') continue;
+        cs.update('tasks', id, { status: 'open', completed_at: null, updated_at: t });
+        reopened++;
+      }
+      return { value: getTask(db, task.id), summary: `Completed ${quote(task.content)}; next due ${next}${reopened ? `; ${reopened} subtask${reopened === 1 ? '' : 's'} open again` : ''}` };
     }
   }
   return setStatus(cs, db, input.task, 'done', 'Completed');
@@ -348,4 +538,56 @@ export const snoozeTask = implement('tasks.snooze', (cs, input: { task: string; 
   return { value: getTask(db, task.id), summary: `Snoozed ${quote(task.content)} to ${next}` };
 });
 
-export const TASK_OPERATIONS = [addTask, updateTask, moveTask, reorderTask, completeTask, reopenTask, archiveTask, snoozeTask];
+/** Makes the task a subtask of the task just above it among its siblings (same project, section and parent). */
+export const indentTask = implement('tasks.indent', (cs, input: { task: string }, db) => {
+  const task = getTask(db, input.task);
+  const above = cached(
+    db,
+    `SELECT id FROM tasks WHERE project_id = @project AND parent_id IS @parent AND section_id IS @section AND status = 'open' AND id != @id
+       AND (position < @position OR (position = @position AND rowid < (SELECT rowid FROM tasks WHERE id = @id)))
+     ORDER BY position DESC, rowid DESC LIMIT 1`,
+  ).get({ project: task.projectId, parent: task.parentId ?? null, section: task.sectionId ?? null, id: task.id, position: (cached(db, `SELECT position FROM tasks WHERE id = ?`).get(task.id) as { position: number }).position }) as
+    | { id: string }
+    | undefined;
+  if (!above) fail(`task ${task.id} has no task above it to go under`, 'put it below another task first, or set its parent by id');
+  const words = setParent(cs, db, task.id, above.id);
+  return { value: getTask(db, task.id), summary: `Indented ${quote(task.content)} ${words ?? ''}`.trim() };
+});
+
+/** Moves a subtask one level up: beside its parent, under its grandparent (or on top). */
+export const outdentTask = implement('tasks.outdent', (cs, input: { task: string }, db) => {
+  const task = getTask(db, input.task);
+  if (!task.parentId) fail(`task ${task.id} is not a subtask`, 'only a subtask can move up a level');
+  const parent = getTask(db, task.parentId);
+  setParent(cs, db, task.id, parent.parentId ?? null);
+  return { value: getTask(db, task.id), summary: `Outdented ${quote(task.content)} beside ${quote(parent.content)}` };
+});
+
+/** The most comments one task keeps. */
+export const MAX_COMMENTS = 10_000;
+
+/** Adds a dated note to a task. */
+export const commentTask = implement('tasks.comment', (cs, input: { task: string; text: string; createdAt?: string }, db) => {
+  const task = getTask(db, input.task);
+  const text = parseDescription(input.text);
+  if (text === null) fail('comment is empty', 'write what the comment should say');
+  const count = (cached(db, `SELECT count(*) AS n FROM comments WHERE task_id = ?`).get(task.id) as { n: number }).n;
+  if (count >= MAX_COMMENTS) fail(`task ${task.id} has ${count} comments`, 'that is as many as a task keeps');
+  const t = now();
+  const row = cs.insert('comments', { id: nextId(db, 'n'), task_id: task.id, text, created_at: input.createdAt ?? t, updated_at: t });
+  const comment: Comment = { id: String(row['id']), taskId: task.id, text, createdAt: String(row['created_at']) };
+  return { value: comment, summary: `Commented on ${quote(task.content)}` };
+});
+
+/** A task's comments, oldest first. */
+export function listComments(db: Db, ref: string): Comment[] {
+  const task = getTask(db, ref);
+  return (cached(db, `SELECT id, task_id, text, created_at FROM comments WHERE task_id = ? ORDER BY created_at, rowid`).all(task.id) as {
+    id: string;
+    task_id: string;
+    text: string;
+    created_at: string;
+  }[]).map((r) => ({ id: r.id, taskId: r.task_id, text: r.text, createdAt: r.created_at }));
+}
+
+export const TASK_OPERATIONS = [addTask, updateTask, moveTask, reorderTask, completeTask, reopenTask, archiveTask, snoozeTask, commentTask, indentTask, outdentTask];

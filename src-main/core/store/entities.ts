@@ -73,6 +73,35 @@ export const ENTITIES = [
     parent: { table: 'calendars', column: 'calendar_id', live: (row) => row['cancelled_at'] === null },
     search: { column: 'title' },
   },
+  {
+    table: 'sections',
+    prefix: 's',
+    word: 'section',
+    parent: { table: 'projects', column: 'project_id', live: (row) => row['archived_at'] === null },
+  },
+  {
+    table: 'labels',
+    prefix: 'g',
+    word: 'label',
+  },
+  {
+    table: 'task_labels',
+    prefix: 'j',
+    word: 'label of a task',
+    parent: { table: 'tasks', column: 'task_id', live: () => true },
+  },
+  {
+    table: 'comments',
+    prefix: 'n',
+    word: 'comment',
+    parent: { table: 'tasks', column: 'task_id', live: () => true },
+    search: { column: 'text' },
+  },
+  {
+    table: 'filters',
+    prefix: 'f',
+    word: 'saved filter',
+  },
 ] as const satisfies readonly EntityDef[];
 
 /** A table the action log tracks. Everything else (settings, the log itself, conversations) is not undoable data. */

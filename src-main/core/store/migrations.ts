@@ -399,7 +399,104 @@ export const migrations: Migration[] = [
       db.exec(`CREATE INDEX tasks_by_completion ON tasks(status, completed_at)`);
     },
   },
+  {
+    version: 12,
+    description: 'rich tasks: description, subtasks (parent), sections, labels, comments, deadline and duration; saved filters',
+    up(db) {
+      db.exec(`
+        -- Sections inside a project (Todoist sections, Things headings), in their manual order.
+        CREATE TABLE sections (
+          id TEXT PRIMARY KEY,
+          project_id TEXT NOT NULL REFERENCES projects(id),
+          name TEXT NOT NULL,
+          name_key TEXT NOT NULL,
+          position REAL NOT NULL DEFAULT 0,
+          archived_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX sections_live_name ON sections(project_id, name_key) WHERE archived_at IS NULL;
+
+        -- Labels: one name (unique whatever its case), created on first use; the colour is optional.
+        CREATE TABLE labels (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          name_key TEXT NOT NULL UNIQUE,
+          colour TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+
+        -- Which labels a task has. A row of its own (with an id) so that the action log records it like any other.
+        CREATE TABLE task_labels (
+          id TEXT PRIMARY KEY,
+          task_id TEXT NOT NULL REFERENCES tasks(id),
+          label_id TEXT NOT NULL REFERENCES labels(id),
+          UNIQUE (task_id, label_id)
+        );
+        CREATE INDEX task_labels_by_label ON task_labels(label_id, task_id);
+
+        -- Dated notes on a task (Todoist's "note" rows).
+        CREATE TABLE comments (
+          id TEXT PRIMARY KEY,
+          task_id TEXT NOT NULL REFERENCES tasks(id),
+          text TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE INDEX comments_by_task ON comments(task_id, created_at);
+
+        -- Saved filters: a name and a query of the filter language (domain/filter.ts).
+        CREATE TABLE filters (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          name_key TEXT NOT NULL UNIQUE,
+          query TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+
+        -- description: Markdown; parent_id: the task this one is a subtask of (any depth, never a cycle);
+        -- deadline: a date (YYYY-MM-DD) it must be done by, beside the planned due; duration_min: how long it takes.
+        ALTER TABLE tasks ADD COLUMN description TEXT;
+        ALTER TABLE tasks ADD COLUMN parent_id TEXT REFERENCES tasks(id);
+        ALTER TABLE tasks ADD COLUMN section_id TEXT REFERENCES sections(id);
+        ALTER TABLE tasks ADD COLUMN deadline TEXT;
+        ALTER TABLE tasks ADD COLUMN duration_min INTEGER;
+        CREATE INDEX tasks_by_parent ON tasks(parent_id) WHERE parent_id IS NOT NULL;
+        CREATE INDEX tasks_by_section ON tasks(section_id) WHERE section_id IS NOT NULL;
+        CREATE INDEX tasks_by_deadline ON tasks(status, deadline) WHERE deadline IS NOT NULL;
+      `);
+      upgradeTaskImagesTo12(db);
+    },
+  },
 ];
+
+/** The columns schema 12 added to tasks, with the value an older task has. */
+export const TASK_COLUMNS_12 = { description: null, parent_id: null, section_id: null, deadline: null, duration_min: null } as const;
+
+/**
+ * The task images the action log keeps, written before schema 12, gain the new columns (all null, as the
+ * migration leaves the rows), so undo compares and restores them exactly as it did before (as schema 6 did).
+ */
+export function upgradeTaskImagesTo12(db: Database.Database): void {
+  const update = db.prepare(`UPDATE actions SET changes = ? WHERE seq = ?`);
+  type Image = Record<string, unknown> | null;
+  const upgrade = (image: Image): Image => (image === null ? null : { ...image, ...Object.fromEntries(Object.entries(TASK_COLUMNS_12).filter(([k]) => !(k in image))) });
+  for (const row of db.prepare(`SELECT seq, changes FROM actions WHERE changes LIKE '%"table":"tasks"%'`).all() as { seq: number; changes: string }[]) {
+    const changes = JSON.parse(row.changes) as { table: string; id: string; before: Image; after: Image }[];
+    let changed = false;
+    for (const c of changes) {
+      if (c.table !== 'tasks') continue;
+      const before = upgrade(c.before);
+      const after = upgrade(c.after);
+      changed ||= JSON.stringify(before) !== JSON.stringify(c.before) || JSON.stringify(after) !== JSON.stringify(c.after);
+      c.before = before;
+      c.after = after;
+    }
+    if (changed) update.run(JSON.stringify(changes), row.seq);
+  }
+}
 
 /**
  * Tasks written before schema 6 (in the database, or in an export file of an older Tidy) into its

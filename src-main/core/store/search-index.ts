@@ -14,6 +14,8 @@ import { ENTITIES, type EntityDef } from './entities';
  */
 interface Source {
   table: string;
+  /** The kind in search_docs (the table's name unless a table has two indexed columns). */
+  kind?: string;
   /** The column that identifies a row (stored as text in search_docs.ref). */
   key: string;
   column: string;
@@ -26,10 +28,17 @@ const CONVERSATION_SOURCES: readonly Source[] = [
   { table: 'messages', key: 'seq', column: 'content', where: `role IN ('user', 'assistant') AND content IS NOT NULL` },
 ];
 
-const qualify = (where: string, row: 'new' | 'old'): string => where.replace(/\b(role|content)\b/g, `${row}.$1`);
+const qualify = (where: string, row: 'new' | 'old'): string => where.replace(/\b(role|content|description)\b/g, `${row}.$1`);
+
+/** A task's description is found as the task is (domain/search.ts). */
+const EXTRA_SOURCES: readonly Source[] = [
+  { table: 'tasks', kind: 'task_descriptions', key: 'id', column: 'description', where: 'description IS NOT NULL' },
+];
 
 function triggers(src: Source): { name: string; sql: string }[] {
-  const { table, key, column: col } = src;
+  const { key, column: col } = src;
+  const table = src.kind ?? src.table;
+  const on = src.table;
   const doc = (row: 'new' | 'old') => `(SELECT docid FROM search_docs WHERE kind = '${table}' AND ref = ${row}.${key})`;
   const when = (row: 'new' | 'old') => (src.where ? ` WHEN ${qualify(src.where, row)}` : '');
   const remove = (row: 'new' | 'old') => `DELETE FROM search_text WHERE rowid = ${doc(row)};
@@ -37,15 +46,15 @@ function triggers(src: Source): { name: string; sql: string }[] {
   const add = (row: 'new' | 'old') => `INSERT INTO search_docs (kind, ref) VALUES ('${table}', ${row}.${key});
   INSERT INTO search_text (rowid, text) VALUES (last_insert_rowid(), ${row}.${col});`;
   const list = [
-    { name: `search_${table}_insert`, sql: `CREATE TRIGGER search_${table}_insert AFTER INSERT ON ${table}${when('new')} BEGIN\n  ${add('new')}\nEND` },
-    { name: `search_${table}_delete`, sql: `CREATE TRIGGER search_${table}_delete AFTER DELETE ON ${table} BEGIN\n  ${remove('old')}\nEND` },
+    { name: `search_${table}_insert`, sql: `CREATE TRIGGER search_${table}_insert AFTER INSERT ON ${on}${when('new')} BEGIN\n  ${add('new')}\nEND` },
+    { name: `search_${table}_delete`, sql: `CREATE TRIGGER search_${table}_delete AFTER DELETE ON ${on} BEGIN\n  ${remove('old')}\nEND` },
   ];
   // A row that may enter or leave the index on an update is removed and added again; otherwise its text is replaced in place.
   list.splice(1, 0, {
     name: `search_${table}_update`,
     sql: src.where
-      ? `CREATE TRIGGER search_${table}_update AFTER UPDATE OF ${col} ON ${table} BEGIN\n  ${remove('old')}\n  INSERT INTO search_docs (kind, ref) SELECT '${table}', new.${key} WHERE ${qualify(src.where, 'new')};\n  INSERT INTO search_text (rowid, text) SELECT last_insert_rowid(), new.${col} WHERE ${qualify(src.where, 'new')};\nEND`
-      : `CREATE TRIGGER search_${table}_update AFTER UPDATE OF ${col} ON ${table} BEGIN\n  UPDATE search_text SET text = new.${col} WHERE rowid = ${doc('new')};\nEND`,
+      ? `CREATE TRIGGER search_${table}_update AFTER UPDATE OF ${col} ON ${on} BEGIN\n  ${remove('old')}\n  INSERT INTO search_docs (kind, ref) SELECT '${table}', new.${key} WHERE ${qualify(src.where, 'new')};\n  INSERT INTO search_text (rowid, text) SELECT last_insert_rowid(), new.${col} WHERE ${qualify(src.where, 'new')};\nEND`
+      : `CREATE TRIGGER search_${table}_update AFTER UPDATE OF ${col} ON ${on} BEGIN\n  UPDATE search_text SET text = new.${col} WHERE rowid = ${doc('new')};\nEND`,
   });
   return list;
 }
@@ -56,10 +65,12 @@ function sources(db: Db): Source[] {
     ...(ENTITIES as readonly EntityDef[])
       .filter((e): e is EntityDef & { search: { column: string } } => e.search !== undefined)
       .map((e) => ({ table: e.table, key: 'id', column: e.search.column })),
+    ...EXTRA_SOURCES,
     ...CONVERSATION_SOURCES,
   ];
   const present = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name));
-  return all.filter((s) => present.has(s.table));
+  const hasColumn = (s: Source): boolean => (db.pragma(`table_info(${s.table})`) as { name: string }[]).some((c) => c.name === s.column);
+  return all.filter((s) => present.has(s.table) && hasColumn(s));
 }
 
 const TRIGGERS = `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'search\\_%' ESCAPE '\\'`;
@@ -79,10 +90,11 @@ export function syncSearchIndex(db: Db): void {
     db.exec(`DELETE FROM search_text; DELETE FROM search_docs;`);
     for (const src of sources(db)) {
       const where = src.where ? `WHERE ${src.where}` : '';
-      db.prepare(`INSERT INTO search_docs (kind, ref) SELECT ?, ${src.key} FROM ${src.table} ${where} ORDER BY rowid`).run(src.table);
+      const kind = src.kind ?? src.table;
+      db.prepare(`INSERT INTO search_docs (kind, ref) SELECT ?, ${src.key} FROM ${src.table} ${where} ORDER BY rowid`).run(kind);
       db.prepare(
         `INSERT INTO search_text (rowid, text) SELECT d.docid, x.${src.column} FROM search_docs d JOIN ${src.table} x ON x.${src.key} = d.ref WHERE d.kind = ?`,
-      ).run(src.table);
+      ).run(kind);
       for (const t of triggers(src)) db.exec(t.sql);
     }
   }).immediate();

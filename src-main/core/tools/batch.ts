@@ -5,11 +5,12 @@
  * and hint, and does not sink the batch. A whole call counts as one action against max actions.
  */
 import { z } from 'zod';
-import { Priority } from '../../../src-shared/domain';
+import { Priority, type Task } from '../../../src-shared/domain';
+import { failure } from '../../../src-shared/result';
 import { addTask, completeTask, getTask, moveTask } from '../domain/tasks';
 import { resolveLiveProject } from '../domain/projects';
 import { quote } from '../domain/text';
-import { badDue } from './tasks';
+import { badDue, richInput, RICH_TOOL_FIELDS } from './tasks';
 import type { Mutated } from '../domain/mutation';
 import { defineTool, type ToolOutcome } from './tool';
 
@@ -48,7 +49,7 @@ const taskIdsOf = (input: { task_ids: string[] }): number => new Set(input.task_
 export const BATCH_TOOLS = [
   defineTool({
     name: 'move_tasks',
-    description: `Move up to ${BATCH_MAX} tasks to one project in one call (one call per target project); reports each task not moved.`,
+    description: `Move up to ${BATCH_MAX} tasks to one project; reports each task not moved.`,
     input: z.strictObject({ task_ids: ids, project_id: z.string() }),
     effect: 'write',
     changesExisting: taskIdsOf,
@@ -66,28 +67,50 @@ export const BATCH_TOOLS = [
   }),
   defineTool({
     name: 'add_tasks',
-    description: `Add up to ${BATCH_MAX} tasks in one call, to the Inbox unless project_id; priority 1 urgent…4 normal; due YYYY-MM-DD[THH:MM].`,
+    description: `Add up to ${BATCH_MAX} tasks; priority 1 urgent…4 normal; due YYYY-MM-DD[THH:MM]; parent_id: a task id or $N (item N, from 1).`,
     input: z.strictObject({
       tasks: z
-        .array(z.strictObject({ content: z.string(), project_id: z.string().optional(), priority: Priority.optional(), due: z.string().nullable().optional() }))
+        .array(
+          z.strictObject({
+            content: z.string(),
+            project_id: z.string().optional(),
+            priority: Priority.optional(),
+            due: z.string().nullable().optional(),
+            ...RICH_TOOL_FIELDS,
+          }),
+        )
         .min(1)
         .max(BATCH_MAX),
     }),
     effect: 'write',
     changesExisting: () => 0,
-    run: ({ tasks }, { db, action }) =>
-      batch(
+    run: ({ tasks }, { db, action }) => {
+      // A subtree in one call: parent_id "$2" is the task the 2nd item of this call became.
+      const made: (string | null)[] = [];
+      return batch(
         tasks,
         // A bad date fails this item only, like any other refusal.
-        (t) => badDue(t.due) ?? addTask(db, action, { content: t.content, project: t.project_id, priority: t.priority, due: t.due }),
-        (t) => ({ id: t.id, content: t.content, project: t.project }),
+        (t) => {
+          const { content, project_id, priority, due, ...rich } = t;
+          const ref = /^\$(\d{1,3})$/.exec(rich.parent_id?.trim() ?? '');
+          const n = ref ? Number(ref[1]) : 0;
+          const parent = ref ? made[n - 1] : rich.parent_id;
+          const r: Mutated<Task> =
+            ref && (n < 1 || n > made.length || !parent)
+              ? { ok: false, ...failure(`parent_id ${rich.parent_id} is not an earlier item that was added`, 'use $N for the Nth item of this call (from 1), when it comes before and was added, or a task id') }
+              : (badDue(due) ?? badDue(rich.deadline) ?? addTask(db, action, { content, project: project_id, priority, due, ...richInput({ ...rich, parent_id: parent ?? undefined }) }));
+          made.push(r.ok ? r.value.id : null);
+          return r;
+        },
+        (t) => ({ id: t.id, content: t.content, project: t.project, ...(t.parentId ? { parent_id: t.parentId } : {}) }),
         (t) => ({ content: t.content }),
         { ok: 'added' },
-      ),
+      );
+    },
   }),
   defineTool({
     name: 'complete_tasks',
-    description: `Mark up to ${BATCH_MAX} tasks done in one call; reports each task not completed.`,
+    description: `Mark up to ${BATCH_MAX} tasks done; reports each task not completed.`,
     input: z.strictObject({ task_ids: ids }),
     effect: 'write',
     approval: 'ask',

@@ -7,6 +7,9 @@ import { tempDir } from '../../support/db';
 
 const oneLine = (s: string) => s.trim().split('\n').length === 1;
 
+/** The fields of schema 12 of a task that has none of them. */
+const PLAIN = { description: null, parentId: null, section: null, labels: [], deadline: null, durationMin: null };
+
 describe('tidy CLI (real process, temp database)', () => {
   it('captures to the inbox, organises by hand, and undoes a whole command', () => {
     const db = join(tempDir(), 'tidy.db');
@@ -18,8 +21,8 @@ describe('tidy CLI (real process, temp database)', () => {
 
     const tasks = JSON.parse(tidy(db, ['tasks', '--json']).stdout) as unknown[];
     expect(tasks).toEqual([
-      { id: 't1', content: 'Bake the birthday cake', projectId: 'p1', project: 'Birthday Celebration', status: 'open', priority: 4, due: null },
-      { id: 't2', content: 'Write bio', projectId: 'inbox', project: 'Inbox', status: 'open', priority: 2, due: null },
+      { id: 't1', content: 'Bake the birthday cake', projectId: 'p1', project: 'Birthday Celebration', status: 'open', priority: 4, due: null, ...PLAIN },
+      { id: 't2', content: 'Write bio', projectId: 'inbox', project: 'Inbox', status: 'open', priority: 2, due: null, ...PLAIN },
     ]);
     expect(JSON.parse(tidy(db, ['tasks', '--inbox', '--json']).stdout)).toHaveLength(1);
     expect(JSON.parse(tidy(db, ['projects', '--json']).stdout)).toEqual([

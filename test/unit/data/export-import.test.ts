@@ -161,8 +161,8 @@ describe('import refuses, and imports nothing', () => {
 
   it('a newer export version or a newer schema', () => {
     const newer = valid();
-    newer['version'] = 2;
-    expectRefused(JSON.stringify(newer), /export version 2, newer than this Tidy reads/);
+    newer['version'] = 3;
+    expectRefused(JSON.stringify(newer), /export version 3, newer than this Tidy reads/);
     const schema = valid();
     schema['schemaVersion'] = 999;
     expectRefused(JSON.stringify(schema), /newer Tidy \(schema 999/);

@@ -60,3 +60,19 @@ describe('exportIcal', () => {
     expect(ical(db).todos).toEqual([]);
   });
 });
+
+describe('exportIcal: rich tasks', () => {
+  it('writes DESCRIPTION, RELATED-TO for subtasks, the labels in CATEGORIES, and DUE on the deadline when there is no plan', () => {
+    const { db } = tempDb();
+    const parent = okValue(addTask(db, userCtx(db), { content: 'Move', due: '2035-05-01', labels: ['home', 'Big'], description: 'Line one\nLine two; with, commas' }));
+    const sub = okValue(addTask(db, userCtx(db), { content: 'Pack', deadline: '2035-04-20', parent: parent.id }));
+    const { todos } = ical(db);
+    expect(todos).toHaveLength(2);
+    const [tp, ts] = todos as [ICAL.Component, ICAL.Component];
+    expect(tp.getFirstProperty('categories')!.getValues()).toEqual(['Inbox', 'Big', 'home']);
+    expect(tp.getFirstPropertyValue('description')).toBe('Line one\nLine two; with, commas');
+    expect(ts.getFirstPropertyValue('uid')).toBe(`${sub.id}@tidy`);
+    expect(ts.getFirstPropertyValue('related-to')).toBe(`${parent.id}@tidy`);
+    expect(String(ts.getFirstPropertyValue('due'))).toBe('2035-04-20');
+  });
+});

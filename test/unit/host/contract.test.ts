@@ -162,6 +162,24 @@ describe('task views, order, reminders and search', () => {
     expect((await call('tasks.list', { view: 'completed', today })).tasks.map((t) => t.id)).toEqual([overdue, soon]);
   });
 
+  it('rich tasks: sections, subtasks, comments and the new fields travel over the contract', async () => {
+    const { call } = setup();
+    const project = (await call('projects.create', { name: 'Rich' })).value;
+    const s1 = (await call('sections.create', { project: project.id, name: 'Later' })).value;
+    const s2 = (await call('sections.create', { project: project.id, name: 'Now' })).value;
+    await call('sections.reorder', { section: s2.id, before: s1.id });
+    expect((await call('sections.rename', { section: s1.id, name: 'Someday' })).value.name).toBe('Someday');
+    const a = (await call('tasks.add', { content: 'a', project: project.id, section: 'Now', labels: ['Home'], deadline: '2035-01-02', durationMin: 45, description: 'd' })).value;
+    expect(a).toMatchObject({ section: 'Now', labels: ['Home'], deadline: '2035-01-02', durationMin: 45, description: 'd', parentId: null });
+    const b = (await call('tasks.add', { content: 'b', project: project.id, section: 'Now' })).value;
+    expect((await call('tasks.indent', { task: b.id })).value.parentId).toBe(a.id);
+    expect((await call('tasks.outdent', { task: b.id })).value.parentId).toBe(null);
+    const c = await call('tasks.comment', { task: a.id, text: 'a note' });
+    expect(c.value).toMatchObject({ taskId: a.id, text: 'a note' });
+    expect((await call('tasks.update', { task: b.id, parent: a.id })).value.parentId).toBe(a.id);
+    expect((await call('sections.archive', { section: s1.id })).value.archivedAt).not.toBe(null);
+  });
+
   it('reorders within a project and snoozes a due time, each logged', async () => {
     const { call } = setup();
     const a = (await call('tasks.add', { content: 'a' })).value.id;

@@ -1,0 +1,263 @@
+/**
+ * The filter language (DESIGN "Priorities, due dates, quick add"), on Todoist's model:
+ *
+ *   today · overdue · no date · no deadline · no labels · subtask · p1…p4 · #Project · @label · /Section
+ *   due before: DATE · due after: DATE · deadline before: DATE · deadline after: DATE · search: TEXT
+ *   combined with & (and), | (or), ! (not) and parentheses; & binds tighter than |.
+ *
+ * A term's text runs to the next &, | or ) (a backslash takes the next character as it is: #R\&D). DATE
+ * is anything quick add reads as a date ("today", "next friday", 2035-01-31). A query is compiled to ONE
+ * parameterised SQL condition over `tasks t`: user text only ever travels as a parameter. A bad query fails
+ * with one line naming the position (1-based) and what was expected there.
+ */
+import type { Task } from '../../../src-shared/domain';
+import type { Db } from '../store/db';
+import { cached } from '../store/statements';
+import { nextId } from '../store/ids';
+import { mutate, type Mutated } from './mutation';
+import type { ActionContext } from '../actions/log';
+import { fail } from './fail';
+import { cleanLabel } from './labels';
+import { localDate, parseDue, rowsToTasks, SELECT_TASK } from './tasks';
+import { cleanName, nameKey, now as nowIso, quote } from './text';
+
+/** Longer queries are refused: a filter is a line, not a program. */
+export const MAX_FILTER_CHARS = 2000;
+/** At most this many terms, and parentheses or ! this deep: the SQL stays far below SQLite's limits. */
+export const MAX_FILTER_TERMS = 200;
+export const MAX_FILTER_DEPTH = 50;
+
+const EXPECTED_TERM = 'a term (today, overdue, no date, p1…p4, #Project, @label, /Section, due before: DATE, search: TEXT), ! or (';
+
+export interface CompiledFilter {
+  /** A condition over `tasks t`, with `?` for each parameter. */
+  sql: string;
+  params: (string | number)[];
+}
+
+class FilterError extends Error {}
+
+/** Fails with the one line a person reads: where, and what was expected. */
+function bad(query: string, at: number, what: string): never {
+  const near = query.slice(at, at + 20).replace(/\s+/g, ' ');
+  throw new FilterError(`filter: expected ${what} at position ${at + 1}${near ? ` (near ${JSON.stringify(near)})` : ' (at the end)'}`);
+}
+
+/** Compiles a query (`today` = the local date the date words count from). */
+export function compileFilter(query: string, opts: { today?: string; now?: Date } = {}): CompiledFilter {
+  const text = String(query ?? '');
+  if (text.length > MAX_FILTER_CHARS) fail(`filter is ${text.length} characters long`, `use at most ${MAX_FILTER_CHARS} characters`);
+  const today = opts.today ?? localDate(opts.now);
+  const now = opts.now ?? new Date();
+  const params: (string | number)[] = [];
+  let i = 0;
+  let terms = 0;
+  const ws = () => {
+    while (i < text.length && /\s/.test(text[i]!)) i++;
+  };
+
+  const dateArg = (raw: string, at: number): string => {
+    let d: string | null;
+    try {
+      d = parseDue(raw.trim(), now);
+    } catch {
+      d = null;
+    }
+    if (!d) bad(text, at, 'a date (YYYY-MM-DD, today, next friday…)');
+    return d.slice(0, 10);
+  };
+
+  /** One term, from its raw text (escapes resolved) starting at `at`. */
+  const term = (raw: string, at: number): string => {
+    const t = raw.trim();
+    const lower = t.toLowerCase();
+    if (++terms > MAX_FILTER_TERMS) bad(text, at, `at most ${MAX_FILTER_TERMS} terms`);
+    const word = lower.replace(/\s+/g, ' ');
+    const p = (v: string | number) => {
+      params.push(v);
+      return '?';
+    };
+    if (word === 'today') return `(t.due IS NOT NULL AND substr(t.due, 1, 10) = ${p(today)})`;
+    if (word === 'tomorrow') return `(t.due IS NOT NULL AND substr(t.due, 1, 10) = ${p(dateArg('tomorrow', at))})`;
+    if (word === 'overdue') return `(t.due IS NOT NULL AND substr(t.due, 1, 10) < ${p(today)})`;
+    if (word === 'no date' || word === 'no due date') return `(t.due IS NULL)`;
+    if (word === 'no deadline') return `(t.deadline IS NULL)`;
+    if (word === 'no labels') return `(NOT EXISTS (SELECT 1 FROM task_labels tl WHERE tl.task_id = t.id))`;
+    if (word === 'subtask') return `(t.parent_id IS NOT NULL)`;
+    if (word === 'recurring') return `(t.recurrence IS NOT NULL)`;
+    const pri = /^p([1-4])$/.exec(word);
+    if (pri) return `(t.priority = ${p(Number(pri[1]))})`;
+    if (t.startsWith('#')) {
+      const name = t.slice(1).replace(/\s+/g, ' ').trim();
+      if (!name) bad(text, at + 1, 'a project name after #');
+      return `(t.project_id IN (SELECT id FROM projects WHERE name_key = ${p(nameKey(name))} OR id = ${p(name.toLowerCase())}))`;
+    }
+    if (t.startsWith('@')) {
+      let name: string;
+      try {
+        name = cleanLabel(t.slice(1));
+      } catch {
+        return bad(text, at + 1, 'a label name (one word) after @');
+      }
+      return `(EXISTS (SELECT 1 FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id AND l.name_key = ${p(nameKey(name))}))`;
+    }
+    if (t.startsWith('/')) {
+      const name = t.slice(1).replace(/\s+/g, ' ').trim();
+      if (!name) bad(text, at + 1, 'a section name after /');
+      return `(t.section_id IN (SELECT id FROM sections WHERE name_key = ${p(nameKey(name))}))`;
+    }
+    const m = /^(due|deadline)\s+(before|after)\s*:\s*(.*)$/is.exec(t);
+    if (m) {
+      const column = m[1]!.toLowerCase() === 'due' ? 'substr(t.due, 1, 10)' : 't.deadline';
+      const argAt = at + raw.indexOf(':') + 1;
+      if (!m[3]!.trim()) bad(text, argAt, 'a date after the colon');
+      const op = m[2]!.toLowerCase() === 'before' ? '<' : '>';
+      return `(${column} IS NOT NULL AND ${column} ${op} ${p(dateArg(m[3]!, argAt))})`;
+    }
+    const s = /^search\s*:\s*(.*)$/is.exec(t);
+    if (s) {
+      const needle = s[1]!.trim().toLowerCase();
+      if (!needle) bad(text, at + raw.indexOf(':') + 1, 'some text after search:');
+      const n = p(needle);
+      return `(instr(lower(t.content), ${n}) > 0 OR instr(lower(coalesce(t.description, '')), ${p(needle)}) > 0)`;
+    }
+    return bad(text, at + (raw.length - raw.trimStart().length), EXPECTED_TERM);
+  };
+
+  const primary = (depth: number): string => {
+    ws();
+    if (depth > MAX_FILTER_DEPTH) bad(text, i, `parentheses and ! at most ${MAX_FILTER_DEPTH} deep`);
+    const c = text[i];
+    if (c === undefined) bad(text, i, EXPECTED_TERM);
+    if (c === '!') {
+      i++;
+      return `(NOT ${primary(depth + 1)})`;
+    }
+    if (c === '(') {
+      i++;
+      const inner = or(depth + 1);
+      ws();
+      if (text[i] !== ')') bad(text, i, '& or | or a closing )');
+      i++;
+      return inner;
+    }
+    if (c === '&' || c === '|' || c === ')') bad(text, i, EXPECTED_TERM);
+    const start = i;
+    let raw = '';
+    while (i < text.length && !'&|)'.includes(text[i]!)) {
+      if (text[i] === '\\' && i + 1 < text.length) i++;
+      raw += text[i]!;
+      i++;
+    }
+    return term(raw, start);
+  };
+
+  const and = (depth: number): string => {
+    const parts = [primary(depth)];
+    ws();
+    while (text[i] === '&') {
+      i++;
+      parts.push(primary(depth));
+      ws();
+    }
+    return parts.length === 1 ? parts[0]! : `(${parts.join(' AND ')})`;
+  };
+
+  const or = (depth: number): string => {
+    const parts = [and(depth)];
+    ws();
+    while (text[i] === '|') {
+      i++;
+      parts.push(and(depth));
+      ws();
+    }
+    return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
+  };
+
+  try {
+    if (!text.trim()) bad(text, 0, EXPECTED_TERM);
+    const sql = or(0);
+    ws();
+    if (i < text.length) bad(text, i, text[i] === ')' ? 'no ) without its (' : '& or | or the end');
+    return { sql, params };
+  } catch (e) {
+    if (e instanceof FilterError) fail(e.message, 'write terms like today, p1, #Project, @label, due before: friday, joined by & | ! and parentheses');
+    throw e;
+  }
+}
+
+export interface FindQuery {
+  filter: string;
+  /** Open tasks (default), done ones, or all. */
+  status?: 'open' | 'done' | 'all';
+  limit?: number;
+  offset?: number;
+  today?: string;
+  now?: Date;
+}
+
+/** The tasks a filter matches (open ones unless asked), by due date (undated last), priority and manual order; with the total. */
+export function findTasks(db: Db, q: FindQuery): { tasks: Task[]; total: number } {
+  const { sql, params } = compileFilter(q.filter, { today: q.today, now: q.now });
+  const status = q.status ?? 'open';
+  const where = `WHERE (? = 'all' OR t.status = ?) AND ${sql}`;
+  const all = [status, status, ...params];
+  // Not in the statement cache: every query is different text, and preparing one costs microseconds.
+  const total = (db.prepare(`SELECT count(*) AS n FROM tasks t ${where}`).get(...all) as { n: number }).n;
+  const limit = Math.max(0, Math.min(q.limit ?? 200, 10_000));
+  const rows = db.prepare(`${SELECT_TASK} ${where} ORDER BY t.due IS NULL, t.due, t.priority, t.project_id, t.position, t.rowid LIMIT ? OFFSET ?`).all(
+    ...all,
+    limit,
+    Math.max(0, q.offset ?? 0),
+  );
+  return { tasks: rowsToTasks(rows), total };
+}
+
+// --- saved filters ------------------------------------------------------------------------------
+
+export interface SavedFilter {
+  id: string;
+  name: string;
+  query: string;
+}
+
+/** Saved filters, by name. */
+export function listFilters(db: Db): SavedFilter[] {
+  return cached(db, `SELECT id, name, query FROM filters ORDER BY name_key`).all() as SavedFilter[];
+}
+
+/** A saved filter by id or name (case-insensitive). */
+export function resolveFilter(db: Db, ref: string): SavedFilter {
+  const key = String(ref ?? '').trim();
+  const row = (cached(db, `SELECT id, name, query FROM filters WHERE id = ?`).get(key.toLowerCase()) ??
+    cached(db, `SELECT id, name, query FROM filters WHERE name_key = ?`).get(nameKey(key.replace(/\s+/g, ' ')))) as SavedFilter | undefined;
+  if (!row) fail(`no saved filter ${quote(key)}`, 'see the saved filters with `tidy filter list`, or save one with `tidy filter save NAME QUERY`');
+  return row;
+}
+
+/** Saves (or replaces the query of) a named filter; the query must compile. Logged and undoable. */
+export function saveFilter(db: Db, ctx: ActionContext, input: { name: string; query: string }): Mutated<SavedFilter> {
+  return mutate(db, ctx, 'save_filter', input, (cs) => {
+    const name = cleanName(input.name, 'filter');
+    const query = String(input.query ?? '').trim();
+    compileFilter(query);
+    const t = nowIso();
+    const existing = cached(db, `SELECT id, query FROM filters WHERE name_key = ?`).get(nameKey(name)) as { id: string; query: string } | undefined;
+    if (existing) {
+      if (existing.query === query) fail(`filter ${quote(name)} already reads ${JSON.stringify(query)}`, 'nothing to change');
+      cs.update('filters', existing.id, { name, query, updated_at: t });
+      return { value: { id: existing.id, name, query }, summary: `Changed filter ${quote(name)} to ${JSON.stringify(query)}` };
+    }
+    const row = cs.insert('filters', { id: nextId(db, 'f'), name, name_key: nameKey(name), query, created_at: t, updated_at: t });
+    return { value: { id: String(row['id']), name, query }, summary: `Saved filter ${quote(name)}: ${JSON.stringify(query)}` };
+  });
+}
+
+/** Deletes a saved filter. Logged and undoable. */
+export function deleteFilter(db: Db, ctx: ActionContext, input: { filter: string }): Mutated<SavedFilter> {
+  return mutate(db, ctx, 'delete_filter', input, (cs) => {
+    const f = resolveFilter(db, input.filter);
+    cs.remove('filters', f.id);
+    return { value: f, summary: `Deleted filter ${quote(f.name)}` };
+  });
+}
