@@ -1,5 +1,5 @@
 import type { Result } from '../../../src-shared/result';
-import { attempt, fail } from '../domain/fail';
+import { attempt, fail } from '../fail';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import { childrenOf, entity } from '../store/entities';

@@ -13,7 +13,7 @@ import { isoInZone, localZone, parseWall, wallAt, wallDate, wallString, wallToUt
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { fail } from './fail';
+import { fail } from '../fail';
 import { assertNameFree, named, resolveNamed, type NamedGuards } from './named';
 import { implement } from './operation';
 import { getTask } from './tasks';

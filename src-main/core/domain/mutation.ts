@@ -2,7 +2,7 @@ import type { Failure } from '../../../src-shared/result';
 import { ChangeSet } from '../actions/changes';
 import { recordAction, type ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
-import { DomainError } from './fail';
+import { DomainError } from '../fail';
 
 export type Mutated<T> = { ok: true; value: T; actionId: string } | ({ ok: false } & Failure);
 

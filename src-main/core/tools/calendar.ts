@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { CalendarEvent } from '../../../src-shared/calendar';
 import { readSettings } from '../settings';
-import { findFreeSlots } from '../calendar/free';
+import { findFreeSlots } from '../domain/free';
 import { localZone } from '../calendar/zones';
 import { bookEvent, cancelEvent, listEvents, moveEvent, parseInstant, parsePerson, shortTime } from '../domain/calendar';
 import { quote } from '../domain/text';

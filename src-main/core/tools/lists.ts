@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { asWritten } from '../../../src-shared/written';
 import { addListItem, archiveListItem, checkListItem, editListItem, listItems, listLists, makeList } from '../domain/lists';
-import { fail } from '../domain/fail';
+import { fail } from '../fail';
 import { quote } from '../domain/text';
 import { capped, defineTool, mutation, read, READ_CAP } from './tool';
 

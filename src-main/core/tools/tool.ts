@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Failure } from '../../../src-shared/result';
 import type { ActionContext } from '../actions/log';
-import { attempt } from '../domain/fail';
+import { attempt } from '../fail';
 import type { Mutated } from '../domain/mutation';
 import type { ApprovalPolicy, Settings } from '../../../src-shared/settings';
 import { createCalculator, type Calculator } from '../../sandbox/calculator';
