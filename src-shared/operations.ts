@@ -8,6 +8,8 @@
  * Inputs name things the way a person does: `task` is a task id, `project`/`list` an id or a name.
  */
 import { z } from 'zod';
+import type { ActionVerb } from './actions';
+import type { EntityKind } from './entities';
 import { CalendarEvent, CalendarInfo, DateTimeText, ImportReport } from './calendar';
 import { DueDate, ListItem, Priority, Recurrence, Task } from './domain';
 
@@ -61,6 +63,9 @@ export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodT
   name: string;
   /** The IPC channel, e.g. 'tasks.move'. */
   channel: string;
+  /** What it does to what, for the action log's `what` (the body may say another verb: checked/unchecked). */
+  verb: ActionVerb;
+  kind: EntityKind;
   input: I;
   /** The changed thing, as the operation returns it. */
   output: O;
@@ -80,6 +85,8 @@ export const OPERATIONS = [
   // --- tasks --------------------------------------------------------------------------------------
   spec({
     name: 'add_task',
+    verb: 'added',
+    kind: 'task',
     channel: 'tasks.add',
     input: z.object({
       content: Text,
@@ -93,6 +100,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'update_task',
+    verb: 'updated',
+    kind: 'task',
     channel: 'tasks.update',
     input: z.object({
       task: Id,
@@ -119,6 +128,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'reorder_task',
+    verb: 'moved',
+    kind: 'task',
     channel: 'tasks.reorder',
     /** Puts the task just before `before` (a task of the same project), or last when `before` is null. */
     input: z.object({ task: Id, before: Id.nullable() }),
@@ -127,6 +138,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'snooze_task',
+    verb: 'snoozed',
+    kind: 'task',
     channel: 'tasks.snooze',
     /** Moves the due time `minutes` later, counted from now when it has passed (a reminder's snooze). */
     input: z.object({ task: Id, minutes: z.number().int().min(1).max(60 * 24 * 14) }),
@@ -142,6 +155,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'move_task',
+    verb: 'moved',
+    kind: 'task',
     channel: 'tasks.move',
     input: z.object({ task: Id, project: Ref }),
     output: Task,
@@ -150,6 +165,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'complete_task',
+    verb: 'completed',
+    kind: 'task',
     channel: 'tasks.complete',
     input: z.object({ task: Id }),
     output: Task,
@@ -158,6 +175,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'reopen_task',
+    verb: 'reopened',
+    kind: 'task',
     channel: 'tasks.reopen',
     input: z.object({ task: Id }),
     output: Task,
@@ -166,6 +185,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'archive_task',
+    verb: 'archived',
+    kind: 'task',
     channel: 'tasks.archive',
     input: z.object({ task: Id }),
     output: Task,
@@ -176,6 +197,8 @@ export const OPERATIONS = [
   // --- projects -----------------------------------------------------------------------------------
   spec({
     name: 'create_project',
+    verb: 'created',
+    kind: 'project',
     channel: 'projects.create',
     input: z.object({ name: Name }),
     output: Named,
@@ -184,6 +207,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'rename_project',
+    verb: 'renamed',
+    kind: 'project',
     channel: 'projects.rename',
     input: z.object({ project: Ref, name: Name }),
     output: Named,
@@ -192,6 +217,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'archive_project',
+    verb: 'archived',
+    kind: 'project',
     channel: 'projects.archive',
     input: z.object({ project: Ref }),
     output: Named,
@@ -200,6 +227,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'unarchive_project',
+    verb: 'unarchived',
+    kind: 'project',
     channel: 'projects.unarchive',
     input: z.object({ project: Ref }),
     output: Named,
@@ -210,6 +239,8 @@ export const OPERATIONS = [
   // --- lists --------------------------------------------------------------------------------------
   spec({
     name: 'make_list',
+    verb: 'made',
+    kind: 'list',
     channel: 'lists.create',
     input: z.object({ name: Name }),
     output: Named,
@@ -218,6 +249,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'rename_list',
+    verb: 'renamed',
+    kind: 'list',
     channel: 'lists.rename',
     input: z.object({ list: Ref, name: Name }),
     output: Named,
@@ -226,6 +259,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'archive_list',
+    verb: 'archived',
+    kind: 'list',
     channel: 'lists.archive',
     input: z.object({ list: Ref }),
     output: Named,
@@ -234,6 +269,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'unarchive_list',
+    verb: 'unarchived',
+    kind: 'list',
     channel: 'lists.unarchive',
     input: z.object({ list: Ref }),
     output: Named,
@@ -242,6 +279,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'add_list_item',
+    verb: 'added',
+    kind: 'item',
     channel: 'lists.addItem',
     input: z.object({ list: Ref, text: Text }),
     output: ListItem,
@@ -250,6 +289,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'edit_list_item',
+    verb: 'changed',
+    kind: 'item',
     channel: 'lists.editItem',
     input: z.object({ list: Ref, item: Id, text: Text }),
     output: ListItem,
@@ -258,6 +299,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'check_list_item',
+    verb: 'checked',
+    kind: 'item',
     channel: 'lists.checkItem',
     input: z.object({ list: Ref, item: Id, checked: z.boolean() }),
     output: ListItem,
@@ -272,6 +315,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'archive_list_item',
+    verb: 'archived',
+    kind: 'item',
     channel: 'lists.archiveItem',
     input: z.object({ list: Ref, item: Id }),
     output: ListItem,
@@ -282,6 +327,8 @@ export const OPERATIONS = [
   // --- calendar (src-main/core/domain/calendar.ts; the `tidy cal` commands are in src-main/cli/commands/calendar.ts) ---
   spec({
     name: 'book_event',
+    verb: 'booked',
+    kind: 'event',
     channel: 'events.book',
     input: z.object({
       title: Text,
@@ -299,6 +346,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'move_event',
+    verb: 'moved',
+    kind: 'event',
     channel: 'events.move',
     input: z.object({ event: Id, start: DateTimeText, end: DateTimeText }),
     output: CalendarEvent,
@@ -306,6 +355,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'cancel_event',
+    verb: 'cancelled',
+    kind: 'event',
     channel: 'events.cancel',
     input: z.object({ event: Id }),
     output: CalendarEvent,
@@ -313,6 +364,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'import_calendar',
+    verb: 'imported',
+    kind: 'calendar',
     channel: 'calendars.import',
     /** `text` is the .ics file's content (the renderer reads the file the user picked or dropped). */
     input: z.object({ fileName: z.string().trim().min(1).max(255), text: z.string().max(50_000_000), person: z.string().trim().max(200).optional() }),
@@ -321,6 +374,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'remove_calendar',
+    verb: 'removed',
+    kind: 'calendar',
     channel: 'calendars.remove',
     input: z.object({ calendar: Ref }),
     output: CalendarInfo,

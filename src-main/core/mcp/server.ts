@@ -17,6 +17,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { undoCountWords } from '../../../src-shared/actions';
 import type { Failure } from '../../../src-shared/result';
 import type { ActionContext } from '../actions/log';
 import { listActions } from '../actions/log';
@@ -192,7 +193,7 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
     const r = run(ctx);
     if (!r.ok) return failure(r);
     current = null;
-    log(`undid ${r.value.reversed.length} change${r.value.reversed.length === 1 ? '' : 's'}`);
+    log(undoCountWords(r.value.reversed.length));
     return undone(r.value);
   }
 
