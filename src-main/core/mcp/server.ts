@@ -28,18 +28,6 @@ import { clientName, startSessionRequest, type ClientId } from './sessions';
 import { approvalPolicy, invokeTool, type BulkPolicy } from '../tools/invoke';
 import { offeredTools, type Tool, type ToolOutcome, type ToolServices } from '../tools/tool';
 
-/** Writes that leave the same state when repeated with the same arguments (MCP's idempotentHint). Reads all are. */
-export const IDEMPOTENT_WRITES: ReadonlySet<string> = new Set([
-  'move_task',
-  'move_tasks',
-  'update_task',
-  'complete_task',
-  'complete_tasks',
-  'edit_list_item',
-  'check_list_item',
-  'archive_list_item',
-]);
-
 export const INSTRUCTIONS = `Tidy keeps the user's tasks, projects and lists. Look before you change: read tasks, projects or lists first and use their ids exactly.
 Prefer the batch tools (move_tasks, add_tasks, complete_tasks) over one call per task.
 Every change is logged in Tidy's action log as one request for this session, and the user can undo it there; undo_last_request and undo_request undo from here.
@@ -210,7 +198,7 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
             title: tool.name.replace(/_/g, ' '),
             readOnlyHint: read,
             destructiveHint: false,
-            idempotentHint: read || IDEMPOTENT_WRITES.has(tool.name),
+            idempotentHint: read || tool.idempotent === true,
             // Only a lookup reaches outside the user's own data.
             openWorldHint: tool.name === 'wikipedia',
           },

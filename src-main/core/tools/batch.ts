@@ -48,6 +48,7 @@ const taskIdsOf = (input: { task_ids: string[] }): number => new Set(input.task_
 export const BATCH_TOOLS = [
   defineTool({
     name: 'move_tasks',
+    idempotent: true,
     description: `Move up to ${BATCH_MAX} tasks to one project in one call (one call per target project); reports each task not moved.`,
     input: z.strictObject({ task_ids: ids, project_id: z.string() }),
     effect: 'write',
@@ -87,6 +88,7 @@ export const BATCH_TOOLS = [
   }),
   defineTool({
     name: 'complete_tasks',
+    idempotent: true,
     description: `Mark up to ${BATCH_MAX} tasks done in one call; reports each task not completed.`,
     input: z.strictObject({ task_ids: ids }),
     effect: 'write',

@@ -84,6 +84,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'move_task',
+    idempotent: true,
     description: 'Move one task to a project (ids from get_inbox_tasks/get_all_tasks and get_all_projects); for several, use move_tasks.',
     input: z.strictObject({ task_id: z.string(), project_id: z.string() }),
     effect: 'write',
@@ -101,6 +102,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'update_task',
+    idempotent: true,
     description:
       "Change a task's content, priority (1 most urgent…4 normal) or due date (YYYY-MM-DD or YYYY-MM-DDTHH:MM local; null clears).",
     input: z.strictObject({
@@ -123,6 +125,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'complete_task',
+    idempotent: true,
     description: 'Mark one task done; for several, use complete_tasks.',
     input: z.strictObject({ task_id: z.string() }),
     effect: 'write',
