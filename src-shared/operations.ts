@@ -8,17 +8,16 @@
  * Inputs name things the way a person does: `task` is a task id, `project`/`list` an id or a name.
  */
 import { z } from 'zod';
+import { DATA_TOPICS, TOPICS } from './topics';
 import type { ActionVerb } from './actions';
 import type { EntityKind } from './entities';
 import { CalendarEvent, CalendarInfo, DateTimeText, ImportReport } from './calendar';
 import { DueDate, ListItem, Priority, Recurrence, Task } from './domain';
 
-/** Which views may be stale after a change; `data.changed` carries them so every window updates live. */
-export const Topic = z.enum(['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets', 'events']);
+/** Which views may be stale after a change (the list: src-shared/topics.ts). */
+export const Topic = z.enum(TOPICS);
 export type Topic = z.infer<typeof Topic>;
-
-/** Every topic that the data tables (and therefore undo) can touch. */
-export const DATA_TOPICS = ['tasks', 'projects', 'lists', 'actions', 'events'] as const satisfies readonly Topic[];
+export { DATA_TOPICS };
 
 // Ids and references. Their real rules (does the task exist, is the name free) live in the core, which
 // answers with an error and a hint; the contract only bounds the shapes.
