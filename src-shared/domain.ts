@@ -1,5 +1,6 @@
 /** The data Tidy keeps: projects, tasks, lists, list items, and the action log. Ids are strings. */
 import { z } from 'zod';
+import { ActionWhat } from './actions';
 
 export const INBOX_ID = 'inbox';
 
@@ -116,7 +117,9 @@ export const ActionEntry = z.object({
   source: ActionSource,
   tool: z.string(),
   args: z.unknown(),
+  /** The change in words as it was logged (display only: `what` says what it did). */
   summary: z.string(),
+  what: ActionWhat,
   createdAt: z.string(),
   undoneAt: z.string().nullable(),
   /** For an undo (or a redo, which is the undo of an undo): the action it reversed. */

@@ -47,6 +47,10 @@ const base = { runId: z.string(), seq: z.number().int().nonnegative(), at: z.str
 export const StopReason = z.enum(['actions', 'time', 'loop']);
 export type StopReason = z.infer<typeof StopReason>;
 
+/** An approval card that shows the call as an editable form: `event` (title, start, end, attendees). */
+export const ApprovalForm = z.enum(['event']);
+export type ApprovalForm = z.infer<typeof ApprovalForm>;
+
 export const AgentEvent = z.discriminatedUnion('type', [
   z.object({
     ...base,
@@ -85,6 +89,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
     args: z.unknown(),
     /** The question to show, e.g. "Complete task 'Buy milk'?". */
     message: z.string(),
+    /** The card shows the call as an editable form of this kind (the tool declares it: `approvalForm`). */
+    form: ApprovalForm.optional(),
   }),
   z.object({
     ...base,

@@ -7,6 +7,8 @@
  * The renderer imports this module with `import type` only; the main side and the preload parse with it.
  */
 import { z } from 'zod';
+import { ActionWhat } from './actions';
+import { SearchKind } from './entities';
 import { ActionEntry, ActionSource, List, ListItem, Project, Task, TaskStatus } from './domain';
 import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot, ImportReport } from './calendar';
 import { MAX_UPLOAD_BYTES, UPLOAD_PART_BYTES } from './bounds';
@@ -30,7 +32,8 @@ const operationChannels = Object.fromEntries(
 
 /** What an undo (or redo) did: the actions reversed and the new log entries that record it. */
 export const UndoReport = z.object({
-  reversed: z.array(z.object({ id: z.string(), summary: z.string() })),
+  /** `subject`: the summary of the change an undo or redo is about (the first of its chain). */
+  reversed: z.array(z.object({ id: z.string(), summary: z.string(), what: ActionWhat, subject: z.string() })),
   created: z.array(z.string()),
   /** The request undone or redone as a whole (actions.undoRequest, undoLast, redoRequest). */
   requestId: z.string().optional(),
@@ -60,8 +63,7 @@ const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD');
 export const TaskCounts = z.object({ inbox: z.number().int(), today: z.number().int(), overdue: z.number().int(), upcoming: z.number().int() });
 export type TaskCounts = z.infer<typeof TaskCounts>;
 
-export const SearchKind = z.enum(['task', 'project', 'list', 'item', 'event', 'conversation']);
-export type SearchKind = z.infer<typeof SearchKind>;
+export { SearchKind } from './entities';
 /**
  * One match: `title` is the task's content, the name, the item's text, the event's or the conversation's
  * title; `snippet` the matching words in context (plain text, the matches between « and »);

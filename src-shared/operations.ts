@@ -8,15 +8,16 @@
  * Inputs name things the way a person does: `task` is a task id, `project`/`list` an id or a name.
  */
 import { z } from 'zod';
+import { DATA_TOPICS, TOPICS } from './topics';
+import type { ActionVerb } from './actions';
+import type { EntityKind } from './entities';
 import { CalendarEvent, CalendarInfo, DateTimeText, ImportReport } from './calendar';
 import { Comment, DueDate, ListItem, Priority, Recurrence, Section, Task } from './domain';
 
-/** Which views may be stale after a change; `data.changed` carries them so every window updates live. */
-export const Topic = z.enum(['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets', 'events']);
+/** Which views may be stale after a change (the list: src-shared/topics.ts). */
+export const Topic = z.enum(TOPICS);
 export type Topic = z.infer<typeof Topic>;
-
-/** Every topic that the data tables (and therefore undo) can touch. */
-export const DATA_TOPICS = ['tasks', 'projects', 'lists', 'actions', 'events'] as const satisfies readonly Topic[];
+export { DATA_TOPICS };
 
 // Ids and references. Their real rules (does the task exist, is the name free) live in the core, which
 // answers with an error and a hint; the contract only bounds the shapes.
@@ -61,6 +62,9 @@ export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodT
   name: string;
   /** The IPC channel, e.g. 'tasks.move'. */
   channel: string;
+  /** What it does to what, for the action log's `what` (the body may say another verb: checked/unchecked). */
+  verb: ActionVerb;
+  kind: EntityKind;
   input: I;
   /** The changed thing, as the operation returns it. */
   output: O;
@@ -105,6 +109,8 @@ export const OPERATIONS = [
   // --- tasks --------------------------------------------------------------------------------------
   spec({
     name: 'add_task',
+    verb: 'added',
+    kind: 'task',
     channel: 'tasks.add',
     input: z.object({
       content: Text,
@@ -119,6 +125,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'update_task',
+    verb: 'updated',
+    kind: 'task',
     channel: 'tasks.update',
     input: z.object({
       task: Id,
@@ -147,6 +155,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'comment_task',
+    verb: 'added',
+    kind: 'comment',
     channel: 'tasks.comment',
     input: z.object({ task: Id, text: Text }),
     output: Comment,
@@ -155,6 +165,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'indent_task',
+    verb: 'moved',
+    kind: 'task',
     channel: 'tasks.indent',
     /** Makes the task a subtask of the task just above it (same parent, same project). */
     input: z.object({ task: Id }),
@@ -164,6 +176,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'outdent_task',
+    verb: 'moved',
+    kind: 'task',
     channel: 'tasks.outdent',
     /** Moves a subtask one level up (beside its parent). */
     input: z.object({ task: Id }),
@@ -175,6 +189,8 @@ export const OPERATIONS = [
   // --- sections -----------------------------------------------------------------------------------
   spec({
     name: 'create_section',
+    verb: 'created',
+    kind: 'section',
     channel: 'sections.create',
     input: z.object({ project: Ref, name: Name }),
     output: Section,
@@ -183,6 +199,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'rename_section',
+    verb: 'renamed',
+    kind: 'section',
     channel: 'sections.rename',
     input: z.object({ section: Id, name: Name }),
     output: Section,
@@ -191,6 +209,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'reorder_section',
+    verb: 'moved',
+    kind: 'section',
     channel: 'sections.reorder',
     /** Puts the section just before `before` (a section of the same project), or last when null. */
     input: z.object({ section: Id, before: Id.nullable() }),
@@ -199,6 +219,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'archive_section',
+    verb: 'archived',
+    kind: 'section',
     channel: 'sections.archive',
     input: z.object({ section: Id }),
     output: Section,
@@ -207,6 +229,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'reorder_task',
+    verb: 'moved',
+    kind: 'task',
     channel: 'tasks.reorder',
     /** Puts the task just before `before` (a task of the same project), or last when `before` is null. */
     input: z.object({ task: Id, before: Id.nullable() }),
@@ -215,6 +239,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'snooze_task',
+    verb: 'snoozed',
+    kind: 'task',
     channel: 'tasks.snooze',
     /** Moves the due time `minutes` later, counted from now when it has passed (a reminder's snooze). */
     input: z.object({ task: Id, minutes: z.number().int().min(1).max(60 * 24 * 14) }),
@@ -230,6 +256,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'move_task',
+    verb: 'moved',
+    kind: 'task',
     channel: 'tasks.move',
     input: z.object({ task: Id, project: Ref }),
     output: Task,
@@ -238,6 +266,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'complete_task',
+    verb: 'completed',
+    kind: 'task',
     channel: 'tasks.complete',
     input: z.object({ task: Id }),
     output: Task,
@@ -246,6 +276,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'reopen_task',
+    verb: 'reopened',
+    kind: 'task',
     channel: 'tasks.reopen',
     input: z.object({ task: Id }),
     output: Task,
@@ -254,6 +286,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'archive_task',
+    verb: 'archived',
+    kind: 'task',
     channel: 'tasks.archive',
     input: z.object({ task: Id }),
     output: Task,
@@ -264,6 +298,8 @@ export const OPERATIONS = [
   // --- projects -----------------------------------------------------------------------------------
   spec({
     name: 'create_project',
+    verb: 'created',
+    kind: 'project',
     channel: 'projects.create',
     input: z.object({ name: Name }),
     output: Named,
@@ -272,6 +308,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'rename_project',
+    verb: 'renamed',
+    kind: 'project',
     channel: 'projects.rename',
     input: z.object({ project: Ref, name: Name }),
     output: Named,
@@ -280,6 +318,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'archive_project',
+    verb: 'archived',
+    kind: 'project',
     channel: 'projects.archive',
     input: z.object({ project: Ref }),
     output: Named,
@@ -288,6 +328,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'unarchive_project',
+    verb: 'unarchived',
+    kind: 'project',
     channel: 'projects.unarchive',
     input: z.object({ project: Ref }),
     output: Named,
@@ -298,6 +340,8 @@ export const OPERATIONS = [
   // --- lists --------------------------------------------------------------------------------------
   spec({
     name: 'make_list',
+    verb: 'made',
+    kind: 'list',
     channel: 'lists.create',
     input: z.object({ name: Name }),
     output: Named,
@@ -306,6 +350,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'rename_list',
+    verb: 'renamed',
+    kind: 'list',
     channel: 'lists.rename',
     input: z.object({ list: Ref, name: Name }),
     output: Named,
@@ -314,6 +360,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'archive_list',
+    verb: 'archived',
+    kind: 'list',
     channel: 'lists.archive',
     input: z.object({ list: Ref }),
     output: Named,
@@ -322,6 +370,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'unarchive_list',
+    verb: 'unarchived',
+    kind: 'list',
     channel: 'lists.unarchive',
     input: z.object({ list: Ref }),
     output: Named,
@@ -330,6 +380,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'add_list_item',
+    verb: 'added',
+    kind: 'item',
     channel: 'lists.addItem',
     input: z.object({ list: Ref, text: Text }),
     output: ListItem,
@@ -338,6 +390,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'edit_list_item',
+    verb: 'changed',
+    kind: 'item',
     channel: 'lists.editItem',
     input: z.object({ list: Ref, item: Id, text: Text }),
     output: ListItem,
@@ -346,6 +400,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'check_list_item',
+    verb: 'checked',
+    kind: 'item',
     channel: 'lists.checkItem',
     input: z.object({ list: Ref, item: Id, checked: z.boolean() }),
     output: ListItem,
@@ -360,6 +416,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'archive_list_item',
+    verb: 'archived',
+    kind: 'item',
     channel: 'lists.archiveItem',
     input: z.object({ list: Ref, item: Id }),
     output: ListItem,
@@ -370,6 +428,8 @@ export const OPERATIONS = [
   // --- calendar (src-main/core/domain/calendar.ts; the `tidy cal` commands are in src-main/cli/commands/calendar.ts) ---
   spec({
     name: 'book_event',
+    verb: 'booked',
+    kind: 'event',
     channel: 'events.book',
     input: z.object({
       title: Text,
@@ -387,6 +447,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'move_event',
+    verb: 'moved',
+    kind: 'event',
     channel: 'events.move',
     input: z.object({ event: Id, start: DateTimeText, end: DateTimeText }),
     output: CalendarEvent,
@@ -394,6 +456,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'cancel_event',
+    verb: 'cancelled',
+    kind: 'event',
     channel: 'events.cancel',
     input: z.object({ event: Id }),
     output: CalendarEvent,
@@ -401,6 +465,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'import_calendar',
+    verb: 'imported',
+    kind: 'calendar',
     channel: 'calendars.import',
     /** `text` is the .ics file's content (the renderer reads the file the user picked or dropped). */
     input: z.object({ fileName: z.string().trim().min(1).max(255), text: z.string().max(50_000_000), person: z.string().trim().max(200).optional() }),
@@ -409,6 +475,8 @@ export const OPERATIONS = [
   }),
   spec({
     name: 'remove_calendar',
+    verb: 'removed',
+    kind: 'calendar',
     channel: 'calendars.remove',
     input: z.object({ calendar: Ref }),
     output: CalendarInfo,

@@ -7,7 +7,8 @@
  * origin (not even another port on 127.0.0.1) is ever sent it.
  */
 import { createListeners, failed, type Failed, type Reply, type Transport } from './bridge';
-import type { EventName, Topic, WsRequest } from './ipc';
+import type { EventName, WsRequest } from './ipc';
+import { TOPICS } from './topics';
 
 export const WS_PATH = '/ws';
 export const WS_PROTOCOL = 'tidy.v1';
@@ -28,9 +29,8 @@ export interface SocketLike {
 export type OpenSocket = (url: string, protocols: string[]) => SocketLike;
 
 const OPEN = 1;
-const ALL_TOPICS = ['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets', 'events'] as const satisfies readonly Topic[];
-// This module stays zod-free (the contract is imported as types), so the list is spelled out; the compiler checks it is complete.
-const _allTopics: [Exclude<Topic, (typeof ALL_TOPICS)[number]>] extends [never] ? true : never = true;
+// This module stays zod-free (the contract is imported as types): the topics come from the plain list.
+const ALL_TOPICS = TOPICS;
 
 const unreachable = (): Failed =>
   failed('disconnected', 'the connection to the Tidy web host is closed', 'is `tidy serve` still running? Open the URL it printed (it carries the access token)');

@@ -7,7 +7,7 @@ import type { Result } from '../../src-shared/result';
 import { getConversation, loadMessages, type ConversationInfo } from './agent/conversations';
 import { listRuns, readTrace } from './agent/trace';
 import { cleanName } from './domain/text';
-import { attempt, fail } from './domain/fail';
+import { attempt, fail } from './fail';
 import type { Db } from './store/db';
 import { cached } from './store/statements';
 

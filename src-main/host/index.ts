@@ -1,6 +1,6 @@
 /** A host of the IPC contract over one database: the handlers, the dispatcher and the event hub that both transports share. */
 import type { Db } from '../core';
-import { DATA_TOPICS } from '../../src-shared/ipc';
+import { DATABASE_TOPICS } from '../../src-shared/topics';
 import { cancelRun, createLiveRuns } from '../core/agent';
 import { createDispatch, type Dispatch } from './dispatch';
 import { createHandlers, type HostDeps } from './handlers';
@@ -36,7 +36,7 @@ export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
     ? startReminders(deps.db, (task) => hub.emit('reminder.due', { task }), options.reminders === true ? {} : options.reminders)
     : null;
   const stopWatching =
-    options.watchMs === 0 ? () => {} : watchExternalChanges(deps.db, () => hub.emit('data.changed', { topics: [...DATA_TOPICS, 'settings', 'providers', 'conversations', 'runs'] }), options.watchMs);
+    options.watchMs === 0 ? () => {} : watchExternalChanges(deps.db, () => hub.emit('data.changed', { topics: [...DATABASE_TOPICS] }), options.watchMs);
   return {
     hub,
     dispatch,

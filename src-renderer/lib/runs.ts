@@ -2,7 +2,7 @@
  * A run as the UI shows it, folded from the agent's events: the same fold serves the live stream and a
  * stored trace replayed later, so both look the same (src-shared/events.ts).
  */
-import type { AgentEvent, ApprovalDecision, RunInfo, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../src-shared/events';
+import type { AgentEvent, ApprovalDecision, ApprovalForm, RunInfo, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../src-shared/events';
 
 export type TraceEvent = Exclude<AgentEvent, { type: 'text_delta' }>;
 
@@ -12,6 +12,8 @@ export interface Approval {
   tool: string;
   args: unknown;
   message: string;
+  /** The card shows the call as an editable form of this kind (the tool declares it). */
+  form?: ApprovalForm;
   /** null while the run waits for the user. */
   decision: ApprovalDecision | null;
   /** What the user changed in the arguments before approving, in words (as the model was told). */
@@ -121,7 +123,7 @@ export function applyEvent(run: RunState | undefined, e: AgentEvent): RunState {
       return { ...next, streamed: '' };
     case 'approval_requested':
       if (r.approvals.some((a) => a.approvalId === e.approvalId)) return next;
-      return { ...next, approvals: [...r.approvals, { approvalId: e.approvalId, callId: e.callId, tool: e.tool, args: e.args, message: e.message, decision: null }] };
+      return { ...next, approvals: [...r.approvals, { approvalId: e.approvalId, callId: e.callId, tool: e.tool, args: e.args, message: e.message, ...(e.form ? { form: e.form } : {}), decision: null }] };
     case 'approval_resolved':
       return { ...next, approvals: r.approvals.map((a) => (a.approvalId === e.approvalId ? { ...a, decision: e.decision, ...(e.edits ? { edits: e.edits } : {}) } : a)) };
     case 'usage':

@@ -3,11 +3,12 @@
  * names), tool results as short sentences, a request's changes as one line ("Created 3 projects · moved
  * 9 tasks"). The names come from what the UI already has: the run's own tool results and the loaded views.
  */
-import type { ActionEntry } from '../../src-shared/domain';
+import { changesInWords, verbWord, VERB_WORDS, type ActionVerb } from '../../src-shared/actions';
+import { KINDS, kindOfWord, type EntityKind } from '../../src-shared/entities';
 import { asWritten } from '../../src-shared/written';
 import { argLabel, count } from './format';
 
-export { asWritten };
+export { asWritten, changesInWords };
 
 /** Id → the name the user knows it by. */
 export type Names = ReadonlyMap<string, string>;
@@ -66,33 +67,54 @@ export function argsInWords(args: unknown, names: Names): [string, string][] {
   return Object.entries(args as Record<string, unknown>).map(([k, v]) => [argLabel(k), valueInWords(v, names)]);
 }
 
-/** The thing a tool or an action is about, from its name: add_list_item → item, move_task → task. */
-export function nounOf(tool: string): string {
-  for (const noun of ['item', 'task', 'project', 'list', 'event', 'conversation']) if (tool.includes(noun)) return noun;
-  return 'change';
+/**
+ * The kind of thing a tool is about, from the words of its name (add_list_item → item, move_tasks → task,
+ * list_tasks → task): the last word that names a kind in src-shared/entities.ts. Null: no kind (calculate).
+ */
+export function kindOfTool(tool: string): EntityKind | null {
+  const words = tool.split('_');
+  for (let i = words.length - 1; i >= 0; i--) {
+    const kind = kindOfWord(words[i]!);
+    if (kind) return kind;
+  }
+  return null;
 }
 
-/** A list of named things in short: "9 tasks: Bake the cake; Buy milk; … and 6 more". */
-function listInWords(rows: unknown[], noun: string, total: number | null, names: Names): string {
+const isVerb = (word: string): word is ActionVerb => Object.hasOwn(VERB_WORDS, word);
+
+/** A noun and its plural: a kind's from src-shared/entities.ts, else the result's own word ("slots"). */
+type Noun = readonly [one: string, many: string];
+const nounOfKind = (kind: EntityKind | null): Noun => (kind ? [KINDS[kind].noun, KINDS[kind].plural] : ['item', 'items']);
+const nounOfKey = (key: string): Noun => {
+  const kind = kindOfWord(key);
+  return kind ? nounOfKind(kind) : [key.replace(/s$/, ''), key.endsWith('s') ? key : `${key}s`];
+};
+
+/** A list of named things in short: "9 tasks: Bake the cake; Buy milk; … and 6 more"; with a verb, "Moved 3 tasks: …". */
+function listInWords(rows: unknown[], noun: Noun, total: number | null, names: Names, verb?: ActionVerb): string {
   const labels = rows.map((r) => valueInWords(r, names));
-  const head = count(total ?? rows.length, noun);
-  if (rows.length === 0) return `no ${noun}s`;
+  const n = total ?? rows.length;
+  const head = `${verb ? `${verbWord(verb)} ` : ''}${count(n, noun[0], noun[1])}`;
+  if (rows.length === 0) return verb ? head : `no ${noun[1]}`;
   const shown = labels.slice(0, MAX_LIST).join('; ');
-  const more = (total ?? rows.length) - Math.min(rows.length, MAX_LIST);
+  const more = n - Math.min(rows.length, MAX_LIST);
   return `${head}: ${shown}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** A tool's result as a short sentence, with names for ids. */
 export function resultInWords(tool: string, result: unknown, names: Names): string {
-  if (Array.isArray(result)) return listInWords(result, nounOf(tool), null, names);
+  if (Array.isArray(result)) return listInWords(result, nounOfKind(kindOfTool(tool)), null, names);
   if (result && typeof result === 'object') {
     const o = result as Record<string, unknown>;
     if (typeof o['error'] === 'string') return o['error'];
     const list = Object.entries(o).find(([, v]) => Array.isArray(v));
     if (list) {
       const [key, rows] = list as [string, unknown[]];
-      const noun = key === 'items' || key === 'results' ? nounOf(tool) : key.replace(/s$/, '');
-      return listInWords(rows, noun === 'change' ? 'item' : noun, typeof o['total'] === 'number' ? o['total'] : null, names);
+      const total = typeof o['total'] === 'number' ? o['total'] : null;
+      // {moved: [...]} of move_tasks: "Moved 3 tasks: …"; {tasks: [...]}: "3 tasks: …"; {items|results}: the tool's kind
+      if (isVerb(key)) return listInWords(rows, nounOfKind(kindOfTool(tool)), total, names, key);
+      const noun = key === 'items' || key === 'results' ? nounOfKind(kindOfTool(tool)) : nounOfKey(key);
+      return listInWords(rows, noun, total, names);
     }
     const label = LABEL_KEYS.map((k) => o[k]).find((v): v is string => typeof v === 'string');
     if (label) {
@@ -102,25 +124,4 @@ export function resultInWords(tool: string, result: unknown, names: Names): stri
     if (o['ok'] === true) return 'Done';
   }
   return valueInWords(result, names);
-}
-
-const plural = (noun: string, n: number): string => (n === 1 ? noun : `${noun}s`);
-
-/**
- * A request's changes in one line, by what was done to what, in the order first done:
- * "Created 3 projects · moved 9 tasks". The verb is the first word of each action's summary
- * (src-main/core/domain writes them: "Created project 'X'", "Moved 'Y' to X").
- */
-export function changesInWords(entries: readonly Pick<ActionEntry, 'tool' | 'summary'>[]): string {
-  const groups = new Map<string, { verb: string; noun: string; n: number }>();
-  for (const e of entries) {
-    const verb = (/^\S+/.exec(e.summary)?.[0] ?? 'Changed').toLowerCase();
-    const noun = nounOf(e.tool);
-    const key = `${verb} ${noun}`;
-    const g = groups.get(key);
-    if (g) g.n++;
-    else groups.set(key, { verb, noun, n: 1 });
-  }
-  const text = [...groups.values()].map((g) => `${g.verb} ${g.n.toLocaleString()} ${plural(g.noun, g.n)}`).join(' · ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

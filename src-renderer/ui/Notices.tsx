@@ -4,7 +4,7 @@ import { useApp } from '../store/react';
 const SHOWN_MS = 6000;
 
 /**
- * Short notices at the bottom (e.g. "Undid: …"); errors stay until dismissed. The one polite status region
+ * Short notices at the bottom (e.g. what an undo did); errors stay until dismissed. The one polite status region
  * of the window: notices and announcements (screen-reader only) are read out from here.
  */
 export function Notices() {

@@ -5,7 +5,7 @@ import type { SearchKind } from '../../../src-shared/ipc';
 import { recurrenceWords } from '../../../src-shared/quickadd';
 import { addFromText, describeDue } from '../../core/domain/quickadd';
 import { searchAll } from '../../core/domain/search';
-import { attempt as attemptFind } from '../../core/domain/fail';
+import { attempt as attemptFind } from '../../core/fail';
 import { compileFilter, deleteFilter, findTasks, listFilters, resolveFilter, saveFilter } from '../../core/domain/filter';
 import { change, must, usage, type Cli } from '../context';
 import { registerOperationCommands } from './operations';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { listActions, undoAction, undoLast, undoRequest, type UndoReport } from '../../core';
+import { reversedLine } from '../../../src-shared/actions';
 import type { ActionEntry } from '../../../src-shared/domain';
 import { sessionClient } from '../../core/mcp/sessions';
 import { must, usage, type Cli } from '../context';
@@ -26,7 +27,7 @@ export function registerLogCommands(program: Command, cli: Cli): void {
     .description('the action log, newest first, grouped by request')
     .option('--run <id>', 'only the actions of this request')
     .option('--limit <n>', 'how many entries', '50')
-    .option('--json', 'print [{id, runId, tool, args, summary, createdAt, undoneAt}]')
+    .option('--json', 'print [{id, runId, tool, args, summary, what, createdAt, undoneAt}] (what: {verb, kind, id, name, count, reverses})')
     .action((o: { run?: string; limit: string; json?: boolean }) => {
       const limit = Number(o.limit);
       if (!Number.isInteger(limit) || limit < 1) throw usage(`--limit ${o.limit} is not a positive whole number`, 'e.g. --limit 100');
@@ -34,7 +35,7 @@ export function registerLogCommands(program: Command, cli: Cli): void {
       if (o.json)
         // The public shape (docs/ARCHITECTURE.md, "Public contract") names the request `runId`
         // (an agent run or a user command).
-        cli.json(entries.map(({ id, requestId, tool, args, summary, createdAt, undoneAt }) => ({ id, runId: requestId, tool, args, summary, createdAt, undoneAt })));
+        cli.json(entries.map(({ id, requestId, tool, args, summary, what, createdAt, undoneAt }) => ({ id, runId: requestId, tool, args, summary, what, createdAt, undoneAt })));
       else printLog(cli, entries);
     });
 
@@ -45,7 +46,7 @@ export function registerLogCommands(program: Command, cli: Cli): void {
     .option('--run <id>', 'undo every change of this request, all or nothing')
     .option('--last', 'undo the most recent request that still has changes in effect')
     .option('--cascade', 'first undo the later changes that touched the same data')
-    .option('--json', 'print {reversed: [{id, summary}], created: [ids]}')
+    .option('--json', 'print {reversed: [{id, summary, what, subject}], created: [ids]}')
     .action((action: string | undefined, o: { run?: string; last?: boolean; cascade?: boolean; json?: boolean }) => {
       const chosen = [action !== undefined, o.run !== undefined, !!o.last].filter(Boolean).length;
       if (chosen !== 1) throw usage('say what to undo: an action id, --run ID or --last', 'e.g. tidy undo a12, tidy undo --run r3, tidy undo --last');
@@ -55,6 +56,6 @@ export function registerLogCommands(program: Command, cli: Cli): void {
         action !== undefined ? undoAction(db, action, options) : o.run !== undefined ? undoRequest(db, o.run, options) : undoLast(db, options),
       );
       if (o.json) return cli.json(report);
-      for (const [i, r] of report.reversed.entries()) cli.out(`Undid ${r.id}: ${r.summary} (undo ${report.created[i]} to redo)`);
+      for (const [i, r] of report.reversed.entries()) cli.out(reversedLine(r, report.created[i]));
     });
 }

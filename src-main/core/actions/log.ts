@@ -1,3 +1,4 @@
+import { ActionWhat, UNKNOWN_WHAT } from '../../../src-shared/actions';
 import type { ActionEntry, ActionSource } from '../../../src-shared/domain';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
@@ -21,6 +22,8 @@ export interface ActionRow {
   /** The before/after image of every row the action wrote (JSON Change[]). */
   changes: string;
   summary: string;
+  /** What it did, as data (JSON ActionWhat; migration 11 wrote it for the rows logged before). */
+  what: string | null;
   created_at: string;
   undone_at: string | null;
   undoes: string | null;
@@ -34,7 +37,9 @@ export function newUserRequest(db: Db): ActionContext {
 export interface NewAction {
   tool: string;
   args: unknown;
+  /** For display; `what` is what it did. */
   summary: string;
+  what: ActionWhat;
   result?: unknown;
   undoes?: string;
 }
@@ -44,8 +49,8 @@ export function recordAction(db: Db, ctx: ActionContext, action: NewAction, chan
   const id = nextId(db, 'a');
   const info = cached(
     db,
-    `INSERT INTO actions (id, request_id, source, tool, args, result, changes, summary, created_at, undoes)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO actions (id, request_id, source, tool, args, result, changes, summary, what, created_at, undoes)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     ctx.requestId,
@@ -55,6 +60,7 @@ export function recordAction(db: Db, ctx: ActionContext, action: NewAction, chan
     action.result === undefined ? null : JSON.stringify(action.result),
     JSON.stringify(changes),
     action.summary,
+    JSON.stringify(action.what),
     new Date().toISOString(),
     action.undoes ?? null,
   );
@@ -71,6 +77,16 @@ export function changesOf(row: ActionRow): Change[] {
   return JSON.parse(row.changes) as Change[];
 }
 
+/** What an action did; an unreadable value (a hand-edited database) reads as a change of no kind. */
+export function whatOf(row: ActionRow): ActionWhat {
+  try {
+    const parsed = ActionWhat.safeParse(JSON.parse(row.what ?? 'null'));
+    return parsed.success ? parsed.data : UNKNOWN_WHAT;
+  } catch {
+    return UNKNOWN_WHAT;
+  }
+}
+
 export function toEntry(row: ActionRow): ActionEntry {
   return {
     id: row.id,
@@ -79,6 +95,7 @@ export function toEntry(row: ActionRow): ActionEntry {
     tool: row.tool,
     args: JSON.parse(row.args) as unknown,
     summary: row.summary,
+    what: whatOf(row),
     createdAt: row.created_at,
     undoneAt: row.undone_at,
     undoes: row.undoes,

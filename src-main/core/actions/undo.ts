@@ -1,10 +1,11 @@
+import { reversalOf, reversalSummary, type ReversedAction } from '../../../src-shared/actions';
 import type { Result } from '../../../src-shared/result';
-import { attempt, fail } from '../domain/fail';
+import { attempt, fail } from '../fail';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import { childrenOf, entity } from '../store/entities';
 import { entityKey, readRow, restoreRow, sameRow, type Change, type Row, type Table } from './changes';
-import { changesOf, getActionRow, recordAction, type ActionContext, type ActionRow } from './log';
+import { changesOf, getActionRow, recordAction, whatOf, type ActionContext, type ActionRow } from './log';
 
 export interface UndoOptions {
   /** The request the undo itself is logged under. */
@@ -15,7 +16,7 @@ export interface UndoOptions {
 
 export interface UndoReport {
   /** The actions that were reversed, in the order they were reversed. */
-  reversed: { id: string; summary: string }[];
+  reversed: ReversedAction[];
   /** The new log entries that record those reversals (each one can be undone again: a redo). */
   created: string[];
   /** The request undone or redone as a whole (undoRequest, undoLast, redoRequest), so a window can redo what it undid. */
@@ -149,12 +150,14 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
     throw e;
   }
   for (const c of changes) checkParentLive(db, row, c.table, c.before);
-  const { root, depth } = chainRoot(db, row);
-  const summary = `${depth % 2 === 0 ? 'Undid' : 'Redid'}: ${root.summary}`;
+  const root = chainRoot(db, row);
+  const reversed = whatOf(row);
+  const verb = reversalOf(reversed);
   const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: c.before })).reverse();
-  const id = recordAction(db, ctx, { tool: 'undo', args: { actionId: row.id }, summary, undoes: row.id }, inverse);
+  const what = { ...reversed, verb, reverses: row.id };
+  const id = recordAction(db, ctx, { tool: 'undo', args: { actionId: row.id }, summary: reversalSummary(verb, root.summary), what, undoes: row.id }, inverse);
   markUndone(db, row.id);
-  report.reversed.push({ id: row.id, summary: row.summary });
+  report.reversed.push({ id: row.id, summary: row.summary, what: reversed, subject: root.summary });
   report.created.push(id);
 }
 
@@ -184,14 +187,11 @@ function markUndone(db: Db, id: string): void {
   }
 }
 
-function chainRoot(db: Db, row: ActionRow): { root: ActionRow; depth: number } {
+/** The change an undo or redo is about: the first action of its chain of undoes. */
+function chainRoot(db: Db, row: ActionRow): ActionRow {
   let root = row;
-  let depth = 0;
-  while (root.undoes) {
-    root = getActionRow(db, root.undoes)!;
-    depth++;
-  }
-  return { root, depth };
+  while (root.undoes) root = getActionRow(db, root.undoes)!;
+  return root;
 }
 
 /** The in-effect action that undid `id`, if any. */

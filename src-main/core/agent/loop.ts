@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AgentEvent, AgentEventBody, ApprovalAnswer, ApprovalDecision, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../../src-shared/events';
+import type { AgentEvent, AgentEventBody, ApprovalAnswer, ApprovalDecision, ApprovalForm, RunStatus, StopReason, TokenUsage, WireProtocol } from '../../../src-shared/events';
 import type { Failure } from '../../../src-shared/result';
 import { ModelError, type ChatMessage, type Model, type ModelDelta, type ModelTurn } from '../llm/port';
 import { timeLimit } from '../abort';
@@ -18,6 +18,7 @@ export interface ApprovalRequest {
   tool: string;
   args: unknown;
   message: string;
+  form?: ApprovalForm;
 }
 
 export interface RunAgentOptions {
@@ -200,7 +201,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
 
   /** Asks the user about a call, with the events the UI and the trace show. */
   const askUser = (call: PendingCall) => async (tool: Tool, question: string): Promise<ApprovalAnswer> => {
-    const ask: ApprovalRequest = { approvalId: `ap${++approvals}`, callId: call.id, tool: tool.name, args: call.args, message: question };
+    const ask: ApprovalRequest = { approvalId: `ap${++approvals}`, callId: call.id, tool: tool.name, args: call.args, message: question, ...(tool.approvalForm ? { form: tool.approvalForm } : {}) };
     const pending = o.approve ? o.approve(ask) : Promise.resolve<ApprovalDecision>('decline');
     emit({ type: 'approval_requested', ...ask });
     const answer = answerOf(await abortable(pending, signal));

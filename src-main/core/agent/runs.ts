@@ -5,7 +5,7 @@
 import { Protocol } from '../../../src-shared/settings';
 import type { z } from 'zod';
 import type { AgentEvent, ApprovalAnswer, ApprovalDecision } from '../../../src-shared/events';
-import { fail } from '../domain/fail';
+import { fail } from '../fail';
 import { describeIssues } from '../tools/invoke';
 import type { Result } from '../../../src-shared/result';
 import type { Model } from '../llm/port';

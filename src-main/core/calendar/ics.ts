@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
-import { fail } from '../domain/fail';
+import { fail } from '../fail';
 import { addDays, ianaZone, parseWall, wallAt, wallDate, wallString, wallToUtc, type Wall } from './zones';
 import { normaliseRule, lastOccurrenceEnd } from './expand';
 

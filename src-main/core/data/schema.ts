@@ -160,6 +160,8 @@ export const actionRow = z.strictObject({
   result: maybe,
   changes: text,
   summary: text,
+  /** JSON ActionWhat; absent in files of schema 10 and before (written on import, as migration 11 does). */
+  what: maybe.optional(),
   createdAt: text,
   undoneAt: maybe,
   undoes: id.nullable(),
@@ -389,6 +391,7 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
       result: 'result',
       changes: 'changes',
       summary: 'summary',
+      what: 'what',
       createdAt: 'created_at',
       undoneAt: 'undone_at',
       undoes: 'undoes',

@@ -324,7 +324,7 @@ export function applyTodoistImport(db: Db, plan: TodoistPlan, source = 'Todoist'
             updated_at: t,
           });
         const summary = `Imported ${p.tasks.length} task${p.tasks.length === 1 ? '' : 's'} from ${source} into ${p.existingId === null ? 'new project ' : ''}'${p.name}'`;
-        recordAction(db, ctx, { tool: 'import_todoist', args: { file: p.file, project: p.name }, summary, result: { project: projectId, tasks: p.tasks.length } }, cs.changes);
+        recordAction(db, ctx, { tool: 'import_todoist', args: { file: p.file, project: p.name }, summary, what: { verb: 'imported', kind: 'task', id: null, name: null, count: p.tasks.length, reverses: null }, result: { project: projectId, tasks: p.tasks.length } }, cs.changes);
       }
       return { requestId: ctx.requestId };
     })

@@ -13,8 +13,9 @@ import { isoInZone, localZone, parseWall, wallAt, wallDate, wallString, wallToUt
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { fail } from './fail';
+import { fail } from '../fail';
 import { assertNameFree, named, resolveNamed, type NamedGuards } from './named';
+import type { MutationBody } from './mutation';
 import { implement } from './operation';
 import { getTask } from './tasks';
 import { cleanName, cleanText, nameKey, now, quote } from './text';
@@ -433,7 +434,7 @@ export interface ImportInput {
  * file are kept but marked cancelled (undo brings the previous state back). A file that changes nothing
  * is refused ("already matches"), so the log holds no empty action.
  */
-export const importCalendar = implement('calendars.import', (cs, input: ImportInput, db): { value: ImportReport; summary: string } => {
+export const importCalendar = implement('calendars.import', (cs, input: ImportInput, db): MutationBody<ImportReport> => {
   const source = basename(String(input.fileName).replace(/\\/g, '/')).trim().slice(0, 255) || 'calendar.ics';
   const parsed = parseIcs(String(input.text ?? ''));
   const person = input.person?.trim() ? parsePerson(input.person) : null;
@@ -517,6 +518,7 @@ export const importCalendar = implement('calendars.import', (cs, input: ImportIn
   return {
     value: { calendar, added, updated, removed, unchanged, warnings: parsed.warnings },
     summary: `${existing ? 'Re-imported' : 'Imported'} calendar ${quote(calendar.name)} from ${source} (${counts})`,
+    what: { verb: existing ? 'reimported' : 'imported', id: calendar.id, name: calendar.name },
   };
 });
 

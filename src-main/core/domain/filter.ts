@@ -16,7 +16,7 @@ import { cached } from '../store/statements';
 import { nextId } from '../store/ids';
 import { mutate, type Mutated } from './mutation';
 import type { ActionContext } from '../actions/log';
-import { fail } from './fail';
+import { fail } from '../fail';
 import { cleanLabel } from './labels';
 import { localDate, parseDue, rowsToTasks, SELECT_TASK } from './tasks';
 import { cleanName, nameKey, now as nowIso, quote } from './text';
@@ -237,7 +237,7 @@ export function resolveFilter(db: Db, ref: string): SavedFilter {
 
 /** Saves (or replaces the query of) a named filter; the query must compile. Logged and undoable. */
 export function saveFilter(db: Db, ctx: ActionContext, input: { name: string; query: string }): Mutated<SavedFilter> {
-  return mutate(db, ctx, 'save_filter', input, (cs) => {
+  return mutate(db, ctx, 'save_filter', { verb: 'saved', kind: 'filter' }, input, (cs) => {
     const name = cleanName(input.name, 'filter');
     const query = String(input.query ?? '').trim();
     compileFilter(query);
@@ -255,7 +255,7 @@ export function saveFilter(db: Db, ctx: ActionContext, input: { name: string; qu
 
 /** Deletes a saved filter. Logged and undoable. */
 export function deleteFilter(db: Db, ctx: ActionContext, input: { filter: string }): Mutated<SavedFilter> {
-  return mutate(db, ctx, 'delete_filter', input, (cs) => {
+  return mutate(db, ctx, 'delete_filter', { verb: 'removed', kind: 'filter' }, input, (cs) => {
     const f = resolveFilter(db, input.filter);
     cs.remove('filters', f.id);
     return { value: f, summary: `Deleted filter ${quote(f.name)}` };

@@ -6,7 +6,7 @@ import type { ChangeSet } from '../actions/changes';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { fail } from './fail';
+import { fail } from '../fail';
 import { nameKey, now } from './text';
 
 /** The most labels one task carries. */

@@ -2,7 +2,7 @@ import type { List, ListItem } from '../../../src-shared/domain';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { fail } from './fail';
+import { fail } from '../fail';
 import { implement } from './operation';
 import { assertLive, assertNameFree as assertNamed, named, resolveNamed } from './named';
 import { cleanName, cleanText, nameKey, now, quote } from './text';
@@ -116,7 +116,7 @@ export const checkListItem = implement('lists.checkItem', (cs, input: { list: st
   if (item.archivedAt) fail(`item ${item.id} is archived`, 'undo its archiving first');
   if (item.checked === input.checked) fail(`item ${item.id} is already ${input.checked ? 'checked' : 'unchecked'}`, 'nothing to change');
   const row = cs.update('list_items', item.id, { checked: input.checked ? 1 : 0, updated_at: now() });
-  return { value: toItem(row as unknown as ItemRow), summary: `${input.checked ? 'Checked' : 'Unchecked'} ${quote(item.text)} on ${list.name}` };
+  return { value: toItem(row as unknown as ItemRow), summary: `${input.checked ? 'Checked' : 'Unchecked'} ${quote(item.text)} on ${list.name}`, what: { verb: input.checked ? 'checked' : 'unchecked' } };
 });
 
 export const archiveListItem = implement('lists.archiveItem', (cs, input: { list: string; item: string }, db) => {

@@ -2,7 +2,7 @@ import type { ChangeSet } from '../actions/changes';
 import type { Db } from '../store/db';
 import { entity, type NamedTable } from '../store/entities';
 import { cached } from '../store/statements';
-import { fail } from './fail';
+import { fail } from '../fail';
 import type { MutationBody } from './mutation';
 import { cleanName, nameKey, now, quote } from './text';
 

@@ -28,7 +28,7 @@ export function implement<C extends OperationChannel, I, T extends z.output<Spec
   body: (cs: ChangeSet, input: I, db: Db) => MutationBody<T>,
 ): Operation<SpecOf<C>, I, T> {
   const spec = operationSpec(channel);
-  const run = (db: Db, ctx: ActionContext, input: I): Mutated<T> => mutate(db, ctx, spec.name, input, (cs) => body(cs, input, db));
+  const run = (db: Db, ctx: ActionContext, input: I): Mutated<T> => mutate(db, ctx, spec.name, { verb: spec.verb, kind: spec.kind }, input, (cs) => body(cs, input, db));
   return Object.assign(run, { spec });
 }
 

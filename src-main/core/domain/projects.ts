@@ -2,7 +2,7 @@ import { INBOX_ID, type Project } from '../../../src-shared/domain';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { fail } from './fail';
+import { fail } from '../fail';
 import { implement } from './operation';
 import { assertLive, assertNameFree as assertNamed, named, resolveNamed, type NamedGuards } from './named';
 import { cleanName, nameKey, now, quote } from './text';

@@ -4,8 +4,8 @@
  * `search` tool (tools/search.ts) reads the same index and answers in its own shape.
  */
 import type { SearchHit, SearchKind, SearchResults } from '../../../src-shared/ipc';
-import { ftsQuery } from '../tools/search';
 import type { Db } from '../store/db';
+import { ftsQuery } from '../store/search-index';
 import { cached } from '../store/statements';
 
 /** Longer queries are cut here: a search box needs a few words, and each word is one more FTS5 term. */

@@ -3,7 +3,7 @@ import type { Section } from '../../../src-shared/domain';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { fail } from './fail';
+import { fail } from '../fail';
 import { implement } from './operation';
 import { resolveLiveProject } from './projects';
 import { cleanName, nameKey, now, quote } from './text';

@@ -4,7 +4,7 @@ import type { ChangeSet, Row } from '../actions/changes';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { fail } from './fail';
+import { fail } from '../fail';
 import type { MutationBody } from './mutation';
 import { implement } from './operation';
 import { cleanLabels, setTaskLabels } from './labels';

@@ -1,4 +1,4 @@
-import { fail } from './fail';
+import { fail } from '../fail';
 
 export const MAX_NAME = 120;
 export const MAX_TEXT = 2000;

@@ -271,7 +271,7 @@ export const connectMcpServers: McpLauncher = async (servers, o) => {
         if (tool.annotations?.readOnlyHint === true) return { ok: true, value };
         // Logged so the user sees it among the changes, as one that Tidy cannot undo (it holds no before-image).
         const actionId = ctx.db.transaction(() =>
-          recordAction(ctx.db, ctx.action, { tool: `${name}${MCP_SEPARATOR}${tool.name}`, args: args ?? {}, summary: `Ran ${tool.name} on the MCP server ${name} (cannot be undone)`, result: { external: name } }, []),
+          recordAction(ctx.db, ctx.action, { tool: `${name}${MCP_SEPARATOR}${tool.name}`, args: args ?? {}, summary: `Ran ${tool.name} on the MCP server ${name} (cannot be undone)`, what: { verb: 'ran', kind: null, id: null, name: tool.name, count: 1, reverses: null }, result: { external: name } }, []),
         )();
         return { ok: true, value, actionId };
       };

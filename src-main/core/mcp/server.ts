@@ -22,6 +22,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { undoCountWords } from '../../../src-shared/actions';
 import type { Failure } from '../../../src-shared/result';
 import type { ActionContext } from '../actions/log';
 import { listActions } from '../actions/log';
@@ -32,18 +33,6 @@ import { cached } from '../store/statements';
 import { clientName, sessionClient, startSessionRequest, type ClientId } from './sessions';
 import { approvalPolicy, invokeTool, type BulkPolicy } from '../tools/invoke';
 import { offeredTools, type Tool, type ToolOutcome, type ToolServices } from '../tools/tool';
-
-/** Writes that leave the same state when repeated with the same arguments (MCP's idempotentHint). Reads all are. */
-export const IDEMPOTENT_WRITES: ReadonlySet<string> = new Set([
-  'move_task',
-  'move_tasks',
-  'update_task',
-  'complete_task',
-  'complete_tasks',
-  'edit_list_item',
-  'check_list_item',
-  'archive_list_item',
-]);
 
 export const INSTRUCTIONS = `Tidy keeps the user's tasks, projects and lists. Look before you change: read tasks, projects or lists first and use their ids exactly.
 Prefer the batch tools (move_tasks, add_tasks, complete_tasks) over one call per task.
@@ -285,7 +274,7 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
     if (!r.ok) cached(db, `DELETE FROM mcp_sessions WHERE id = ? AND NOT EXISTS (SELECT 1 FROM actions WHERE request_id = ?)`).run(ctx.requestId, ctx.requestId);
     if (!r.ok) return failure(r);
     current = null;
-    log(`undid ${r.value.reversed.length} change${r.value.reversed.length === 1 ? '' : 's'}`);
+    log(undoCountWords(r.value.reversed.length));
     return undone(r.value);
   }
 
@@ -302,7 +291,7 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
             title: tool.name.replace(/_/g, ' '),
             readOnlyHint: read,
             destructiveHint: false,
-            idempotentHint: read || IDEMPOTENT_WRITES.has(tool.name),
+            idempotentHint: read || tool.idempotent === true,
             // Only a lookup reaches outside the user's own data.
             openWorldHint: tool.name === 'wikipedia',
           },

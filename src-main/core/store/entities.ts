@@ -6,7 +6,7 @@
  * Adding an entity: its table (a migration in store/migrations.ts), one entry here, then its operations
  * and tools (docs/ARCHITECTURE.md, "Add an entity").
  */
-import type { IdKind } from './ids';
+import { KINDS, type IdKind } from '../../../src-shared/entities';
 
 export type Row = Record<string, string | number | null>;
 
@@ -33,74 +33,74 @@ export interface EntityDef {
 
 export const ENTITIES = [
   {
-    table: 'projects',
-    prefix: 'p',
-    word: 'project',
+    table: KINDS.project.table,
+    prefix: KINDS.project.letter,
+    word: KINDS.project.noun,
     search: { column: 'name' },
     named: { hint: 'list the projects to see their ids and names, or create the project first' },
   },
   {
-    table: 'tasks',
-    prefix: 't',
-    word: 'task',
+    table: KINDS.task.table,
+    prefix: KINDS.task.letter,
+    word: KINDS.task.noun,
     parent: { table: 'projects', column: 'project_id', live: (row) => row['status'] === 'open' },
     search: { column: 'content' },
   },
   {
-    table: 'lists',
-    prefix: 'l',
-    word: 'list',
+    table: KINDS.list.table,
+    prefix: KINDS.list.letter,
+    word: KINDS.list.noun,
     search: { column: 'name' },
     named: { hint: 'see the list names for the lists that exist, or make the list first' },
   },
   {
-    table: 'list_items',
-    prefix: 'i',
-    word: 'item',
+    table: KINDS.item.table,
+    prefix: KINDS.item.letter,
+    word: KINDS.item.noun,
     parent: { table: 'lists', column: 'list_id', live: (row) => row['archived_at'] === null },
     search: { column: 'text' },
   },
   {
-    table: 'calendars',
-    prefix: 'k',
-    word: 'calendar',
+    table: KINDS.calendar.table,
+    prefix: KINDS.calendar.letter,
+    word: KINDS.calendar.noun,
     named: { hint: 'list the calendars (tidy cal list) to see their ids and names' },
   },
   {
-    table: 'events',
-    prefix: 'e',
-    word: 'event',
+    table: KINDS.event.table,
+    prefix: KINDS.event.letter,
+    word: KINDS.event.noun,
     parent: { table: 'calendars', column: 'calendar_id', live: (row) => row['cancelled_at'] === null },
     search: { column: 'title' },
   },
   {
-    table: 'sections',
-    prefix: 's',
-    word: 'section',
+    table: KINDS.section.table,
+    prefix: KINDS.section.letter,
+    word: KINDS.section.noun,
     parent: { table: 'projects', column: 'project_id', live: (row) => row['archived_at'] === null },
   },
   {
-    table: 'labels',
-    prefix: 'g',
-    word: 'label',
+    table: KINDS.label.table,
+    prefix: KINDS.label.letter,
+    word: KINDS.label.noun,
   },
   {
-    table: 'task_labels',
-    prefix: 'j',
-    word: 'label of a task',
+    table: KINDS.taskLabel.table,
+    prefix: KINDS.taskLabel.letter,
+    word: KINDS.taskLabel.noun,
     parent: { table: 'tasks', column: 'task_id', live: () => true },
   },
   {
-    table: 'comments',
-    prefix: 'n',
-    word: 'comment',
+    table: KINDS.comment.table,
+    prefix: KINDS.comment.letter,
+    word: KINDS.comment.noun,
     parent: { table: 'tasks', column: 'task_id', live: () => true },
     search: { column: 'text' },
   },
   {
-    table: 'filters',
-    prefix: 'f',
-    word: 'saved filter',
+    table: KINDS.filter.table,
+    prefix: KINDS.filter.letter,
+    word: KINDS.filter.noun,
   },
 ] as const satisfies readonly EntityDef[];
 

@@ -1,3 +1,4 @@
+import type { IdKind } from '../../../src-shared/entities';
 import type { Db } from './db';
 import { cached } from './statements';
 
@@ -5,7 +6,7 @@ import { cached } from './statements';
  * Short, human-typable ids: a letter for the kind and a counter (t12 is a task, p3 a project, a41 an
  * action, e5 an event, k2 a calendar, s4 a section, g2 a label, j9 a task's label, n3 a comment, f1 a saved filter). Counters only grow, so an id freed by an undo is never handed out again.
  */
-export type IdKind = 'p' | 't' | 'l' | 'i' | 'a' | 'u' | 'r' | 'c' | 'm' | 'e' | 'k' | 's' | 'g' | 'j' | 'n' | 'f';
+export type { IdKind } from '../../../src-shared/entities';
 
 export function nextId(db: Db, kind: IdKind): string {
   const row = cached(

@@ -400,6 +400,14 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 11,
+    description: 'actions say what they did as data (actions.what: verb, kind, id, name, count, reverses), written for the rows logged before',
+    up(db) {
+      db.exec(`ALTER TABLE actions ADD COLUMN what TEXT`);
+      backfillActionWhat(db);
+    },
+  },
+  {
     version: 12,
     description: 'rich tasks: description, subtasks (parent), sections, labels, comments, deadline and duration; saved filters',
     up(db) {
@@ -495,6 +503,79 @@ export function upgradeTaskImagesTo12(db: Database.Database): void {
       c.after = after;
     }
     if (changed) update.run(JSON.stringify(changes), row.seq);
+  }
+}
+
+/**
+ * Writes `what` for the action rows that have none (logged before schema 11, in the database or in an
+ * export file of an older Tidy), from what they hold: the operation (the tool column), the rows they
+ * changed, and the chain of undoes. The table of operations is frozen here as schema 11 knew it, so
+ * this stays true whatever the registries become. Summaries are not read.
+ */
+export function backfillActionWhat(db: Database.Database): void {
+  type Image = Record<string, unknown> | null;
+  type What = { verb: string; kind: string | null; id: string | null; name: string | null; count: number; reverses: string | null };
+  const OPS: Record<string, [verb: string, kind: string]> = {
+    add_task: ['added', 'task'], update_task: ['updated', 'task'], reorder_task: ['moved', 'task'], snooze_task: ['snoozed', 'task'],
+    move_task: ['moved', 'task'], complete_task: ['completed', 'task'], reopen_task: ['reopened', 'task'], archive_task: ['archived', 'task'],
+    create_project: ['created', 'project'], rename_project: ['renamed', 'project'], archive_project: ['archived', 'project'], unarchive_project: ['unarchived', 'project'],
+    make_list: ['made', 'list'], rename_list: ['renamed', 'list'], archive_list: ['archived', 'list'], unarchive_list: ['unarchived', 'list'],
+    add_list_item: ['added', 'item'], edit_list_item: ['changed', 'item'], check_list_item: ['checked', 'item'], archive_list_item: ['archived', 'item'],
+    book_event: ['booked', 'event'], move_event: ['moved', 'event'], cancel_event: ['cancelled', 'event'],
+    import_calendar: ['imported', 'calendar'], remove_calendar: ['removed', 'calendar'], import_todoist: ['imported', 'task'],
+  };
+  const TABLES: Record<string, [table: string, label: string]> = {
+    task: ['tasks', 'content'], project: ['projects', 'name'], list: ['lists', 'name'], item: ['list_items', 'text'], event: ['events', 'title'], calendar: ['calendars', 'name'],
+  };
+  const KIND_OF_TABLE = new Map(Object.entries(TABLES).map(([kind, [table]]) => [table, kind]));
+  const rows = db.prepare(`SELECT seq, id, tool, changes, undoes, what FROM actions ORDER BY seq`).all() as {
+    seq: number; id: string; tool: string; changes: string; undoes: string | null; what: string | null;
+  }[];
+  const known = new Map<string, What>();
+  const update = db.prepare(`UPDATE actions SET what = ? WHERE seq = ?`);
+  for (const row of rows) {
+    if (row.what !== null) {
+      known.set(row.id, JSON.parse(row.what) as What);
+      continue;
+    }
+    let changes: { table: string; id: string; before: Image; after: Image }[] = [];
+    try {
+      const parsed: unknown = JSON.parse(row.changes);
+      if (Array.isArray(parsed)) changes = parsed.filter((c): c is (typeof changes)[number] => c !== null && typeof c === 'object' && typeof c.table === 'string');
+    } catch {
+      // an unreadable image list: what the operation says, with no id or name
+    }
+    let what: What;
+    const reversed = row.undoes === null ? undefined : known.get(row.undoes);
+    if (row.undoes !== null) {
+      // Reversing an undo is a redo; reversing anything else (a change, a redo) is an undo.
+      const base = reversed ?? { verb: 'changed', kind: null, id: null, name: null, count: 1, reverses: null };
+      what = { ...base, verb: base.verb === 'undid' ? 'redid' : 'undid', reverses: row.undoes };
+    } else if (row.changes === '[]') {
+      const at = row.tool.indexOf('__');
+      what = { verb: 'ran', kind: null, id: null, name: at === -1 ? row.tool : row.tool.slice(at + 2), count: 1, reverses: null };
+    } else {
+      const op = OPS[row.tool];
+      const kind = op?.[1] ?? KIND_OF_TABLE.get(changes[0]?.table ?? '') ?? null;
+      let verb = op?.[0] ?? 'changed';
+      const [table, label] = kind ? TABLES[kind]! : ['', ''];
+      const own = changes.filter((c) => c.table === table);
+      const first = own[0];
+      const image = first ? (first.after ?? first.before) : null;
+      if (row.tool === 'check_list_item' && first?.after) verb = first.after['checked'] ? 'checked' : 'unchecked';
+      if (row.tool === 'import_calendar' && (!first || first.before)) verb = 'reimported'; // a first import makes its calendar
+      const todoist = row.tool === 'import_todoist';
+      what = {
+        verb,
+        kind,
+        id: todoist || !first ? null : first.id,
+        name: todoist || !image || typeof image[label] !== 'string' ? null : (image[label] as string),
+        count: todoist ? own.length : 1,
+        reverses: null,
+      };
+    }
+    known.set(row.id, what);
+    update.run(JSON.stringify(what), row.seq);
   }
 }
 

@@ -76,6 +76,15 @@ function sources(db: Db): Source[] {
 const TRIGGERS = `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'search\\_%' ESCAPE '\\'`;
 
 /** Whether the index's triggers are what the registry says (read-only: a check before anything is written). */
+/**
+ * The model's words as an FTS5 query: each word a quoted prefix term, all required. Quoting makes any
+ * input safe (FTS5 syntax such as `-`, `:`, `"` or NEAR is never interpreted).
+ */
+export function ftsQuery(text: string): string | null {
+  const words = text.normalize('NFC').match(/[\p{L}\p{N}]+/gu);
+  return words ? words.map((w) => `"${w}"*`).join(' ') : null;
+}
+
 export function searchIndexCurrent(db: Db): boolean {
   const have = new Map((db.prepare(TRIGGERS).all() as { name: string; sql: string }[]).map((r) => [r.name, r.sql]));
   const want = sources(db).flatMap(triggers);

@@ -49,6 +49,7 @@ const taskIdsOf = (input: { task_ids: string[] }): number => new Set(input.task_
 export const BATCH_TOOLS = [
   defineTool({
     name: 'move_tasks',
+    idempotent: true,
     description: `Move up to ${BATCH_MAX} tasks to one project; reports each task not moved.`,
     input: z.strictObject({ task_ids: ids, project_id: z.string() }),
     effect: 'write',
@@ -110,6 +111,7 @@ export const BATCH_TOOLS = [
   }),
   defineTool({
     name: 'complete_tasks',
+    idempotent: true,
     description: `Mark up to ${BATCH_MAX} tasks done; reports each task not completed.`,
     input: z.strictObject({ task_ids: ids }),
     effect: 'write',

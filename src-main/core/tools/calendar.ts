@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { CalendarEvent } from '../../../src-shared/calendar';
 import { readSettings } from '../settings';
-import { findFreeSlots } from '../calendar/free';
+import { findFreeSlots } from '../domain/free';
 import { localZone } from '../calendar/zones';
 import { bookEvent, cancelEvent, listEvents, moveEvent, parseInstant, parsePerson, shortTime } from '../domain/calendar';
 import { quote } from '../domain/text';
@@ -84,6 +84,7 @@ export const CALENDAR_TOOLS = [
   }),
   defineTool({
     name: 'book_event',
+    approvalForm: 'event',
     description: "Book an event (the user approves it); task_id: a task it is for.",
     input: z.strictObject({
       title: z.string(),
@@ -111,6 +112,7 @@ export const CALENDAR_TOOLS = [
   }),
   defineTool({
     name: 'move_event',
+    approvalForm: 'event',
     description: "Move an event of the user's own calendar (event_id from get_events).",
     input: z.strictObject({ event_id: z.string(), start: when, end: when }),
     effect: 'write',

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { ApprovalAnswer, ApprovalDecision } from '../../../src-shared/events';
 import type { ApprovalPolicy } from '../../../src-shared/settings';
-import { attempt, DomainError } from '../domain/fail';
+import { attempt, DomainError } from '../fail';
 import { signature, type Tool, type ToolContext, type ToolOutcome } from './tool';
 
 export interface ToolCallRequest {

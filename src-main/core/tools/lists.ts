@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { asWritten } from '../../../src-shared/written';
 import { addListItem, archiveListItem, checkListItem, editListItem, listItems, listLists, makeList } from '../domain/lists';
-import { fail } from '../domain/fail';
+import { fail } from '../fail';
 import { quote } from '../domain/text';
 import { capped, defineTool, mutation, read, READ_CAP } from './tool';
 
@@ -54,6 +54,7 @@ export const LIST_TOOLS = [
   }),
   defineTool({
     name: 'edit_list_item',
+    idempotent: true,
     description: "Change an item's text (item_id from get_list_items).",
     input: z.strictObject({ list, item_id: z.string(), text: z.string() }),
     effect: 'write',
@@ -62,6 +63,7 @@ export const LIST_TOOLS = [
   }),
   defineTool({
     name: 'check_list_item',
+    idempotent: true,
     description: 'Check or uncheck an item (item_id from get_list_items).',
     input: z.strictObject({ list, item_id: z.string(), checked: z.boolean() }),
     effect: 'write',
@@ -70,6 +72,7 @@ export const LIST_TOOLS = [
   }),
   defineTool({
     name: 'archive_list_item',
+    idempotent: true,
     description: 'Remove an item from a list (item_id from get_list_items); it is archived, not deleted.',
     input: z.strictObject({ list, item_id: z.string() }),
     effect: 'write',

@@ -1,17 +1,9 @@
 import { z } from 'zod';
-import { fail } from '../domain/fail';
+import { fail } from '../fail';
 import type { Db } from '../store/db';
+import { ftsQuery } from '../store/search-index';
 import { cached } from '../store/statements';
 import { capped, defineTool, read } from './tool';
-
-/**
- * The model's words as an FTS5 query: each word a quoted prefix term, all required. Quoting makes any
- * input safe (FTS5 syntax such as `-`, `:`, `"` or NEAR is never interpreted).
- */
-export function ftsQuery(text: string): string | null {
-  const words = text.normalize('NFC').match(/[\p{L}\p{N}]+/gu);
-  return words ? words.map((w) => `"${w}"*`).join(' ') : null;
-}
 
 // The index maps (kind, id) to a document (store/search-index.ts); kinds are table names. Archived things
 // are not found; done tasks are, marked as done.

@@ -6,7 +6,7 @@ import { findTasks } from '../domain/filter';
 import { asWritten } from '../../../src-shared/written';
 import { createProject, listProjects } from '../domain/projects';
 import { quote } from '../domain/text';
-import { fail } from '../domain/fail';
+import { fail } from '../fail';
 import { capped, defineTool, mutation, read, READ_CAP } from './tool';
 
 /**
@@ -118,6 +118,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'move_task',
+    idempotent: true,
     description: 'Move one task to a project; for several, use move_tasks.',
     input: z.strictObject({ task_id: z.string(), project_id: z.string() }),
     effect: 'write',
@@ -135,6 +136,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'update_task',
+    idempotent: true,
     description:
       "Change a task's content, priority (1 urgent…4 normal) or due (YYYY-MM-DD or YYYY-MM-DDTHH:MM local; null clears).",
     input: z.strictObject({
@@ -157,6 +159,7 @@ export const TASK_TOOLS = [
   }),
   defineTool({
     name: 'complete_task',
+    idempotent: true,
     description: 'Mark one task done; for several, use complete_tasks.',
     input: z.strictObject({ task_id: z.string() }),
     effect: 'write',

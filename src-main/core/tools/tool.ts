@@ -1,7 +1,8 @@
+import type { ApprovalForm } from '../../../src-shared/events';
 import { z } from 'zod';
 import type { Failure } from '../../../src-shared/result';
 import type { ActionContext } from '../actions/log';
-import { attempt } from '../domain/fail';
+import { attempt } from '../fail';
 import type { Mutated } from '../domain/mutation';
 import type { ApprovalPolicy, Settings } from '../../../src-shared/settings';
 import { createCalculator, type Calculator } from '../../sandbox/calculator';
@@ -66,6 +67,13 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * Default: 1 for a write tool, 0 for a read. Tools that only create return 0; batch tools their count.
    */
   changesExisting?: (input: z.output<S>) => number;
+  /**
+   * A write that leaves the same state when repeated with the same arguments (moving a task to a project,
+   * checking an item). The MCP server says so (idempotentHint); reads all are.
+   */
+  idempotent?: boolean;
+  /** The approval card shows the call as an editable form (`event`: booking-like tools); the approval event carries it. */
+  approvalForm?: ApprovalForm;
   /** Whether a call waits for the user's OK unless the user says otherwise (settings `approvals.<tool>`). Default: auto. */
   approval?: ApprovalPolicy;
   /**

@@ -6,6 +6,7 @@ import type { ActionEntry } from '../../../src-shared/domain';
 import type { ActionGroup, Output } from '../../../src-shared/ipc';
 import { createCoalescer } from '../../lib/coalesce';
 import { count } from '../../lib/format';
+import { reportWords } from '../../../src-shared/actions';
 import { toProblem, type Problem } from '../../lib/problem';
 import type { Deps, SliceCreator } from '../../store/types';
 
@@ -312,24 +313,5 @@ export function undoWords(p: Problem, verb: UndoProblem['verb'] = 'undo'): { mes
 /** The button of a refusal for want of an archived project or list: it brings it back, then tries again. */
 export const unarchiveLabel = (kind: string, verb: UndoProblem['verb']): string => `Unarchive the ${kind} and ${verb}`;
 
-/**
- * An entry of an undo report in words: reversing an undo entry ("Undid: X") is a redo of X, reversing a
- * redo entry ("Redid: X") undoes X again (the summaries are written by src-main/core/actions/undo.ts).
- */
-export function reversalWords(summary: string): { redo: boolean; what: string } {
-  const m = /^(Undid|Redid): (.*)$/s.exec(summary);
-  if (!m) return { redo: false, what: summary };
-  return { redo: m[1] === 'Undid', what: m[2]! };
-}
-
-/** What an undo or redo did, for the status region: "Undid: …", "Redid: …", "Redid 12 changes". */
-export function reportWords(report: { reversed: { summary: string }[] }): string {
-  const words = report.reversed.map((r) => reversalWords(r.summary));
-  const redone = words.filter((w) => w.redo).length;
-  const undone = words.length - redone;
-  // A redo with cascade first undoes the later changes that blocked it: both are said.
-  if (redone > 0 && undone > 0) return `Undid ${count(undone, 'change')} and redid ${count(redone, 'change')}`;
-  const verb = redone > 0 ? 'Redid' : 'Undid';
-  if (words.length === 1) return `${verb}: ${words[0]!.what}`;
-  return `${verb} ${words.length} changes`;
-}
+/** What an undo or redo did, in words: `reportWords` of src-shared/actions.ts. */
+export { reportWords };

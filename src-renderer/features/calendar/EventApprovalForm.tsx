@@ -9,9 +9,6 @@ import { useApp } from '../../store/react';
 import { ArgList } from '../../ui/common';
 import { editedArgs, fieldsFromArgs, type EventFields } from './approval';
 
-/** Tools whose approval card shows the event as a form. */
-export const EVENT_FORM_TOOLS: ReadonlySet<string> = new Set(['book_event', 'move_event']);
-
 export function EventApprovalForm({ approvalKey, tool, args, disabled }: { approvalKey: string; tool: string; args: unknown; disabled: boolean }) {
   const original = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
   const [fields, setFields] = useState<EventFields>(() => fieldsFromArgs(original));

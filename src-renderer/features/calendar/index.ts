@@ -2,4 +2,4 @@
 export { createCalendarSlice, type CalendarSlice } from './slice';
 export { CalendarView } from './CalendarView';
 export { TodayEvents } from './TodayEvents';
-export { EVENT_FORM_TOOLS, EventApprovalForm } from './EventApprovalForm';
+export { EventApprovalForm } from './EventApprovalForm';

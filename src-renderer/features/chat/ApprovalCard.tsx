@@ -7,7 +7,7 @@ import type { Approval } from '../../lib/runs';
 import { approvalKey } from './slice';
 import { useApp } from '../../store/react';
 import type { Names } from '../../lib/words';
-import { EVENT_FORM_TOOLS, EventApprovalForm } from '../calendar';
+import { EventApprovalForm } from '../calendar';
 import { ArgList } from '../../ui/common';
 
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
@@ -64,7 +64,7 @@ export function ApprovalCard({
         {waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}
       </h3>
       <p>{approval.message}</p>
-      {waiting && EVENT_FORM_TOOLS.has(approval.tool) ? (
+      {waiting && approval.form === 'event' ? (
         <EventApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} tool={approval.tool} args={approval.args} disabled={sent !== null} />
       ) : (
         <ArgList args={approval.args} names={names} />

@@ -73,7 +73,7 @@ describe('seed 004: booking a meeting with Alice and Bob', () => {
     // 10:30; Bob's lunch is marked free (TRANSP:TRANSPARENT), so the window runs to the end of the day.
     expect((found as { result: { slots: { start: string }[] } }).result.slots[0]).toEqual({ start: '2030-11-12T10:30:00+01:00', end: '2030-11-12T17:00:00+01:00' });
     const asked = s.events.find((e) => e.type === 'approval_requested');
-    expect(asked).toMatchObject({ tool: 'book_event', args: { title: 'Sync with Alice and Bob' }, message: "Book 'Sync with Alice and Bob' on Tue 2030-11-12 10:30–11:00 with Alice, Bob?" });
+    expect(asked).toMatchObject({ tool: 'book_event', args: { title: 'Sync with Alice and Bob' }, message: "Book 'Sync with Alice and Bob' on Tue 2030-11-12 10:30–11:00 with Alice, Bob?", form: 'event' });
 
     const listed = tidy(s.path, ['events', '--from', '2030-11-12', '--to', '2030-11-13', '--json'], { env: { TZ: 'Europe/Berlin' } });
     expect(listed.code).toBe(0);

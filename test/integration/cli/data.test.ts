@@ -31,7 +31,10 @@ describe('tidy CLI (real process, temp database)', () => {
     ]);
 
     const log = JSON.parse(tidy(db, ['log', '--json']).stdout) as Record<string, unknown>[];
-    expect(Object.keys(log[0]!)).toEqual(['id', 'runId', 'tool', 'args', 'summary', 'createdAt', 'undoneAt']);
+    expect(Object.keys(log[0]!)).toEqual(['id', 'runId', 'tool', 'args', 'summary', 'what', 'createdAt', 'undoneAt']);
+    // what each did, as data: the verb, the kind of thing, which one, how many, and what it reverses
+    expect(log[0]!['what']).toEqual({ verb: 'moved', kind: 'task', id: 't1', name: 'Bake the birthday cake', count: 1, reverses: null });
+    expect(log[1]!['what']).toEqual({ verb: 'created', kind: 'project', id: 'p1', name: 'Birthday Celebration', count: 1, reverses: null });
     expect(log.map((e) => [e['id'], e['tool'], e['summary'], e['undoneAt']])).toEqual([
       ['a4', 'move_task', "Moved 'Bake the birthday cake' to Birthday Celebration", null],
       ['a3', 'create_project', "Created project 'Birthday Celebration'", null],

@@ -13,7 +13,7 @@ describe('two processes on one database', () => {
     other.pragma('busy_timeout = 0');
     try {
       let otherWrite: 'committed' | 'waited' = 'committed';
-      const r = mutate(db, newUserRequest(db), 'add_task', {}, (cs) => {
+      const r = mutate(db, newUserRequest(db), 'add_task', { verb: 'added', kind: 'task' }, {}, (cs) => {
         db.prepare(`SELECT count(*) FROM tasks`).get(); // this change has read the database
         try {
           other.prepare(`INSERT INTO settings (key, value) VALUES ('other', '1')`).run(); // the other process writes

@@ -27,7 +27,16 @@ describe('undo one action', () => {
     const m = moveTask(db, userCtx(db), { task: t.id, project: 'Birthday' });
     if (!p.ok || !m.ok) throw new Error('setup failed');
     const r = okValue(undoAction(db, m.actionId, { ctx: userCtx(db) }));
-    expect(r.reversed).toEqual([{ id: m.actionId, summary: "Moved 'Bake the cake' to Birthday" }]);
+    expect(r.reversed).toEqual([
+      {
+        id: m.actionId,
+        summary: "Moved 'Bake the cake' to Birthday",
+        what: { verb: 'moved', kind: 'task', id: t.id, name: 'Bake the cake', count: 1, reverses: null },
+        subject: "Moved 'Bake the cake' to Birthday",
+      },
+    ]);
+    // the undo is logged with what it did, as data: it undid the move of that task
+    expect(listActions(db, { limit: 1 })[0]!.what).toEqual({ verb: 'undid', kind: 'task', id: t.id, name: 'Bake the cake', count: 1, reverses: m.actionId });
     okValue(undoAction(db, p.actionId, { ctx: userCtx(db) }));
     expect(snapshot(db)).toEqual(before);
     const log = listActions(db);
@@ -144,7 +153,10 @@ describe('undo one action', () => {
     expect(redoAction(db, done.actionId, { ctx: userCtx(db) })).toMatchObject({ ok: false, error: `action ${done.actionId} is in effect; there is nothing to redo` });
     const undo = okValue(undoAction(db, done.actionId, { ctx: userCtx(db) }));
     const redo = okValue(redoAction(db, done.actionId, { ctx: userCtx(db) }));
-    expect(redo.reversed).toEqual([{ id: undo.created[0], summary: "Undid: Completed 'x'" }]);
+    expect(redo.reversed).toEqual([
+      { id: undo.created[0], summary: "Undid: Completed 'x'", what: { verb: 'undid', kind: 'task', id: t.id, name: 'x', count: 1, reverses: done.actionId }, subject: "Completed 'x'" },
+    ]);
+    expect(listActions(db, { limit: 1 })[0]!.what).toMatchObject({ verb: 'redid', reverses: undo.created[0] });
     expect((db.prepare(`SELECT status FROM tasks`).get() as { status: string }).status).toBe('done');
     expect(redoAction(db, 'a999', { ctx: userCtx(db) })).toMatchObject({ ok: false, error: 'no action with id a999' });
   });

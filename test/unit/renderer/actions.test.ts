@@ -5,7 +5,7 @@ import type { Input } from '../../../src-shared/ipc';
 import { connectStore, createAppStore } from '../../../src-renderer/app/store';
 import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, undoWords } from '../../../src-renderer/features/actions/slice';
 import { fakeApi, flush } from './fake-api';
-import { entry, group } from './fixtures';
+import { entry, group, reversed } from './fixtures';
 
 /** A log of `n` entries, newest first, in requests of 7, paged like the contract. */
 function pagedLog(n: number) {
@@ -78,7 +78,7 @@ describe('actions slice', () => {
             'undo_blocked',
             { blockers: [{ id: 'a7', summary: "Completed 'Bake the birthday cake'" }], more: 0 },
           );
-        return { reversed: [{ id: 'a7', summary: '' }, { id: 'a3', summary: '' }], created: ['a8', 'a9'] };
+        return { reversed: [reversed('a7', ''), reversed('a3', '')], created: ['a8', 'a9'] };
       },
     });
     const store = createAppStore({ api: fake.api });
@@ -112,7 +112,7 @@ describe('actions slice', () => {
   });
 
   it('undoes the last request (Ctrl+Z) and says what it undid, or why not', async () => {
-    const fake = fakeApi({ 'actions.undoLast': () => ({ reversed: [{ id: 'a4', summary: "Moved 'Bake the birthday cake' to Birthday Celebration" }], created: ['a5'] }) });
+    const fake = fakeApi({ 'actions.undoLast': () => ({ reversed: [reversed('a4', "Moved 'Bake the birthday cake' to Birthday Celebration")], created: ['a5'] }) });
     const store = createAppStore({ api: fake.api });
     expect(await store.getState().undoLastRequest()).toBe(true);
     expect(store.getState().notices.map((n) => [n.tone, n.text])).toEqual([['info', "Undid: Moved 'Bake the birthday cake' to Birthday Celebration"]]);

@@ -6,7 +6,7 @@ import { BridgeError } from '../../../src-shared/bridge';
 import type { ConnectionReport, KeyStatus, ProviderProfile } from '../../../src-shared/providers';
 import { connectStore, createAppStore } from '../../../src-renderer/app/store';
 import { fakeApi } from './fake-api';
-import { events, finished, started } from './fixtures';
+import { events, finished, started, what } from './fixtures';
 
 const report = (ok: boolean): ConnectionReport => ({
   ok,
@@ -87,7 +87,7 @@ describe('first-run setup in the store', () => {
 
 describe('the quick-capture answer in the store', () => {
   it('remembers the run it asked for, lists only that run’s changes, and opens its conversation in Tidy', async () => {
-    const entry = (id: string, requestId: string) => ({ id, requestId, source: 'agent' as const, tool: 'add_task', args: {}, summary: `Added ${id}`, createdAt: '', undoneAt: null, undoes: null });
+    const entry = (id: string, requestId: string) => ({ id, requestId, source: 'agent' as const, tool: 'add_task', args: {}, summary: `Added ${id}`, what: what('added'), createdAt: '', undoneAt: null, undoes: null });
     const fake = fakeApi({
       'capture.ask': () => ({ runId: 'r4', conversationId: 'c2' }),
       'actions.list': () => ({ groups: [{ requestId: 'r4', source: 'agent', request: 'x', actions: [entry('a9', 'r4'), entry('a8', 'r4')] }], nextBefore: null }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectStore, createAppStore } from '../../../src-renderer/app/store';
 import { fakeApi, flush } from './fake-api';
-import { task } from './fixtures';
+import { reversed, task } from './fixtures';
 
 const CAKE = task('t1', 'Bake the cake');
 
@@ -37,7 +37,7 @@ describe('editing tasks by hand', () => {
   it('completing puts Undo on the notice, which undoes that very action', async () => {
     const fake = fakeApi({
       'tasks.complete': () => ({ value: { ...CAKE, status: 'done' }, actionId: 'a7' }),
-      'actions.undo': () => ({ reversed: [{ id: 'a7', summary: "Completed 'Bake the cake'" }], created: ['a8'] }),
+      'actions.undo': () => ({ reversed: [reversed('a7', "Completed 'Bake the cake'", 'completed')], created: ['a8'] }),
       'tasks.list': () => ({ tasks: [CAKE], total: 1 }),
     });
     const store = createAppStore({ api: fake.api });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../src-shared/bridge';
 import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { actionKey, logRows, reportWords, requestKey, reversalWords, undoWords } from '../../../src-renderer/features/actions/slice';
+import { actionKey, logRows, reportWords, requestKey, undoWords } from '../../../src-renderer/features/actions/slice';
 import { traceVisible } from '../../../src-renderer/store/nav';
 import { argsInWords, asWritten, changesInWords, collectNames, resultInWords, valueInWords } from '../../../src-renderer/lib/words';
 import { fakeApi, flush } from './fake-api';
-import { entry, group } from './fixtures';
+import { entry, group, reversed, what } from './fixtures';
+import type { ActionVerb } from '../../../src-shared/actions';
+import type { EntityKind } from '../../../src-shared/entities';
 
 const blocked = () =>
   new BridgeError('failed', "can't undo a7 (…)", 'undo a9 first, or undo a7 with --cascade', 'undo_blocked', { blockers: [{ id: 'a9', summary: "Updated 'a': content" }], more: 0 });
@@ -13,13 +15,13 @@ const blocked = () =>
 describe('the redo stack of a window', () => {
   it('Ctrl+Shift+Z redoes what Ctrl+Z undid, and Ctrl+Z then undoes that same request again', async () => {
     const fake = fakeApi({
-      'actions.undoLast': () => ({ reversed: [{ id: 'a2', summary: "Moved 'a' to P" }, { id: 'a1', summary: "Created project 'P'" }], created: ['a3', 'a4'], requestId: 'r1' }),
+      'actions.undoLast': () => ({ reversed: [reversed('a2', "Moved 'a' to P"), reversed('a1', "Created project 'P'", 'created')], created: ['a3', 'a4'], requestId: 'r1' }),
       'actions.redoRequest': ({ requestId }) => ({
-        reversed: [{ id: 'a4', summary: "Undid: Created project 'P'" }, { id: 'a3', summary: "Undid: Moved 'a' to P" }],
+        reversed: [reversed('a4', "Created project 'P'", 'undid'), reversed('a3', "Moved 'a' to P", 'undid')],
         created: ['a5', 'a6'],
         requestId,
       }),
-      'actions.undoRequest': ({ requestId }) => ({ reversed: [{ id: 'a6', summary: "Redid: Moved 'a' to P" }], created: ['a7'], requestId }),
+      'actions.undoRequest': ({ requestId }) => ({ reversed: [reversed('a6', "Moved 'a' to P", 'redid')], created: ['a7'], requestId }),
     });
     const store = createAppStore({ api: fake.api });
     expect(await store.getState().undoLastRequest()).toBe(true);
@@ -48,7 +50,7 @@ describe('the redo stack of a window', () => {
 
   it('drops a request redone elsewhere from the stack, and keeps a blocked one to try again', async () => {
     const fake = fakeApi({
-      'actions.undoRequest': ({ requestId }) => ({ reversed: [{ id: 'a1', summary: 'x' }], created: ['a2'], requestId }),
+      'actions.undoRequest': ({ requestId }) => ({ reversed: [reversed('a1', 'x')], created: ['a2'], requestId }),
       'actions.redoRequest': () => {
         throw blocked();
       },
@@ -73,7 +75,7 @@ describe('refusals of a redo', () => {
     const fake = fakeApi({
       'actions.redo': ({ cascade }) => {
         if (!cascade) throw blocked();
-        return { reversed: [{ id: 'a8', summary: "Undid: Completed 'a'" }], created: ['a10'] };
+        return { reversed: [reversed('a8', "Completed 'a'", 'undid')], created: ['a10'] };
       },
     });
     const store = createAppStore({ api: fake.api });
@@ -94,14 +96,14 @@ describe('refusals of a redo', () => {
 });
 
 describe('undo reports in words', () => {
-  it('tell a redo from an undo by the entry they reversed', () => {
-    expect(reversalWords("Undid: Moved 'a' to P")).toEqual({ redo: true, what: "Moved 'a' to P" });
-    expect(reversalWords("Redid: Moved 'a' to P")).toEqual({ redo: false, what: "Moved 'a' to P" });
-    expect(reversalWords("Moved 'Undid: x' to P")).toEqual({ redo: false, what: "Moved 'Undid: x' to P" });
-    expect(reportWords({ reversed: [{ summary: "Undid: Moved 'a' to P" }] })).toBe("Redid: Moved 'a' to P");
-    expect(reportWords({ reversed: [{ summary: "Moved 'a' to P" }] })).toBe("Undid: Moved 'a' to P");
-    expect(reportWords({ reversed: [{ summary: 'Undid: x' }, { summary: 'y' }] })).toBe('Undid 1 change and redid 1 change');
-    expect(reportWords({ reversed: [{ summary: 'x' }, { summary: 'Redid: y' }] })).toBe('Undid 2 changes');
+  it('tell a redo from an undo by the entry they reversed (its verb, not its words)', () => {
+    expect(reportWords({ reversed: [reversed('a2', "Moved 'a' to P", 'undid')] })).toBe("Redid: Moved 'a' to P");
+    expect(reportWords({ reversed: [reversed('a3', "Moved 'a' to P", 'redid')] })).toBe("Undid: Moved 'a' to P");
+    expect(reportWords({ reversed: [reversed('a1', "Moved 'a' to P")] })).toBe("Undid: Moved 'a' to P");
+    // a change whose own words look like an undo is still a change
+    expect(reportWords({ reversed: [reversed('a1', "Moved 'Undid: x' to P")] })).toBe("Undid: Moved 'Undid: x' to P");
+    expect(reportWords({ reversed: [reversed('a2', 'x', 'undid'), reversed('a1', 'y')] })).toBe('Undid 1 change and redid 1 change');
+    expect(reportWords({ reversed: [reversed('a1', 'x'), reversed('a3', 'y', 'redid')] })).toBe('Undid 2 changes');
   });
 });
 
@@ -143,18 +145,20 @@ describe('the changes under an answer', () => {
   });
 
   it('say what was done to what, in the order first done', () => {
-    const e = (tool: string, summary: string) => ({ tool, summary });
+    const e = (verb: ActionVerb, kind: EntityKind | null, count = 1) => ({ what: what(verb, { kind, count }) });
     expect(
       changesInWords([
-        e('create_project', "Created project 'A'"),
-        e('create_project', "Created project 'B'"),
-        e('move_task', "Moved 'x' to A"),
-        e('create_project', "Created project 'C'"),
-        ...Array.from({ length: 8 }, () => e('move_task', "Moved 'y' to B")),
+        e('created', 'project'),
+        e('created', 'project'),
+        e('moved', 'task'),
+        e('created', 'project'),
+        ...Array.from({ length: 8 }, () => e('moved', 'task')),
       ]),
     ).toBe('Created 3 projects · moved 9 tasks');
-    expect(changesInWords([e('add_list_item', "Added 'Milk' to Shopping")])).toBe('Added 1 item');
-    expect(changesInWords([e('complete_task', "Completed 'x'")])).toBe('Completed 1 task');
+    expect(changesInWords([e('added', 'item')])).toBe('Added 1 item');
+    expect(changesInWords([e('completed', 'task')])).toBe('Completed 1 task');
+    // the words come from the data, never from the summary; counts add up, an import says its events
+    expect(changesInWords([e('imported', 'task', 40), e('reimported', 'calendar'), e('ran', null), e('ran', null)])).toBe('Imported 40 tasks · re-imported 1 calendar · ran 2 changes');
   });
 });
 
@@ -211,5 +215,21 @@ describe('the trace belongs to the chat', () => {
     expect(traceVisible(store.getState())).toBe(false);
     store.getState().show('chat');
     expect(traceVisible(store.getState())).toBe(true);
+  });
+});
+
+describe('tool results in the trace', () => {
+  it('say a batch by its verb and the kind from the entity registry: "Moved 3 tasks", not "3 moveds"', () => {
+    const rows = [
+      { id: 't1', content: 'A' },
+      { id: 't2', content: 'B' },
+      { id: 't3', content: 'C' },
+    ];
+    const known = collectNames([rows]);
+    expect(resultInWords('move_tasks', { moved: rows, failed: [] }, known)).toBe('Moved 3 tasks: A; B; C');
+    expect(resultInWords('complete_tasks', { completed: rows.slice(0, 1), failed: [] }, known)).toBe('Completed 1 task: A');
+    expect(resultInWords('add_list_items', { added: [], failed: [] }, known)).toBe('Added 0 items');
+    expect(resultInWords('list_tasks', { tasks: rows, total: 3 }, known)).toBe('3 tasks: A; B; C');
+    expect(resultInWords('find_free_time', { slots: [] }, known)).toBe('no slots');
   });
 });

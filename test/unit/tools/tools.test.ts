@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addTask, archiveListItem, archiveProject, createProject, listActions, makeList, addListItem, newUserRequest, undoRequest, type Db } from '../../../src-main/core';
 import { createToolServices, READ_CAP, TOOLS, inputSchema, signature, type ToolOutcome } from '../../../src-main/core/tools';
-import { ftsQuery } from '../../../src-main/core/tools/search';
+import { ftsQuery } from '../../../src-main/core/store/search-index';
 import { okValue, tempDb, userCtx } from '../../support/db';
 import { seedInbox } from '../../support/agent';
 

@@ -5,11 +5,11 @@
  * ones do not count. Never in the past; days and hours in the user's zone.
  */
 import { WEEKDAYS, type FreeSlot, type Weekday } from '../../../src-shared/calendar';
-import { calendarsOfPerson, forEachOccurrence } from '../domain/calendar';
-import { fail } from '../domain/fail';
+import { calendarsOfPerson, forEachOccurrence } from './calendar';
+import { fail } from '../fail';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
-import { addDays, isoInZone, wallAt, wallToUtc, weekday } from './zones';
+import { addDays, isoInZone, wallAt, wallToUtc, weekday } from '../calendar/zones';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

@@ -1,4 +1,4 @@
-import { failure, type Failure, type FailureCode, type FailureDetails, type Result } from '../../../src-shared/result';
+import { failure, type Failure, type FailureCode, type FailureDetails, type Result } from '../../src-shared/result';
 
 /** Thrown inside a transaction to roll it back; caught at the API boundary and returned as a value. */
 export class DomainError extends Error implements Failure {
