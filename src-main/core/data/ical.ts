@@ -11,6 +11,8 @@
  * - CATEGORIES: the project's name.
  */
 import ICAL from 'ical.js';
+import { checkRule } from '../../../src-shared/recurrence';
+import { icsText } from '../calendar/ics';
 import type { Db } from '../store/db';
 import type { Sink } from './export';
 
@@ -66,16 +68,16 @@ export function exportIcal(db: Db, sink: Sink, now: Date = new Date()): { todos:
     todo.addPropertyWithValue('dtstamp', stamp);
     todo.addPropertyWithValue('created', utc(r.created_at));
     todo.addPropertyWithValue('last-modified', utc(r.updated_at));
-    todo.addPropertyWithValue('summary', r.content);
+    todo.addPropertyWithValue('summary', icsText(r.content));
     todo.addPropertyWithValue('due', due);
     const priority = icalPriority(r.priority);
     if (priority !== null) todo.addPropertyWithValue('priority', priority);
-    todo.addPropertyWithValue('categories', r.project);
+    todo.addPropertyWithValue('categories', icsText(r.project));
     if (r.status === 'done') {
       todo.addPropertyWithValue('status', 'COMPLETED');
       todo.addPropertyWithValue('completed', utc(r.updated_at));
     } else todo.addPropertyWithValue('status', 'NEEDS-ACTION');
-    if (hasRecurrence && r.recurrence) {
+    if (hasRecurrence && r.recurrence && checkRule(r.recurrence).ok) {
       try {
         todo.addPropertyWithValue('rrule', ICAL.Recur.fromString(r.recurrence.replace(/^RRULE:/i, '')));
       } catch {
