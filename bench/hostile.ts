@@ -17,6 +17,7 @@ import { TOKEN_PROTOCOL_PREFIX, WS_PATH, WS_PROTOCOL, type WsFrame } from '../sr
 import { addTask, newUserRequest, openDatabase, type Db } from '../src-main/core';
 import type { FlowLimits } from '../src-main/host/web';
 import { CALC_ATTACKS, CALC_TIMEOUT_MS, type CalcLine } from './hostile-calc';
+import { hostileCalendar } from './hostile-calendar';
 import type { HostStats } from './hostile-host';
 import { ms } from './util';
 
@@ -387,6 +388,9 @@ export async function benchHostile(): Promise<void> {
     await bigHost.close();
 
     await family('calculator expressions', null, calculator);
+
+    // The calendar part (bench/hostile-calendar.ts): run in this process; the times are in each note.
+    for (const [name, outcome] of hostileCalendar()) await family(name, null, () => Promise.resolve([outcome.tried, outcome.survived, outcome.note]));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
