@@ -18,6 +18,7 @@ import { addTask, newUserRequest, openDatabase, type Db } from '../src-main/core
 import type { FlowLimits } from '../src-main/host/web';
 import { CALC_ATTACKS, CALC_TIMEOUT_MS, type CalcLine } from './hostile-calc';
 import { restoredFiles, restoreWhileOpen } from './hostile-store';
+import { hostileCalendar } from './hostile-calendar';
 import type { HostStats } from './hostile-host';
 import { mcpFamilies } from './hostile-mcp';
 import { ms } from './util';
@@ -393,6 +394,8 @@ export async function benchHostile(): Promise<void> {
     await family('calculator expressions', null, calculator);
 
     await mcpFamilies((name, attack) => family(name, null, attack), dir);
+    // The calendar part (bench/hostile-calendar.ts): run in this process; the times are in each note.
+    for (const [name, outcome] of hostileCalendar()) await family(name, null, () => Promise.resolve([outcome.tried, outcome.survived, outcome.note]));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -52,6 +52,8 @@ export const CalendarEvent = z.object({
   /** The task this event blocks time for (time-blocking), if any. */
   taskId: z.string().nullable(),
   cancelled: z.boolean(),
+  /** Set when the event is shown other than its file says: its repeat rule cannot be used (shown once), or its occurrences were cut. */
+  note: z.string().optional(),
 });
 export type CalendarEvent = z.infer<typeof CalendarEvent>;
 

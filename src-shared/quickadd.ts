@@ -10,6 +10,7 @@
  * does not, stays.
  */
 import * as chrono from 'chrono-node';
+import { checkRule } from './recurrence';
 import ICAL from 'ical.js';
 
 export type Priority = 1 | 2 | 3 | 4;
@@ -101,9 +102,13 @@ function everyRule(other: string | undefined, count: string | undefined, what: s
   return `FREQ=WEEKLY${every};BYDAY=${[...new Set(days)].join(',')}`;
 }
 
+/** The frequencies a task repeats by. */
+export const TASK_FREQS = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
+
 /** The recurrence rules Tidy stores: a daily to yearly RRULE that ical.js reads, of bounded size. */
 export function validRecurrence(rule: string): boolean {
   if (rule.length > 200 || !/^FREQ=(DAILY|WEEKLY|MONTHLY|YEARLY)(;[A-Z]+=[A-Z0-9,+-]+)*$/.test(rule)) return false;
+  if (!checkRule(rule, { freqs: TASK_FREQS }).ok) return false;
   try {
     const interval = /;INTERVAL=(\d+)/.exec(rule);
     if (interval && !(Number(interval[1]) >= 1 && Number(interval[1]) <= 1000)) return false;
@@ -130,15 +135,19 @@ const icalDate = (due: string): ICAL.Time => {
  */
 export function nextOccurrence(rule: string, start: string, after: string): string | null {
   if (!validRecurrence(rule)) return null;
-  const it = ICAL.Recur.fromString(rule).iterator(icalDate(start));
-  // Every occurrence up to `after` is skipped; a daily rule reaches years ahead well within this bound,
-  // and a rule that never produces one (Feb 31st) stops here instead of walking forever.
-  for (let i = 0; i < 50_000; i++) {
-    const next = it.next();
-    if (!next) return null;
-    const s = next.toString();
-    const date = s.slice(0, 10);
-    if (date > after) return start.length > 10 ? `${date}T${start.slice(11, 16)}` : date;
+  try {
+    const it = ICAL.Recur.fromString(rule).iterator(icalDate(start));
+    // Every occurrence up to `after` is skipped; a daily rule reaches years ahead well within this bound,
+    // and a rule that never produces one (Feb 31st) stops here instead of walking forever.
+    for (let i = 0; i < 50_000; i++) {
+      const next = it.next();
+      if (!next) return null;
+      const s = next.toString();
+      const date = s.slice(0, 10);
+      if (date > after) return start.length > 10 ? `${date}T${start.slice(11, 16)}` : date;
+    }
+  } catch {
+    // A stored rule ical.js cannot walk (one saved before rules were checked): no next occurrence.
   }
   return null;
 }

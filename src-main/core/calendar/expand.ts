@@ -9,9 +9,11 @@
  * MAX_STEPS iterator steps and MAX_OCCURRENCES occurrences per event.
  */
 import ICAL from 'ical.js';
+import { checkRule } from '../../../src-shared/recurrence';
 import { addDays, parseWall, wallDate, wallString, wallToUtc, type Wall } from './zones';
 
-export const MAX_STEPS = 50_000;
+/** Steps of one event's rule per query: a rule with COUNT cannot skip ahead, so it is walked from DTSTART up to here. */
+export const MAX_STEPS = 10_000;
 export const MAX_OCCURRENCES = 5_000;
 const DAY = 86_400_000;
 
@@ -94,7 +96,10 @@ export interface RecurringEvent {
   /** The zone the wall times are in (the user's zone for floating ones). */
   zone: string;
   rrule: string;
+  /** Excluded occurrences by key; a date alone (YYYY-MM-DD) excludes a timed event's occurrence on that day. */
   exdates: readonly string[];
+  /** Extra occurrences (RDATE), as wall times in the event's zone (or dates for an all-day event). */
+  rdates?: readonly string[];
   /** Occurrence keys replaced by a RECURRENCE-ID row. */
   overridden: ReadonlySet<string>;
 }
@@ -106,51 +111,141 @@ export interface Occurrence {
   key: string;
 }
 
+export interface Expansion {
+  occurrences: Occurrence[];
+  truncated: boolean;
+  /** Why the event is shown once or was cut, in words (the rule cannot be used, too many occurrences). */
+  note?: string;
+}
+
 const instant = (w: Wall, allDay: boolean, zone: string): number => (allDay ? wallToUtc({ ...w, h: 0, mi: 0, s: 0 }, zone) : wallToUtc(w, zone));
 
-/** The occurrences of a recurring event that overlap [fromMs, toMs), in order; bounded (see the module comment). */
-export function expand(e: RecurringEvent, fromMs: number, toMs: number): { occurrences: Occurrence[]; truncated: boolean } {
+/** Adds months to a wall time, the day kept (callers keep it at most 28). */
+function addMonths(w: Wall, months: number): Wall {
+  const total = w.y * 12 + (w.m - 1) + months;
+  return { ...w, y: Math.floor(total / 12), m: (total % 12) + 1 };
+}
+
+/**
+ * A later start for the iterator, a whole number of periods after DTSTART and a few periods before
+ * `fromMs`, so the walk starts near the window instead of at DTSTART (a rule from 1950 or the year 1000
+ * costs as much as one from last week). Only for rules without COUNT (counting needs every occurrence),
+ * and only where a whole number of periods keeps every BY part's pattern; the rule is completed with the
+ * parts DTSTART implied (BYMONTHDAY, BYMONTH) so moving the start changes nothing. Null: start at DTSTART.
+ */
+function skipAhead(recur: ICAL.Recur, start: Wall, firstStart: number, fromMs: number, durationMs: number): { start: Wall; recur: ICAL.Recur } | null {
+  if (recur.count) return null;
+  const target = fromMs - Math.max(0, durationMs) - firstStart;
+  if (target <= 0) return null;
+  const parts = recur.parts as Record<string, unknown[] | undefined>;
+  const has = (name: string): boolean => (parts[name]?.length ?? 0) > 0;
+  const interval = recur.interval || 1;
+  const days = PERIOD_DAYS[recur.freq];
+  if (days !== undefined) {
+    const step = days * interval;
+    const k = Math.floor((Math.floor(target / DAY) - step - 2) / step);
+    return k > 0 ? { start: addDays(start, k * step), recur } : null;
+  }
+  if (recur.freq === 'HOURLY') {
+    const k = Math.floor((Math.floor(target / 3_600_000) - 48) / interval);
+    if (k <= 0) return null;
+    const t = new Date(Date.UTC(start.y, start.m - 1, start.d, start.h + k * interval, start.mi, start.s));
+    return { start: { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds() }, recur };
+  }
+  if (recur.freq !== 'MONTHLY' && recur.freq !== 'YEARLY') return null;
+  const months = (recur.freq === 'YEARLY' ? 12 : 1) * interval;
+  const k = Math.floor((Math.floor(target / (31 * DAY)) - months - 2) / months);
+  if (k <= 0) return null;
+  const next = recur.clone();
+  const nextParts = next.parts as Record<string, unknown[]>;
+  if (recur.freq === 'MONTHLY' && !has('BYMONTHDAY') && !has('BYDAY') && !has('BYYEARDAY')) nextParts['BYMONTHDAY'] = [start.d];
+  if (recur.freq === 'YEARLY' && !has('BYMONTHDAY') && !has('BYDAY') && !has('BYYEARDAY') && !has('BYWEEKNO')) {
+    if (!has('BYMONTH')) nextParts['BYMONTH'] = [start.m];
+    nextParts['BYMONTHDAY'] = [start.d];
+  }
+  const moved = addMonths({ ...start, d: Math.min(start.d, 28) }, k * months);
+  return { start: moved, recur: next };
+}
+
+/** The event once, at its own start, when its rule cannot be walked: never an error for the whole query. */
+function once(e: RecurringEvent, start: Wall, end: Wall, fromMs: number, toMs: number, note: string): Expansion {
+  const s = instant(start, e.allDay, e.zone);
+  const endMs = instant(end, e.allDay, e.zone);
+  const overlaps = s < toMs && (endMs > fromMs || (endMs === s && s >= fromMs));
+  return { occurrences: overlaps ? [{ startMs: s, endMs, key: e.allDay ? wallDate(start) : wallString(start) }] : [], truncated: false, note };
+}
+
+/** The occurrences of a recurring event that overlap [fromMs, toMs), in order; bounded (see the module comment). Never throws. */
+export function expand(e: RecurringEvent, fromMs: number, toMs: number, budget: { steps: number } = { steps: MAX_STEPS }): Expansion {
   const start = parseWall(e.start);
   const end = parseWall(e.end);
   if (!start || !end) return { occurrences: [], truncated: false };
-  let recur: ICAL.Recur;
+  const check = checkRule(e.rrule);
+  if (!check.ok) return once(e, start, end, fromMs, toMs, `its repeat rule cannot be used (${check.error}); shown once`);
   try {
-    recur = ICAL.Recur.fromString(e.rrule);
-  } catch {
-    return { occurrences: [], truncated: false };
+    return walk(e, start, end, fromMs, toMs, budget);
+  } catch (err) {
+    return once(e, start, end, fromMs, toMs, `its repeat rule cannot be used (${(err instanceof Error ? err.message : String(err)).slice(0, 80)}); shown once`);
   }
+}
+
+function walk(e: RecurringEvent, start: Wall, end: Wall, fromMs: number, toMs: number, budget: { steps: number }): Expansion {
+  let recur = ICAL.Recur.fromString(e.rrule);
   const firstStart = instant(start, e.allDay, e.zone);
   const durationMs = instant(end, e.allDay, e.zone) - firstStart;
   const durationDays = e.allDay ? Math.round((Date.UTC(end.y, end.m - 1, end.d) - Date.UTC(start.y, start.m - 1, start.d)) / DAY) : 0;
 
-  // Skip ahead whole periods of DAILY/WEEKLY rules without COUNT, so a daily stand-up since 2015 costs
-  // nothing: a whole number of periods keeps every BY part's pattern (weekdays, parity, weekly BYSETPOS).
-  // The skipped-to start is yielded even if the rule would not pick it, but it ends before the range.
+  // Start near the window (see skipAhead): a daily stand-up since 2015 costs nothing. The skipped-to
+  // start is yielded even if the rule would not pick it, but it ends before the range.
   let dtstart = start;
-  const period = PERIOD_DAYS[recur.freq];
-  if (period !== undefined && !recur.count) {
-    const step = period * recur.interval;
-    const k = Math.floor((Math.floor((fromMs - Math.max(0, durationMs) - firstStart) / DAY) - step - 2) / step);
-    if (k > 0) dtstart = addDays(start, k * step);
+  const skipped = skipAhead(recur, start, firstStart, fromMs, durationMs);
+  if (skipped) {
+    dtstart = skipped.start;
+    recur = skipped.recur;
   }
 
   const exdates = new Set(e.exdates);
+  const excluded = (key: string): boolean => exdates.has(key) || (!e.allDay && exdates.has(key.slice(0, 10))) || e.overridden.has(key);
   const out: Occurrence[] = [];
-  const it = recur.iterator(icalTime(dtstart, e.allDay));
-  let steps = 0;
-  for (let t = it.next(); t; t = it.next()) {
-    if (++steps > MAX_STEPS) return { occurrences: out, truncated: true };
-    const w = wallOf(t);
+  const push = (w: Wall): boolean => {
     const key = e.allDay ? wallDate(w) : wallString(w);
     const s = instant(w, e.allDay, e.zone);
-    if (s >= toMs) break;
+    if (s >= toMs) return false;
     const endMs = e.allDay ? instant(addDays(w, durationDays), true, e.zone) : s + durationMs;
-    if (endMs <= fromMs && !(endMs === s && s >= fromMs)) continue;
-    if (exdates.has(key) || e.overridden.has(key)) continue;
-    out.push({ startMs: s, endMs, key });
-    if (out.length >= MAX_OCCURRENCES) return { occurrences: out, truncated: true };
+    if (endMs <= fromMs && !(endMs === s && s >= fromMs)) return true;
+    if (!excluded(key)) out.push({ startMs: s, endMs, key });
+    return true;
+  };
+  const it = recur.iterator(icalTime(dtstart, e.allDay));
+  let truncated = false;
+  let steps = 0;
+  for (let t = it.next(); t; t = it.next()) {
+    if (++steps > MAX_STEPS || --budget.steps < 0) {
+      truncated = true;
+      break;
+    }
+    const w = wallOf(t);
+    // The skipped-to start itself is not an occurrence when the rule would not pick it.
+    if (skipped && steps === 1) {
+      if (instant(w, e.allDay, e.zone) + Math.max(0, durationMs) <= fromMs) continue;
+    }
+    if (!push(w)) break;
+    if (out.length >= MAX_OCCURRENCES) {
+      truncated = true;
+      break;
+    }
   }
-  return { occurrences: out, truncated: false };
+  const keys = new Set(out.map((o) => o.key));
+  for (const r of e.rdates ?? []) {
+    const w = parseWall(r);
+    if (!w || keys.has(e.allDay ? wallDate(w) : wallString(w))) continue;
+    push(w);
+  }
+  if (e.rdates?.length) out.sort((a, b) => a.startMs - b.startMs);
+  if (out.length > MAX_OCCURRENCES) out.length = MAX_OCCURRENCES;
+  return truncated
+    ? { occurrences: out, truncated, note: `it repeats more often than Tidy lists (${MAX_OCCURRENCES.toLocaleString('en')} occurrences or ${MAX_STEPS.toLocaleString('en')} steps of its rule per event); later occurrences were cut` }
+    : { occurrences: out, truncated };
 }
 
 /**
@@ -160,6 +255,7 @@ export function expand(e: RecurringEvent, fromMs: number, toMs: number): { occur
 export function lastOccurrenceEnd(rrule: string, start: string, allDay: boolean, tz: string | null, durationMs: number): number | null {
   let recur: ICAL.Recur;
   try {
+    if (!checkRule(rrule).ok) return null;
     recur = ICAL.Recur.fromString(rrule);
   } catch {
     return null;
@@ -173,10 +269,14 @@ export function lastOccurrenceEnd(rrule: string, start: string, allDay: boolean,
   if (recur.count && recur.count <= 2_000) {
     const w = parseWall(start);
     if (!w) return null;
-    const it = recur.iterator(icalTime(w, allDay));
     let last: ICAL.Time | null = null;
     let steps = 0;
-    for (let t = it.next(); t && steps < MAX_STEPS; t = it.next(), steps++) last = t.clone();
+    try {
+      const it = recur.iterator(icalTime(w, allDay));
+      for (let t = it.next(); t && steps < MAX_STEPS; t = it.next(), steps++) last = t.clone();
+    } catch {
+      return null;
+    }
     if (steps >= MAX_STEPS) return null;
     return last ? instant(wallOf(last), allDay, zone) + Math.max(0, durationMs) + margin : null;
   }

@@ -6,8 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
-import { fail } from '../fail';
+import { DomainError, fail } from '../fail';
 import { addDays, ianaZone, parseWall, wallAt, wallDate, wallString, wallToUtc, type Wall } from './zones';
+import { checkRule } from '../../../src-shared/recurrence';
+import { checkDuration } from '../../../src-shared/dates';
 import { normaliseRule, lastOccurrenceEnd } from './expand';
 
 /** Bounds on an .ics file, checked before it is parsed. */
@@ -122,6 +124,140 @@ function lineOf(text: string, content: string): number | null {
   return n;
 }
 
+/** Date-time properties whose TZID parameter Outlook writes with broken quoting. */
+const TIME_PROPS = /^(DTSTART|DTEND|DUE|EXDATE|RDATE|RECURRENCE-ID)(;[^\r\n]*)$/gim;
+
+/**
+ * Repairs TZID (and other) parameters of date-time properties written with broken quoting, as Outlook
+ * does ('DTSTART;TZID="W. Europe Standard Time:2026…' with no closing quote, or a display name with a colon
+ * left unquoted): the value after the last colon is a date list, so the parameters before it can be
+ * re-quoted. Lines keep their numbers. Returns the text and the line numbers repaired.
+ */
+function repairQuoting(text: string): { text: string; repaired: number[] } {
+  const repaired: number[] = [];
+  let lastOffset = 0;
+  let lastLine = 1;
+  const out = text.replace(TIME_PROPS, (line: string, name: string, rest: string, offset: number) => {
+    const after = offset + line.length;
+    const next = text.charAt(text.charAt(after) === '\r' ? after + 2 : after + 1);
+    if (next === ' ' || next === '\t') return line; // folded: left to the parser
+    const colon = rest.lastIndexOf(':');
+    if (colon === -1) return line;
+    const params = rest.slice(1, colon);
+    const value = rest.slice(colon + 1);
+    if (!/^[0-9TZtz,/PHMSDW+-]+$/.test(value.trim())) return line;
+    const pieces = params.split(';');
+    const unbalanced = (params.match(/"/g)?.length ?? 0) % 2 === 1;
+    const unquotedSpecial = pieces.some((p) => /^[^=]+=[^"]*[:,]/.test(p));
+    if (!unbalanced && !unquotedSpecial) return line;
+    const fixed = pieces.map((p) => {
+      const eq = p.indexOf('=');
+      if (eq === -1) return p.replace(/"/g, '');
+      const v = p.slice(eq + 1).replace(/"/g, '').trim();
+      return `${p.slice(0, eq)}=${/[:;,]/.test(v) ? `"${v}"` : v}`;
+    });
+    for (let i = text.indexOf('\n', lastOffset); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) lastLine++;
+    lastOffset = offset;
+    if (repaired.length < 1000) repaired.push(lastLine);
+    return `${name};${fixed.join(';')}:${value}`;
+  });
+  // A repeat rule ical.js would refuse while parsing (refusing the whole file) is renamed so it is
+  // skipped there; rawEvents still reads it, and the event is imported once with a note.
+  const ruled = out.replace(/^RRULE([;:][^\r\n]*)$/gim, (line: string, rest: string) => {
+    const colon = rest.indexOf(':');
+    return colon !== -1 && !checkRule(rest.slice(colon + 1)).ok ? `X-TIDY-RRULE${rest}` : line;
+  });
+  return { text: ruled, repaired };
+}
+
+/** A property line inside an event as the file has it (before ical.js reads it). */
+interface RawProp {
+  line: number;
+  params: Map<string, string>;
+  value: string;
+}
+
+/** RRULE, EXDATE and RDATE lines of each top-level VEVENT, by the line of its BEGIN. */
+interface RawEvent {
+  rrule?: string;
+  exdate: RawProp[];
+  rdate: RawProp[];
+}
+
+function parseParams(text: string): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const m of text.matchAll(/;([A-Za-z0-9-]+)=("[^"]*"|[^;]*)/g)) params.set(m[1]!.toUpperCase(), m[2]!.replace(/^"|"$/g, ''));
+  return params;
+}
+
+/**
+ * Reads the raw RRULE, EXDATE and RDATE lines of every event: ical.js drops what it cannot read in a rule
+ * (INTERVAL=-1 becomes 1, COUNT=1e21 a float) and throws on a bad date only when it is read, so these
+ * are checked from the text, each with its line number.
+ */
+function rawEvents(text: string): Map<number, RawEvent> {
+  const out = new Map<number, RawEvent>();
+  let depth = 0;
+  let current: RawEvent | null = null;
+  let line = 0;
+  let logical = '';
+  let logicalLine = 0;
+  const take = (): void => {
+    if (!current || !logical) return;
+    const m = /^(?:X-TIDY-)?(RRULE|EXDATE|RDATE)((?:;(?:"[^"]*"|[^:;"])*)*):(.*)$/i.exec(logical.slice(0, 100_000));
+    if (!m) return;
+    const name = m[1]!.toUpperCase();
+    if (name === 'RRULE') current.rrule ??= m[3]!.trim();
+    else if (current[name === 'EXDATE' ? 'exdate' : 'rdate'].length < 100) current[name === 'EXDATE' ? 'exdate' : 'rdate'].push({ line: logicalLine, params: parseParams(m[2]!), value: m[3]!.trim() });
+  };
+  let pos = 0;
+  while (pos <= text.length) {
+    let next = text.indexOf('\n', pos);
+    if (next === -1) next = text.length;
+    line++;
+    const raw = text.slice(pos, next).replace(/\r$/, '');
+    pos = next + 1;
+    if ((raw.startsWith(' ') || raw.startsWith('\t')) && logical) {
+      if (logical.length < 100_000) logical += raw.slice(1);
+      continue;
+    }
+    take();
+    logical = '';
+    const m = /^(BEGIN|END):([A-Za-z0-9-]+)\s*$/i.exec(raw.slice(0, 64));
+    if (m) {
+      if (m[1]!.toUpperCase() === 'BEGIN') {
+        depth++;
+        if (depth === 2 && m[2]!.toUpperCase() === 'VEVENT') {
+          current = { exdate: [], rdate: [] };
+          out.set(line, current);
+        }
+      } else {
+        depth--;
+        if (depth < 2) current = null;
+      }
+      continue;
+    }
+    if (current && depth === 2 && /^(X-TIDY-RRULE|RRULE|EXDATE|RDATE)[;:]/i.test(raw)) {
+      logical = raw;
+      logicalLine = line;
+    }
+  }
+  take();
+  for (const [k, v] of out) if (!v.rrule && !v.exdate.length && !v.rdate.length) out.delete(k);
+  return out;
+}
+
+/** One date or date-time of an EXDATE/RDATE as written: null when it is not one. */
+function rawTime(value: string, params: Map<string, string>): ICAL.Time | null {
+  const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/i.exec(value.trim().split('/')[0]!);
+  if (!m) return null;
+  const [y, mo, d] = [+m[1]!, +m[2]!, +m[3]!];
+  const wall: Wall = { y, m: mo, d, h: +(m[4] ?? 0), mi: +(m[5] ?? 0), s: +(m[6] ?? 0) };
+  if (!parseWall(wallString(wall)) || y < 1000) return null;
+  if (!m[4] || params.get('VALUE')?.toUpperCase() === 'DATE') return ICAL.Time.fromData({ year: y, month: mo, day: d, isDate: true });
+  return ICAL.Time.fromData({ year: y, month: mo, day: d, hour: wall.h, minute: wall.mi, second: wall.s, isDate: false }, m[7] ? ICAL.Timezone.utcTimezone : undefined);
+}
+
 function parseJcal(text: string): ICAL.Component[] {
   let jcal: unknown;
   try {
@@ -151,6 +287,50 @@ interface TimeValue {
   ms: number;
 }
 
+/** Bounds on a VTIMEZONE definition ical.js expands from its first DTSTART (often 1601) on. */
+const MAX_OBSERVANCES = 100;
+const MAX_OBSERVANCE_RDATES = 1000;
+
+/**
+ * Why a VTIMEZONE cannot be used safely, naming the line, or null: an offset that is not ±HHMM[SS]
+ * (ical.js says only "Could not extract integer"), an observance that repeats other than yearly or
+ * monthly (FREQ=SECONDLY from 1601 expanded to gigabytes), a bad rule, too many observances or dates.
+ */
+function observanceProblem(vtz: ICAL.Component, lineOf: (content: string) => number | null): string | null {
+  const observances = vtz.getAllSubcomponents();
+  if (observances.length > MAX_OBSERVANCES) return `a time zone has more than ${MAX_OBSERVANCES} parts`;
+  const at = (name: string, raw: string): string => {
+    const line = lineOf(`${name.toUpperCase()}:${raw}`) ?? lineOf(`${name.toUpperCase()}:${raw.replace(':', '')}`);
+    return line ? `line ${line}: ` : '';
+  };
+  for (const o of observances) {
+    for (const name of ['tzoffsetfrom', 'tzoffsetto']) {
+      const p = o.getFirstProperty(name);
+      const raw = p ? String((p as unknown as { jCal: unknown[] }).jCal[3] ?? '') : '';
+      const compact = raw.replace(':', '');
+      if (!p || !/^[+-]\d{4}(\d{2})?$/.test(compact) || Number(compact.slice(1, 3)) > 23 || Number(compact.slice(3, 5)) > 59)
+        return `${at(name, String(raw))}${name.toUpperCase()} ${JSON.stringify(String(raw).slice(0, 20))} is not an offset like +0100`;
+    }
+    const rules = o.getAllProperties('rrule');
+    for (const r of rules) {
+      let rule: unknown;
+      try {
+        rule = r.getFirstValue();
+      } catch {
+        rule = null;
+      }
+      const text = rule instanceof ICAL.Recur ? rule.toString() : '';
+      const check = checkRule(text);
+      if (!check.ok) return `a time zone's repeat rule cannot be used (${check.error})`;
+      if (!/FREQ=(YEARLY|MONTHLY)/.test(text)) return `a time zone's ${o.name.toUpperCase()} time repeats ${/FREQ=(\w+)/.exec(text)?.[1]?.toLowerCase() ?? 'oddly'} (time zones change at most monthly)`;
+    }
+    let rdates = 0;
+    for (const r of o.getAllProperties('rdate')) rdates += (r as unknown as { jCal: unknown[] }).jCal.length - 3;
+    if (rdates > MAX_OBSERVANCE_RDATES) return `a time zone has more than ${MAX_OBSERVANCE_RDATES} change dates`;
+  }
+  return null;
+}
+
 /** Resolves TZIDs: an IANA zone when one can be named; else the file's own VTIMEZONE definition. */
 class Zones {
   private readonly defs = new Map<string, ICAL.Timezone>();
@@ -158,17 +338,38 @@ class Zones {
   constructor(
     calendar: ICAL.Component,
     private readonly warn: (w: string) => void,
+    private readonly lineOf: (content: string) => number | null = () => null,
   ) {
     for (const vtz of calendar.getAllSubcomponents('vtimezone')) {
-      const id = vtz.getFirstPropertyValue('tzid');
+      let id: unknown;
+      try {
+        id = vtz.getFirstPropertyValue('tzid');
+      } catch {
+        continue;
+      }
       if (typeof id !== 'string') continue;
       const location = vtz.getFirstPropertyValue('x-lic-location');
       if (typeof location === 'string' && ianaZone(location)) this.aliases.set(id, ianaZone(location)!);
+      if (ianaZone(id)) continue; // named: the runtime's tz data is used, the definition never read
+      const problem = observanceProblem(vtz, this.lineOf);
+      if (problem) {
+        this.warn(`${problem}; time zone ${JSON.stringify(id.slice(0, 60))} was not used`);
+        continue;
+      }
       try {
         this.defs.set(id, new ICAL.Timezone(vtz));
       } catch {
         // A VTIMEZONE ical.js cannot read: the TZID may still name a zone.
       }
+    }
+  }
+
+  /** Forgets a definition that failed when used (its times are then read as floating). */
+  drop(tzid: string, why: string): void {
+    this.defs.delete(tzid);
+    if (!this.warned.has(tzid)) {
+      this.warned.add(tzid);
+      this.warn(`${why}; its times were read in your time zone`);
     }
   }
   private readonly aliases = new Map<string, string>();
@@ -196,6 +397,13 @@ function readTime(prop: ICAL.Property, zones: Zones, floatingZone: string | null
   } catch {
     value = null;
   }
+  if (!(value instanceof ICAL.Time)) {
+    // A bare date without VALUE=DATE ("DTSTART:20260105"), which ical.js reads as a broken date-time:
+    // a date, as the widely used parsers take it.
+    const raw = (prop as unknown as { jCal: unknown[] }).jCal[3];
+    const m = typeof raw === 'string' ? /^(\d{4})-?(\d{2})-?(\d{2})(?:T::)?$/.exec(raw) : null;
+    if (m) value = ICAL.Time.fromData({ year: +m[1]!, month: +m[2]!, day: +m[3]!, isDate: true });
+  }
   if (!(value instanceof ICAL.Time)) fail(`${where}: ${what} is not a date or time`, 'the file is damaged; export it again');
   const wall = wallOfTime(value);
   if (!wall) fail(`${where}: ${what} ${JSON.stringify(String(prop.toICALString()).slice(0, 60))} is not a real date or time`, 'the file is damaged; export it again');
@@ -212,7 +420,17 @@ function readTime(prop: ICAL.Property, zones: Zones, floatingZone: string | null
       // No IANA name: convert with the file's own rules and keep the time in UTC.
       const t = value.clone();
       t.zone = def;
-      const ms = t.toUnixTime() * 1000;
+      let ms: number;
+      try {
+        ms = t.toUnixTime() * 1000;
+      } catch {
+        ms = NaN;
+      }
+      if (!Number.isFinite(ms)) {
+        zones.drop(id, `time zone ${JSON.stringify(id.slice(0, 60))} could not be used`);
+        if (floatingZone) return { wall, allDay: false, tz: floatingZone, ms: wallToUtc(wall, floatingZone) };
+        return { wall, allDay: false, tz: null, ms: wallToUtc(wall, 'UTC') };
+      }
       if (!zones.warned.has(id)) {
         zones.warned.add(id);
         warn(`time zone ${JSON.stringify(id.slice(0, 60))} has no standard name; its times were converted with the file's own definition`);
@@ -247,16 +465,41 @@ function attendeesOf(comp: ICAL.Component): Attendee[] {
   return out;
 }
 
+/** The range index's end with extra dates: the later of the rule's last end and the last extra date's (null: no end). */
+function untilWithRdates(ruleEnd: number | null, lastRdate: number | null, durationMs: number): number | null {
+  if (ruleEnd === null || lastRdate === null) return ruleEnd;
+  return Math.max(ruleEnd, lastRdate + Math.max(0, durationMs) + 2 * 86_400_000);
+}
+
 const stableUid = (...parts: string[]): string => `tidy-${createHash('sha1').update(parts.join('\u0000')).digest('hex').slice(0, 20)}`;
 
 /** Parses an .ics file into rows for the events table. Throws a DomainError naming the line or component. */
 export function parseIcs(text: string): ParsedCalendar {
+  try {
+    return readIcs(text);
+  } catch (e) {
+    if (e instanceof DomainError) throw e;
+    // Whatever ical.js throws on a value this module did not foresee: a refusal in words, never a bug message.
+    const message = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 120);
+    const quoted = /"([^"]*)"$/.exec(message)?.[1];
+    const line = quoted ? lineOf(text, quoted) : null;
+    return fail(`${line ? `line ${line}: ` : ''}the file could not be read (${message})`, 'the file is damaged; export it again from the calendar app');
+  }
+}
+
+function readIcs(text: string): ParsedCalendar {
   const shape = checkShape(text.replace(/^\uFEFF/, ''));
-  const roots = parseJcal(text.replace(/^\uFEFF/, ''));
+  const repair = repairQuoting(text.replace(/^\uFEFF/, ''));
+  const source = repair.text;
+  const roots = parseJcal(source);
+  const raws = rawEvents(source);
   const warnings: string[] = [];
   const warn = (w: string): void => {
     if (warnings.length < 20) warnings.push(w);
   };
+  if (repair.repaired.length)
+    warn(`line ${repair.repaired.slice(0, 5).join(', ')}${repair.repaired.length > 5 ? ', …' : ''}: a time zone name with broken quotes was read as if quoted`);
+  const lineIn = (content: string): number | null => lineOf(source, content);
   const events: EventData[] = [];
   let name: string | null = null;
   let prodid: string | null = null;
@@ -268,7 +511,7 @@ export function parseIcs(text: string): ParsedCalendar {
     name ??= clean(cal.getFirstPropertyValue('x-wr-calname'), 200);
     prodid ??= clean(cal.getFirstPropertyValue('prodid'), 200);
     const method = String(cal.getFirstPropertyValue('method') ?? '').toUpperCase();
-    const zones = new Zones(cal, warn);
+    const zones = new Zones(cal, warn, lineIn);
     const wrZone = cal.getFirstPropertyValue('x-wr-timezone');
     const floatingZone = typeof wrZone === 'string' ? ianaZone(wrZone) : null;
 
@@ -303,6 +546,15 @@ export function parseIcs(text: string): ParsedCalendar {
         const end = readTime(dtend, zones, floatingZone, 'DTEND', at, warn);
         endMs = start.allDay ? Date.UTC(end.wall.y, end.wall.m - 1, end.wall.d) : end.ms;
         endWall = start.allDay ? end.wall : wallAt(end.ms, start.tz ?? 'UTC');
+      } else if (duration instanceof ICAL.Duration && !checkDuration(Math.max(0, duration.toSeconds())).ok) {
+        const check = checkDuration(Math.max(0, duration.toSeconds()));
+        warn(`${at}: "${title.slice(0, 40)}" DURATION ${JSON.stringify(duration.toString().slice(0, 30))} cannot be used (${check.ok ? '' : check.error}); it was given no end`);
+        endMs = start.ms;
+        endWall = start.wall;
+        if (start.allDay) {
+          endWall = addDays(start.wall, 1);
+          endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
+        }
       } else if (duration instanceof ICAL.Duration) {
         const seconds = Math.max(0, duration.toSeconds());
         if (start.allDay) {
@@ -331,6 +583,7 @@ export function parseIcs(text: string): ParsedCalendar {
 
       let recurrenceId: string | null = null;
       let rrule: string | null = null;
+      let lastRdate: number | null = null;
       let exdates: string[] = [];
       if (recurrenceProp) {
         const master = masters.get(uid);
@@ -342,24 +595,65 @@ export function parseIcs(text: string): ParsedCalendar {
         const n = (seenUids.get(uid) ?? 0) + 1;
         seenUids.set(uid, n);
         if (n > 1) uid = `${uid}#${n}`;
-        const rule = ev.getFirstPropertyValue('rrule');
-        if (rule instanceof ICAL.Recur) {
-          const norm = normaliseRule(rule, start.tz, start.allDay, zones.iana.bind(zones));
-          if (norm.warning) warn(`${at}: "${title.slice(0, 40)}" ${norm.warning}`);
-          rrule = norm.rule;
+        const raw = raws.get(lines.get(ev) ?? -1);
+        let rule: unknown;
+        try {
+          rule = ev.getFirstPropertyValue('rrule');
+        } catch {
+          rule = null;
         }
-        if (ev.hasProperty('rdate')) warn(`${at}: "${title.slice(0, 40)}" has RDATE extra dates, which are not supported`);
-        for (const p of ev.getAllProperties('exdate')) {
-          for (const v of p.getValues().slice(0, 5000)) {
-            if (!(v instanceof ICAL.Time)) continue;
-            const w = wallOfTime(v);
-            if (!w) continue;
-            const single = new ICAL.Property('exdate');
-            const tzid = p.getParameter('tzid');
-            if (typeof tzid === 'string') single.setParameter('tzid', tzid);
-            single.setValue(v);
-            exdates.push(keyIn(readTime(single, zones, floatingZone, 'EXDATE', at, warn), start.tz, start.allDay));
+        if (rule instanceof ICAL.Recur || raw?.rrule) {
+          // The rule as written is checked (ical.js drops or misreads what it cannot read).
+          const check = checkRule(raw?.rrule ?? (rule instanceof ICAL.Recur ? rule.toString() : ''));
+          if (!check.ok) warn(`${at}: "${title.slice(0, 40)}" has a repeat rule that cannot be used (${check.error}); imported as a single event`);
+          else if (rule instanceof ICAL.Recur) {
+            const norm = normaliseRule(rule, start.tz, start.allDay, zones.iana.bind(zones));
+            if (norm.warning) warn(`${at}: "${title.slice(0, 40)}" ${norm.warning}`);
+            rrule = norm.rule;
           }
+        }
+        // EXDATE and RDATE as written, value by value: a broken one is skipped alone, with its line.
+        const timesOf = (props: RawProp[], what: string): { t: TimeValue; line: number }[] => {
+          const out: { t: TimeValue; line: number }[] = [];
+          for (const p of props) {
+            for (const v of p.value.split(',').slice(0, 5000)) {
+              const time = rawTime(v, p.params);
+              if (!time) {
+                warn(`line ${p.line}: ${what} ${JSON.stringify(v.slice(0, 30))} is not a date or time; skipped`);
+                continue;
+              }
+              const single = new ICAL.Property(what.toLowerCase());
+              const tzid = p.params.get('TZID');
+              if (tzid && !time.isDate && time.zone !== ICAL.Timezone.utcTimezone) single.setParameter('tzid', tzid);
+              single.setValue(time);
+              try {
+                out.push({ t: readTime(single, zones, floatingZone, what, `line ${p.line}`, warn), line: p.line });
+              } catch {
+                warn(`line ${p.line}: ${what} ${JSON.stringify(v.slice(0, 30))} could not be read; skipped`);
+              }
+            }
+          }
+          return out;
+        };
+        for (const { t } of timesOf(raw?.exdate ?? [], 'EXDATE')) {
+          // A date alone on a timed event excludes that day's occurrence (as Google and Outlook read it).
+          exdates.push(t.allDay && !start.allDay ? wallDate(t.wall) : keyIn(t, start.tz, start.allDay));
+        }
+        const rdates: string[] = [];
+        const period = raw?.rdate.find((p) => p.params.get('VALUE')?.toUpperCase() === 'PERIOD');
+        if (period) warn(`line ${period.line}: RDATE periods are read as extra starts of "${title.slice(0, 40)}" with its own length`);
+        for (const { t } of timesOf(raw?.rdate ?? [], 'RDATE')) {
+          if (rdates.length >= 1000) break;
+          const key = t.allDay && !start.allDay ? `${wallDate(t.wall)}T${wallString(start.wall).slice(11)}` : keyIn(t, start.tz, start.allDay);
+          rdates.push(key);
+        }
+        if (rdates.length) {
+          // Extra dates: kept beside the exception dates, marked "+" (see exceptionDates in domain/calendar.ts);
+          // an event with extra dates and no rule repeats once by a rule plus its dates.
+          rrule ??= 'FREQ=DAILY;COUNT=1';
+          exdates.push(...rdates.map((k) => `+${k}`));
+          const last = rdates.map((k) => parseWall(k)).filter((w): w is Wall => w !== null).reduce<Wall | null>((a, w) => (!a || wallString(w) > wallString(a) ? w : a), null);
+          if (last) lastRdate = start.allDay ? Date.UTC(last.y, last.m - 1, last.d) : wallToUtc(last, start.tz ?? 'UTC');
         }
         exdates = [...new Set(exdates)];
         masters.set(uid, { tz: start.tz, allDay: start.allDay });
@@ -381,7 +675,7 @@ export function parseIcs(text: string): ParsedCalendar {
         tz: start.allDay ? null : start.tz,
         start_ms: start.ms,
         end_ms: endMs,
-        until_ms: rrule ? lastOccurrenceEnd(rrule, startText, start.allDay, start.tz, durationMs) : endMs,
+        until_ms: rrule ? untilWithRdates(lastOccurrenceEnd(rrule, startText, start.allDay, start.tz, durationMs), lastRdate, durationMs) : endMs,
         rrule,
         exdates: rrule && exdates.length ? JSON.stringify(exdates) : null,
         location: clean(ev.getFirstPropertyValue('location'), 1000),
@@ -457,12 +751,32 @@ export interface ExportEvent {
   updatedAt: string;
 }
 
+/**
+ * Text as Tidy writes it into any iCalendar property (RFC 5545 §3.3.11): line breaks of every kind (CR LF,
+ * a bare CR, U+2028/2029, NEL) become one LF, which the writer escapes as \n, so no text can start a line
+ * of its own (an injected VEVENT); other control characters (ESC, NUL, DEL, C1) and bidirectional
+ * controls are dropped; a lone surrogate becomes U+FFFD. Used for every text Tidy writes (summaries,
+ * locations, descriptions, categories, names), by `export --format ical`, `cal export` and `--invite`.
+ */
+export function icsText(text: string): string {
+  return (
+    String(text)
+      .replace(/\r\n|[\r\u0085\u2028\u2029]/g, '\n')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+  );
+}
+
+/** A parameter value (CN="…"): as icsText, on one line, without the double quote a parameter cannot hold. */
+const icsParam = (text: string): string => icsText(text).replace(/\n/g, ' ').replace(/"/g, "'");
+
 const utcTime = (ms: number): ICAL.Time => ICAL.Time.fromJSDate(new Date(ms), true);
 const dateTime = (date: string): ICAL.Time => ICAL.Time.fromDateString(date);
 
 function veventOf(e: ExportEvent, invite: boolean): ICAL.Component {
   const v = new ICAL.Component('vevent');
-  v.addPropertyWithValue('uid', e.uid);
+  v.addPropertyWithValue('uid', icsParam(e.uid));
   v.addPropertyWithValue('dtstamp', utcTime(Date.now()));
   v.addPropertyWithValue('created', utcTime(Date.parse(e.createdAt)));
   v.addPropertyWithValue('last-modified', utcTime(Date.parse(e.updatedAt)));
@@ -473,16 +787,16 @@ function veventOf(e: ExportEvent, invite: boolean): ICAL.Component {
     v.addPropertyWithValue('dtstart', utcTime(e.startMs));
     v.addPropertyWithValue('dtend', utcTime(e.endMs));
   }
-  v.addPropertyWithValue('summary', e.title);
-  if (e.location) v.addPropertyWithValue('location', e.location);
-  if (e.notes) v.addPropertyWithValue('description', e.notes);
+  v.addPropertyWithValue('summary', icsText(e.title));
+  if (e.location) v.addPropertyWithValue('location', icsText(e.location));
+  if (e.notes) v.addPropertyWithValue('description', icsText(e.notes));
   v.addPropertyWithValue('status', e.cancelled ? 'CANCELLED' : 'CONFIRMED');
   v.addPropertyWithValue('sequence', 0);
   for (const a of e.attendees) {
     if (!a.email) continue;
     const p = new ICAL.Property('attendee');
-    p.setValue(`mailto:${a.email}`);
-    if (a.name) p.setParameter('cn', a.name);
+    p.setValue(`mailto:${icsParam(a.email).replace(/[\s,;]/g, '')}`);
+    if (a.name) p.setParameter('cn', icsParam(a.name));
     p.setParameter('role', 'REQ-PARTICIPANT');
     p.setParameter('partstat', 'NEEDS-ACTION');
     if (invite) p.setParameter('rsvp', 'TRUE');
@@ -497,7 +811,7 @@ function vcalendar(name: string | null, method: string | null): ICAL.Component {
   cal.addPropertyWithValue('version', '2.0');
   cal.addPropertyWithValue('calscale', 'GREGORIAN');
   if (method) cal.addPropertyWithValue('method', method);
-  if (name) cal.addPropertyWithValue('x-wr-calname', name);
+  if (name) cal.addPropertyWithValue('x-wr-calname', icsParam(name)); // an X- property is written unescaped: one line
   return cal;
 }
 

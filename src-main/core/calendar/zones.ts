@@ -286,6 +286,154 @@ const WINDOWS_ZONES: Record<string, string> = {
 const windowsByKey = new Map(Object.entries(WINDOWS_ZONES).map(([k, v]) => [k.toLowerCase(), v]));
 
 /**
+ * The display names old Exchange and Outlook versions wrote as TZID ("(GMT+10:00) Canberra, Melbourne,
+ * Sydney"), without their offset prefix, to IANA (after the Windows registry's display names).
+ */
+const DISPLAY_ZONES: Record<string, string> = {
+  'International Date Line West': 'Etc/GMT+12',
+  'Midway Island, Samoa': 'Pacific/Pago_Pago',
+  Hawaii: 'Pacific/Honolulu',
+  Alaska: 'America/Anchorage',
+  'Pacific Time (US & Canada)': 'America/Los_Angeles',
+  'Pacific Time (US & Canada); Tijuana': 'America/Los_Angeles',
+  'Pacific Time (US and Canada); Tijuana': 'America/Los_Angeles',
+  Tijuana: 'America/Tijuana',
+  'Baja California': 'America/Tijuana',
+  Arizona: 'America/Phoenix',
+  'Mountain Time (US & Canada)': 'America/Denver',
+  'Mountain Time (US and Canada)': 'America/Denver',
+  'Chihuahua, La Paz, Mazatlan': 'America/Mazatlan',
+  'Central America': 'America/Guatemala',
+  'Central Time (US & Canada)': 'America/Chicago',
+  'Central Time (US and Canada)': 'America/Chicago',
+  'Guadalajara, Mexico City, Monterrey': 'America/Mexico_City',
+  Saskatchewan: 'America/Regina',
+  'Bogota, Lima, Quito': 'America/Bogota',
+  'Bogota, Lima, Quito, Rio Branco': 'America/Bogota',
+  'Eastern Time (US & Canada)': 'America/New_York',
+  'Eastern Time (US and Canada)': 'America/New_York',
+  'Indiana (East)': 'America/Indianapolis',
+  Caracas: 'America/Caracas',
+  'Atlantic Time (Canada)': 'America/Halifax',
+  'Georgetown, La Paz, Manaus, San Juan': 'America/La_Paz',
+  'Caracas, La Paz': 'America/La_Paz',
+  Santiago: 'America/Santiago',
+  Newfoundland: 'America/St_Johns',
+  Brasilia: 'America/Sao_Paulo',
+  'Buenos Aires': 'America/Buenos_Aires',
+  'Buenos Aires, Georgetown': 'America/Buenos_Aires',
+  Greenland: 'America/Godthab',
+  Montevideo: 'America/Montevideo',
+  'Mid-Atlantic': 'Etc/GMT+2',
+  Azores: 'Atlantic/Azores',
+  'Cape Verde Is.': 'Atlantic/Cape_Verde',
+  'Casablanca, Monrovia': 'Africa/Casablanca',
+  Casablanca: 'Africa/Casablanca',
+  'Monrovia, Reykjavik': 'Atlantic/Reykjavik',
+  'Coordinated Universal Time': 'Etc/UTC',
+  'Greenwich Mean Time : Dublin, Edinburgh, Lisbon, London': 'Europe/London',
+  'Greenwich Mean Time: Dublin, Edinburgh, Lisbon, London': 'Europe/London',
+  'Dublin, Edinburgh, Lisbon, London': 'Europe/London',
+  'Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna': 'Europe/Berlin',
+  'Belgrade, Bratislava, Budapest, Ljubljana, Prague': 'Europe/Budapest',
+  'Brussels, Copenhagen, Madrid, Paris': 'Europe/Paris',
+  'Sarajevo, Skopje, Warsaw, Zagreb': 'Europe/Warsaw',
+  'Sarajevo, Skopje, Sofija, Vilnius, Warsaw, Zagreb': 'Europe/Warsaw',
+  'West Central Africa': 'Africa/Lagos',
+  Amman: 'Asia/Amman',
+  'Athens, Bucharest': 'Europe/Bucharest',
+  'Athens, Bucharest, Istanbul': 'Europe/Bucharest',
+  'Athens, Istanbul, Minsk': 'Europe/Bucharest',
+  Bucharest: 'Europe/Bucharest',
+  Beirut: 'Asia/Beirut',
+  Cairo: 'Africa/Cairo',
+  'Harare, Pretoria': 'Africa/Johannesburg',
+  'Helsinki, Kyiv, Riga, Sofia, Tallinn, Vilnius': 'Europe/Kiev',
+  'Helsinki, Kiev, Riga, Sofia, Tallinn, Vilnius': 'Europe/Kiev',
+  Jerusalem: 'Asia/Jerusalem',
+  Minsk: 'Europe/Minsk',
+  Windhoek: 'Africa/Windhoek',
+  Baghdad: 'Asia/Baghdad',
+  'Kuwait, Riyadh': 'Asia/Riyadh',
+  'Moscow, St. Petersburg, Volgograd': 'Europe/Moscow',
+  'Moscow, St. Petersburg': 'Europe/Moscow',
+  Nairobi: 'Africa/Nairobi',
+  Istanbul: 'Europe/Istanbul',
+  Tehran: 'Asia/Tehran',
+  'Abu Dhabi, Muscat': 'Asia/Dubai',
+  Baku: 'Asia/Baku',
+  'Baku, Tbilisi, Yerevan': 'Asia/Baku',
+  Tbilisi: 'Asia/Tbilisi',
+  Yerevan: 'Asia/Yerevan',
+  Kabul: 'Asia/Kabul',
+  Ekaterinburg: 'Asia/Yekaterinburg',
+  'Islamabad, Karachi, Tashkent': 'Asia/Karachi',
+  'Islamabad, Karachi': 'Asia/Karachi',
+  Tashkent: 'Asia/Tashkent',
+  'Chennai, Kolkata, Mumbai, New Delhi': 'Asia/Calcutta',
+  'Sri Jayawardenepura': 'Asia/Colombo',
+  Kathmandu: 'Asia/Katmandu',
+  'Almaty, Novosibirsk': 'Asia/Almaty',
+  'Astana, Dhaka': 'Asia/Dhaka',
+  Astana: 'Asia/Almaty',
+  Dhaka: 'Asia/Dhaka',
+  'Yangon (Rangoon)': 'Asia/Rangoon',
+  Rangoon: 'Asia/Rangoon',
+  'Bangkok, Hanoi, Jakarta': 'Asia/Bangkok',
+  Krasnoyarsk: 'Asia/Krasnoyarsk',
+  Novosibirsk: 'Asia/Novosibirsk',
+  'Beijing, Chongqing, Hong Kong, Urumqi': 'Asia/Shanghai',
+  'Beijing, Chongqing, Hong Kong SAR, Urumqi': 'Asia/Shanghai',
+  'Irkutsk, Ulaan Bataar': 'Asia/Irkutsk',
+  Irkutsk: 'Asia/Irkutsk',
+  'Kuala Lumpur, Singapore': 'Asia/Singapore',
+  Perth: 'Australia/Perth',
+  Taipei: 'Asia/Taipei',
+  'Osaka, Sapporo, Tokyo': 'Asia/Tokyo',
+  Seoul: 'Asia/Seoul',
+  Yakutsk: 'Asia/Yakutsk',
+  Adelaide: 'Australia/Adelaide',
+  Darwin: 'Australia/Darwin',
+  Brisbane: 'Australia/Brisbane',
+  'Canberra, Melbourne, Sydney': 'Australia/Sydney',
+  'Guam, Port Moresby': 'Pacific/Port_Moresby',
+  Hobart: 'Australia/Hobart',
+  Vladivostok: 'Asia/Vladivostok',
+  'Magadan, Solomon Is., New Caledonia': 'Asia/Magadan',
+  Magadan: 'Asia/Magadan',
+  'Solomon Is., New Caledonia': 'Pacific/Guadalcanal',
+  'Auckland, Wellington': 'Pacific/Auckland',
+  'Fiji, Kamchatka, Marshall Is.': 'Pacific/Fiji',
+  Fiji: 'Pacific/Fiji',
+  "Nuku'alofa": 'Pacific/Tongatapu',
+  Samoa: 'Pacific/Apia',
+};
+const normalDisplay = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').replace(/\s*([,;:])\s*/g, '$1 ').trim();
+const displayByKey = new Map(Object.entries(DISPLAY_ZONES).map(([k, v]) => [normalDisplay(k), v]));
+
+/**
+ * An old Exchange display name ("(GMT+10:00) Canberra, Melbourne, Sydney") to IANA: the cities looked up
+ * (as written, or a known city list that holds the first city), else the fixed offset of the prefix
+ * (Etc/GMT-10) when it is a whole number of hours. Null when it is not one.
+ */
+function displayZone(id: string): string | null {
+  const m = /^\((?:GMT|UTC)\s*(?:([+-])(\d{1,2})(?::?(\d{2}))?)?\)\s*(.*)$/i.exec(id);
+  if (!m) return null;
+  const cities = normalDisplay(m[4] ?? '');
+  const exact = displayByKey.get(cities) ?? windowsByKey.get(cities);
+  if (exact) return exact;
+  const first = cities.split(/[,;]/)[0]!.trim();
+  if (first) for (const [key, zone] of displayByKey) if (key.split(/[,;]\s*/).map((c) => c.trim()).includes(first)) return zone;
+  if (!m[1]) return 'UTC';
+  if (m[3] && m[3] !== '00') return null;
+  const hours = Number(m[2]);
+  if (hours === 0) return 'UTC';
+  if (hours > 14) return null;
+  // Etc/GMT zones count the other way: UTC+10 is Etc/GMT-10.
+  return `Etc/GMT${m[1] === '+' ? '-' : '+'}${hours}`;
+}
+
+/**
  * The IANA zone a TZID names, or null: an IANA name as it is; a Windows name through the CLDR table
  * (also quoted, or after a "(UTC+01:00) " display prefix that some exporters keep); the IANA name at the
  * end of a path-like TZID ("/mozilla.org/20050126_1/Europe/Berlin", "/softwarestudio.org/.../Europe/Paris").
@@ -306,8 +454,10 @@ function resolveZone(tzid: string): string | null {
   const id = tzid.trim().replace(/^"|"$/g, '');
   if (/^(utc|gmt|z|etc\/utc|etc\/gmt)$/i.test(id)) return 'UTC';
   if (id.includes('/') && isIanaZone(id)) return id;
-  const windows = windowsByKey.get(id.toLowerCase()) ?? windowsByKey.get(id.replace(/^\(UTC[^)]*\)\s*/i, '').toLowerCase());
+  const windows = windowsByKey.get(id.toLowerCase()) ?? windowsByKey.get(id.replace(/^\((?:UTC|GMT)[^)]*\)\s*/i, '').toLowerCase());
   if (windows) return windows;
+  const display = displayZone(id);
+  if (display) return display;
   const parts = id.split('/').filter(Boolean);
   for (let i = 0; i < parts.length - 1; i++) {
     const tail = parts.slice(i).join('/');

@@ -13,6 +13,8 @@
  *   a task with a deadline and no planned date is exported with DUE on the deadline (schema 12).
  */
 import ICAL from 'ical.js';
+import { checkRule } from '../../../src-shared/recurrence';
+import { icsText } from '../calendar/ics';
 import type { Db } from '../store/db';
 import type { Sink } from './export';
 
@@ -77,20 +79,20 @@ export function exportIcal(db: Db, sink: Sink, now: Date = new Date()): { todos:
     todo.addPropertyWithValue('dtstamp', stamp);
     todo.addPropertyWithValue('created', utc(r.created_at));
     todo.addPropertyWithValue('last-modified', utc(r.updated_at));
-    todo.addPropertyWithValue('summary', r.content);
+    todo.addPropertyWithValue('summary', icsText(r.content));
     todo.addPropertyWithValue('due', due);
     const priority = icalPriority(r.priority);
     if (priority !== null) todo.addPropertyWithValue('priority', priority);
     const labels = r.labels ? (JSON.parse(r.labels) as string[]) : [];
-    const categories = todo.addPropertyWithValue('categories', r.project);
-    if (labels.length) categories.setValues([r.project, ...labels]);
-    if (r.description) todo.addPropertyWithValue('description', r.description);
+    const categories = todo.addPropertyWithValue('categories', icsText(r.project));
+    if (labels.length) categories.setValues([icsText(r.project), ...labels.map(icsText)]);
+    if (r.description) todo.addPropertyWithValue('description', icsText(r.description));
     if (r.parent_id) todo.addPropertyWithValue('related-to', `${r.parent_id}@tidy`);
     if (r.status === 'done') {
       todo.addPropertyWithValue('status', 'COMPLETED');
       todo.addPropertyWithValue('completed', utc(r.updated_at));
     } else todo.addPropertyWithValue('status', 'NEEDS-ACTION');
-    if (hasRecurrence && r.recurrence) {
+    if (hasRecurrence && r.recurrence && checkRule(r.recurrence).ok) {
       try {
         todo.addPropertyWithValue('rrule', ICAL.Recur.fromString(r.recurrence.replace(/^RRULE:/i, '')));
       } catch {

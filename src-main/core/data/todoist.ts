@@ -17,7 +17,7 @@
  * - `meta` rows (view settings) and blank rows are skipped.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
-import { unzipSync } from 'fflate';
+import { checkDate } from '../../../src-shared/dates';
 import { basename, join } from 'node:path';
 import { INBOX_ID } from '../../../src-shared/domain';
 import { nextOccurrence, parseDue, parseQuickAdd } from '../../../src-shared/quickadd';
@@ -29,6 +29,7 @@ import { cached } from '../store/statements';
 import { MAX_NAME, MAX_TEXT, nameKey } from '../domain/text';
 import { backupDatabase, backupsDir, stamp } from './backup';
 import { ImportError } from './import';
+import { readZip, ZipError } from './zip';
 
 /** Larger inputs are refused before parsing: a Todoist project is kilobytes; a whole account a few MB. */
 export const MAX_TODOIST_BYTES = 64 * 1024 * 1024;
@@ -97,29 +98,22 @@ export function readTodoistFiles(name: string, bytes: Uint8Array): TodoistFile[]
     if (!/\.csv$/i.test(name) && bytes.includes(0)) fail(`${name} is neither a CSV nor a ZIP file; pass a Todoist CSV export or backup ZIP`);
     return [{ name: basename(name), text: new TextDecoder('utf-8').decode(bytes) }];
   }
-  let declared = 0;
-  let count = 0;
-  let files: Record<string, Uint8Array>;
+  let files: Map<string, Uint8Array>;
   try {
-    files = unzipSync(bytes, {
-      filter: (f) => {
-        if (!/\.csv$/i.test(f.name) || basename(f.name).startsWith('.') || f.name.startsWith('__MACOSX/')) return false;
-        count++;
-        declared += f.originalSize;
-        if (count > MAX_TODOIST_FILES) fail(`${name} holds more than ${MAX_TODOIST_FILES} CSV files; nothing was imported`);
-        if (declared > MAX_TODOIST_BYTES) fail(`${name} unpacks to more than ${MAX_TODOIST_BYTES / 1048576} MB; nothing was imported`);
-        return true;
-      },
+    files = readZip(bytes, (path) => /\.csv$/i.test(path) && !basename(path).startsWith('.') && !path.startsWith('__MACOSX/'), {
+      maxEntry: MAX_TODOIST_BYTES,
+      maxTotal: MAX_TODOIST_BYTES,
+      maxEntries: MAX_TODOIST_FILES,
+      what: 'CSV files',
     });
   } catch (e) {
     if (e instanceof ImportError) throw e;
+    if (e instanceof ZipError && e.kind === 'damaged') fail(`${name} is a damaged ZIP file (${e.message}); download the Todoist backup again`);
+    if (e instanceof ZipError) fail(`${name}${e.kind === 'file' ? ' ' : ': '}${e.message}; nothing was imported`);
     fail(`${name} is a damaged ZIP file (${e instanceof Error ? e.message : String(e)}); download the Todoist backup again`);
   }
-  const out = Object.entries(files!)
-    .map(([path, data]) => {
-      if (data.length > MAX_TODOIST_BYTES) fail(`${name}: ${path} unpacks to more than it declared; nothing was imported`);
-      return { name: basename(path), text: new TextDecoder('utf-8').decode(data) };
-    })
+  const out = [...files!]
+    .map(([path, data]) => ({ name: basename(path), text: new TextDecoder('utf-8').decode(data) }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (out.length === 0) fail(`${name} holds no CSV files; pass a Todoist backup ZIP (Settings → Backups in Todoist)`);
   return out;
@@ -154,6 +148,8 @@ export function todoistDate(raw: string, now: Date): { due: string | null; recur
   if (!text) return { due: null, recurrence: null, keep: null };
   const iso = ISO.exec(text);
   if (iso) {
+    // 2026-02-30, 2026-13-01, 0000-01-01, T25:61: not a date; kept in the text rather than stored shifted.
+    if (!checkDate(iso[2] ? `${iso[1]}T${iso[2]}:${iso[3]}` : iso[1]).ok) return { due: null, recurrence: null, keep: text };
     if (!iso[2]) return { due: iso[1]!, recurrence: null, keep: null };
     if (!iso[4]) return { due: `${iso[1]}T${iso[2]}:${iso[3]}`, recurrence: null, keep: null };
     const d = new Date(text.replace(' ', 'T'));
@@ -168,8 +164,27 @@ export function todoistDate(raw: string, now: Date): { due: string | null; recur
     }
     return { due: null, recurrence: null, keep: text };
   }
-  const due = parseDue(text, now);
+  if (impossibleDay(text)) return { due: null, recurrence: null, keep: text };
+  const parsed = parseDue(text, now);
+  const due = parsed !== null && checkDate(parsed).ok ? parsed : null;
   return { due, recurrence: null, keep: due === null ? text : null };
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A month name with a day it does not have ("Dec 32", "31 April", "Feb 30th"): the date parser would read
+ * the number as a year or roll it into the next month; such a date is kept in the text instead.
+ */
+function impossibleDay(text: string): boolean {
+  const month = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
+  for (const m of text.matchAll(new RegExp(`\\b${month}\\s+(\\d{1,3})(?:st|nd|rd|th)?\\b|\\b(\\d{1,3})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${month}`, 'gi'))) {
+    const name = (m[1] ?? m[4])!.toLowerCase();
+    const day = Number(m[2] ?? m[3]);
+    if (day < 1 || day > MONTH_DAYS[MONTHS.indexOf(name)]!) return true;
+  }
+  return false;
 }
 
 type Columns = Record<string, number>;
@@ -304,10 +319,14 @@ export function applyTodoistImport(db: Db, plan: TodoistPlan, source = 'Todoist'
         // The project may have been archived or renamed since the preview: look again inside the transaction.
         if (projectId !== null && !cached(db, `SELECT 1 FROM projects WHERE id = ? AND archived_at IS NULL`).get(projectId)) projectId = null;
         if (projectId === null) {
-          const taken = cached(db, `SELECT 1 FROM projects WHERE name_key = ?`).get(nameKey(p.name));
-          if (taken) fail(`a project named ${JSON.stringify(p.name)} exists but is archived; unarchive it or pass --project with another name — nothing was imported`);
-          projectId = nextId(db, 'p');
-          cs.insert('projects', { id: projectId, name: p.name, name_key: nameKey(p.name), builtin: 0, archived_at: null, created_at: t, updated_at: t });
+          const taken = cached(db, `SELECT id, archived_at FROM projects WHERE name_key = ?`).get(nameKey(p.name)) as { id: string; archived_at: string | null } | undefined;
+          // Another import (run at the same time, after this one's preview) may have created it: use it.
+          if (taken && taken.archived_at === null) projectId = taken.id;
+          else if (taken) fail(`a project named ${JSON.stringify(p.name)} exists but is archived; unarchive it or pass --project with another name — nothing was imported`);
+          else {
+            projectId = nextId(db, 'p');
+            cs.insert('projects', { id: projectId, name: p.name, name_key: nameKey(p.name), builtin: 0, archived_at: null, created_at: t, updated_at: t });
+          }
         }
         let position = (cached(db, `SELECT max(position) AS p FROM tasks WHERE project_id = ?`).get(projectId) as { p: number | null }).p ?? 0;
         for (const task of p.tasks)

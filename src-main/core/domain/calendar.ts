@@ -53,6 +53,9 @@ const WIDEN = 14 * 3_600_000;
 const LONG = 31 * 86_400_000;
 /** Occurrences one listing returns at most. */
 export const MAX_LISTED = 5_000;
+/** Occurrences one query visits at most (free time, listings), and steps of all repeat rules it walks. */
+export const MAX_QUERY_OCCURRENCES = 20_000;
+export const MAX_QUERY_STEPS = 200_000;
 const MAX_EVENT_MS = 366 * 86_400_000;
 
 // --- times --------------------------------------------------------------------------------------------
@@ -226,10 +229,37 @@ export interface EventQuery {
 }
 
 /**
+ * The events table's exdates column: a JSON array of excluded occurrence keys, where an entry starting
+ * with "+" is an extra occurrence (RDATE) instead; read defensively (a damaged value excludes nothing).
+ */
+function exceptionDates(json: string | null): { exdates: string[]; rdates: string[] } {
+  const exdates: string[] = [];
+  const rdates: string[] = [];
+  if (!json) return { exdates, rdates };
+  let list: unknown;
+  try {
+    list = JSON.parse(json);
+  } catch {
+    return { exdates, rdates };
+  }
+  if (!Array.isArray(list)) return { exdates, rdates };
+  for (const v of list.slice(0, 10_000)) {
+    if (typeof v !== 'string') continue;
+    if (v.startsWith('+')) rdates.push(v.slice(1));
+    else exdates.push(v);
+  }
+  return { exdates, rdates };
+}
+
+/**
  * Calls `visit` for every occurrence overlapping [fromMs, toMs) (in no particular order), recurring events
  * expanded. Returns whether an expansion was cut short by its bounds (src-main/core/calendar/expand.ts).
  */
-export function forEachOccurrence(db: Db, q: EventQuery, visit: (r: JoinedRow, startMs: number, endMs: number, occurrence: string | null) => void): boolean {
+export function forEachOccurrence(
+  db: Db,
+  q: EventQuery,
+  visit: (r: JoinedRow, startMs: number, endMs: number, occurrence: string | null, note?: string) => void,
+): boolean {
   const zone = q.zone ?? localZone();
   if (!(q.toMs > q.fromMs)) return false;
   const calendars = q.calendarIds ?? (cached(db, `SELECT id FROM calendars WHERE archived_at IS NULL`).all() as { id: string }[]).map((r) => r.id);
@@ -249,25 +279,38 @@ export function forEachOccurrence(db: Db, q: EventQuery, visit: (r: JoinedRow, s
   const from = q.fromMs - WIDEN;
   const to = q.toMs + WIDEN;
   const overlaps = (startMs: number, endMs: number): boolean => startMs < q.toMs && (endMs > q.fromMs || (endMs === startMs && startMs >= q.fromMs));
+  // Bounds for the whole query: occurrences visited and steps of all rules walked (expand.ts bounds each event).
+  let visits = 0;
+  const budget = { steps: MAX_QUERY_STEPS };
+  const see = (r: JoinedRow, startMs: number, endMs: number, occurrence: string | null, note?: string): boolean => {
+    if (++visits > MAX_QUERY_OCCURRENCES) {
+      truncated = true;
+      return false;
+    }
+    visit(r, startMs, endMs, occurrence, note);
+    return true;
+  };
   for (const cal of calendars) {
     for (const r of near.all(cal, from - LONG, to, from) as JoinedRow[]) {
       const { startMs, endMs } = instants(r, zone);
-      if (overlaps(startMs, endMs)) visit(r, startMs, endMs, r.recurrence_id);
+      if (overlaps(startMs, endMs) && !see(r, startMs, endMs, r.recurrence_id)) return truncated;
     }
     for (const r of spanning.all(cal, to, from) as JoinedRow[]) {
       if (r.rrule === null) {
         const { startMs, endMs } = instants(r, zone);
-        if (overlaps(startMs, endMs)) visit(r, startMs, endMs, r.recurrence_id);
+        if (overlaps(startMs, endMs) && !see(r, startMs, endMs, r.recurrence_id)) return truncated;
         continue;
       }
       const overridden = new Set((overrides.all(r.calendar_id, r.uid) as { recurrence_id: string }[]).map((o) => o.recurrence_id));
-      const { occurrences, truncated: cut } = expand(
-        { start: r.start, end: r.end, allDay: r.all_day === 1, zone: r.tz ?? zone, rrule: r.rrule, exdates: r.exdates ? (JSON.parse(r.exdates) as string[]) : [], overridden },
+      const { exdates, rdates } = exceptionDates(r.exdates);
+      const { occurrences, truncated: cut, note } = expand(
+        { start: r.start, end: r.end, allDay: r.all_day === 1, zone: r.tz ?? zone, rrule: r.rrule, exdates, rdates, overridden },
         q.fromMs,
         q.toMs,
+        budget,
       );
       truncated ||= cut;
-      for (const o of occurrences) visit(r, o.startMs, o.endMs, o.key);
+      for (const o of occurrences) if (!see(r, o.startMs, o.endMs, o.key, note)) return truncated;
     }
   }
   return truncated;
@@ -277,11 +320,17 @@ export function forEachOccurrence(db: Db, q: EventQuery, visit: (r: JoinedRow, s
 export function listEvents(db: Db, q: EventQuery): { events: CalendarEvent[]; truncated: boolean } {
   const zone = q.zone ?? localZone();
   const limit = q.limit ?? MAX_LISTED;
-  const found: { r: JoinedRow; startMs: number; endMs: number; occurrence: string | null }[] = [];
-  let truncated = forEachOccurrence(db, { ...q, zone }, (r, startMs, endMs, occurrence) => found.push({ r, startMs, endMs, occurrence }));
+  const found: { r: JoinedRow; startMs: number; endMs: number; occurrence: string | null; note?: string }[] = [];
+  let truncated = forEachOccurrence(db, { ...q, zone }, (r, startMs, endMs, occurrence, note) => found.push({ r, startMs, endMs, occurrence, ...(note ? { note } : {}) }));
   found.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs || a.r.id.localeCompare(b.r.id));
   if (found.length > limit) truncated = true;
-  return { events: found.slice(0, limit).map((f) => toEvent(f.r, f.startMs, f.endMs, f.occurrence, zone)), truncated };
+  return {
+    events: found.slice(0, limit).map((f) => {
+      const e = toEvent(f.r, f.startMs, f.endMs, f.occurrence, zone);
+      return f.note ? { ...e, note: f.note } : e;
+    }),
+    truncated,
+  };
 }
 
 function getEventRow(db: Db, ref: string): JoinedRow {

@@ -1,5 +1,6 @@
 import { DueDate, INBOX_ID, Priority, type Comment, type Task, type TaskStatus } from '../../../src-shared/domain';
-import { nextOccurrence, parseDue as parseNaturalDue, parseQuickAdd, recurrenceWords, validRecurrence } from '../../../src-shared/quickadd';
+import { nextOccurrence, parseDue as parseNaturalDue, parseQuickAdd, recurrenceWords, TASK_FREQS, validRecurrence } from '../../../src-shared/quickadd';
+import { checkRule } from '../../../src-shared/recurrence';
 import type { ChangeSet, Row } from '../actions/changes';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
@@ -182,6 +183,13 @@ export function parseRecurrence(raw: unknown): string | null {
   const text = String(raw).trim();
   const rule = text.replace(/^RRULE:/i, '').toUpperCase();
   if (validRecurrence(rule)) return rule;
+  if (/^FREQ=/.test(rule) || /;\s*FREQ=/.test(rule)) {
+    const check = checkRule(rule, { freqs: TASK_FREQS });
+    fail(
+      `repeat rule ${JSON.stringify(text.slice(0, 60))}: ${check.ok ? 'not a rule Tidy can repeat a task by' : check.error}`,
+      'use words like "every monday", "every 2 weeks", or an RRULE such as FREQ=WEEKLY;BYDAY=MO',
+    );
+  }
   const words = /^every\b/i.test(text) ? text : `every ${text}`;
   const parsed = parseQuickAdd(`x ${words}`, { projects: [], now: new Date() });
   if (parsed.recurrence && parsed.content === 'x') return parsed.recurrence;
@@ -516,6 +524,13 @@ export const completeTask = implement('tasks.complete', (cs, input: { task: stri
         reopened++;
       }
       return { value: getTask(db, task.id), summary: `Completed ${quote(task.content)}; next due ${next}${reopened ? `; ${reopened} subtask${reopened === 1 ? '' : 's'} open again` : ''}` };
+    }
+    // A stored rule that cannot be walked (saved before rules were checked, or restored from a file):
+    // the task is completed all the same, and the summary says why it did not move on.
+    const check = checkRule(task.recurrence, { freqs: TASK_FREQS });
+    if (!check.ok) {
+      const done = setStatus(cs, db, input.task, 'done', 'Completed');
+      return { ...done, summary: `${done.summary}; its repeat rule cannot be used (${check.error}), so it does not repeat` };
     }
   }
   return setStatus(cs, db, input.task, 'done', 'Completed');
