@@ -5,7 +5,6 @@
 import type { ActionEntry } from '../../../src-shared/domain';
 import type { ActionGroup, Output } from '../../../src-shared/ipc';
 import { createCoalescer } from '../../lib/coalesce';
-import { count } from '../../lib/format';
 import { reportWords } from '../../../src-shared/actions';
 import { toProblem, type Problem } from '../../lib/problem';
 import type { Deps, SliceCreator } from '../../store/types';
