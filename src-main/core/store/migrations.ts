@@ -489,18 +489,28 @@ export const TASK_COLUMNS_12 = { description: null, parent_id: null, section_id:
  */
 export function upgradeTaskImagesTo12(db: Database.Database): void {
   const update = db.prepare(`UPDATE actions SET changes = ? WHERE seq = ?`);
-  type Image = Record<string, unknown> | null;
-  const upgrade = (image: Image): Image => (image === null ? null : { ...image, ...Object.fromEntries(Object.entries(TASK_COLUMNS_12).filter(([k]) => !(k in image))) });
+  type Image = Record<string, unknown>;
+  const isImage = (v: unknown): v is Image => v !== null && typeof v === 'object' && !Array.isArray(v);
+  // Only an image that is an object gains the columns: a damaged row (no image, not JSON) is left as it is,
+  // for undo to refuse in words, rather than stopping the migration and with it every open of the file.
+  const upgrade = (image: unknown): unknown =>
+    isImage(image) ? { ...image, ...Object.fromEntries(Object.entries(TASK_COLUMNS_12).filter(([k]) => !(k in image))) } : image;
   for (const row of db.prepare(`SELECT seq, changes FROM actions WHERE changes LIKE '%"table":"tasks"%'`).all() as { seq: number; changes: string }[]) {
-    const changes = JSON.parse(row.changes) as { table: string; id: string; before: Image; after: Image }[];
+    let changes: unknown;
+    try {
+      changes = JSON.parse(row.changes);
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(changes)) continue;
     let changed = false;
-    for (const c of changes) {
-      if (c.table !== 'tasks') continue;
-      const before = upgrade(c.before);
-      const after = upgrade(c.after);
-      changed ||= JSON.stringify(before) !== JSON.stringify(c.before) || JSON.stringify(after) !== JSON.stringify(c.after);
-      c.before = before;
-      c.after = after;
+    for (const c of changes as unknown[]) {
+      if (!isImage(c) || c['table'] !== 'tasks') continue;
+      const before = upgrade(c['before']);
+      const after = upgrade(c['after']);
+      changed ||= before !== c['before'] || after !== c['after'];
+      c['before'] = before;
+      c['after'] = after;
     }
     if (changed) update.run(JSON.stringify(changes), row.seq);
   }

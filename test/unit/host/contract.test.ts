@@ -478,7 +478,10 @@ describe('the action log and undo', () => {
     const inbox = async () => (await call('tasks.list', { project: 'inbox' })).tasks.map((t) => t.content);
 
     const undone = await call('actions.undo', { actionId: added.actionId });
-    expect(undone.reversed).toEqual([{ id: added.actionId, summary: "Added 'Water the plants' to Inbox" }]);
+    const plants = { verb: 'added', kind: 'task', id: added.value.id, name: 'Water the plants', count: 1 };
+    expect(undone.reversed).toEqual([
+      { id: added.actionId, summary: "Added 'Water the plants' to Inbox", subject: "Added 'Water the plants' to Inbox", what: { ...plants, reverses: null } },
+    ]);
     expect(await inbox()).toEqual([]);
 
     await call('actions.redo', { actionId: added.actionId });
@@ -503,7 +506,14 @@ describe('the action log and undo', () => {
     const inbox = async () => (await call('tasks.list', { project: 'inbox' })).tasks.map((t) => t.content);
     expect(await inbox()).toEqual([]);
     const redone = await call('actions.redoRequest', { requestId: undone.requestId! });
-    expect(redone.reversed).toEqual([{ id: undone.created[0], summary: "Undid: Added 'Water the plants' to Inbox" }]);
+    expect(redone.reversed).toEqual([
+      {
+        id: undone.created[0],
+        summary: "Undid: Added 'Water the plants' to Inbox",
+        subject: "Added 'Water the plants' to Inbox",
+        what: { verb: 'undid', kind: 'task', id: expect.stringMatching(/^t\d+$/), name: 'Water the plants', count: 1, reverses: expect.stringMatching(/^a\d+$/) },
+      },
+    ]);
     expect(await inbox()).toEqual(['Water the plants']);
     expect((await refusal(call('actions.redoRequest', { requestId: undone.requestId! }))).message).toContain('nothing to redo');
   });
