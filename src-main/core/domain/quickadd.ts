@@ -8,21 +8,15 @@ import type { ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
 import type { Mutated } from './mutation';
 import { listProjects } from './projects';
-import { addTask } from './tasks';
+import { addTask, type RichInput } from './tasks';
 
-export interface QuickAddOptions {
+/** The rich fields (RichInput) come apart from the text (`tidy add --description …`); labels add to the text's @labels. */
+export interface QuickAddOptions extends RichInput {
   /** A project given apart from the text (`tidy add --project`); a #Project in the text wins over it. */
   project?: string;
   priority?: number | string;
   due?: string | null;
   now?: Date;
-  /** Given apart from the text (`tidy add --description …`); labels add to the text's @labels. */
-  description?: string | null;
-  deadline?: string | null;
-  durationMin?: number | string | null;
-  labels?: readonly string[];
-  parent?: string | null;
-  section?: string | null;
 }
 
 /** The add, and what the text held that was not understood (a #name that is no project), in words; null when nothing. */
