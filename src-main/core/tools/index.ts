@@ -3,11 +3,11 @@ import { calculateTool } from './calculate';
 import { CALENDAR_TOOLS } from './calendar';
 import { LIST_TOOLS } from './lists';
 import { searchTool } from './search';
-import { TASK_TOOLS } from './tasks';
+import { findTasksTool, TASK_TOOLS } from './tasks';
 import { wikipediaTool } from './wikipedia';
 import type { Tool } from './tool';
 
 /** Every tool the agent has, in the order the model is shown them. Adding a tool is adding one object here. */
-export const TOOLS: readonly Tool[] = [...TASK_TOOLS, ...BATCH_TOOLS, ...LIST_TOOLS, ...CALENDAR_TOOLS, calculateTool, searchTool, wikipediaTool];
+export const TOOLS: readonly Tool[] = [...TASK_TOOLS, findTasksTool, ...BATCH_TOOLS, ...LIST_TOOLS, ...CALENDAR_TOOLS, calculateTool, searchTool, wikipediaTool];
 
 export { READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolEffect, type ToolServices, createToolServices, offeredTools } from './tool';

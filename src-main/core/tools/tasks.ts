@@ -169,11 +169,7 @@ export const TASK_TOOLS = [
   }),
 ];
 
-/**
- * `find_tasks` (DESIGN "Tools"): open tasks by a filter, with only the fields asked for. Not yet among
- * TOOLS: its schema would push the tools' prefix past the context budget the agent tests hold
- * (test/unit/agent/context.test.ts); offering it is one line in tools/index.ts once that budget allows.
- */
+/** `find_tasks` (DESIGN "Tools"): open tasks by a filter, with only the fields asked for. */
 export const findTasksTool = defineTool({
     name: 'find_tasks',
     description: 'Open tasks by filter: today, overdue, p1, #Project, @label, /Section, due before: DATE, search: X, & | ! ()',

@@ -22,7 +22,7 @@ async function value(db: Db, name: string, args: unknown = {}): Promise<any> {
 describe('the tool catalogue', () => {
   it('has exactly the public names, each with a short description', () => {
     expect(TOOLS.map((t) => t.name)).toEqual([
-      'get_inbox_tasks', 'get_all_tasks', 'get_all_projects', 'create_project', 'move_task', 'add_task', 'update_task', 'complete_task',
+      'get_inbox_tasks', 'get_all_tasks', 'get_all_projects', 'create_project', 'move_task', 'add_task', 'update_task', 'complete_task', 'find_tasks',
       'move_tasks', 'add_tasks', 'complete_tasks',
       'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item',
       'get_events', 'find_free_slots', 'book_event', 'move_event', 'cancel_event',
