@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { fail } from '../fail';
 import { decryptBatch, encryptBatch, type BatchPlace } from './crypto';
 import { parseHlc } from './hlc';
-import { MessageSchema, type Message } from './messages';
+import { parseMessage, type Message } from './messages';
 
 export const BATCH_FORMAT = 1;
 /** Messages a device puts in one batch file (10,000 changes are two files). */
@@ -15,12 +15,11 @@ export const BATCH_MESSAGES = 5_000;
 /** What a reader accepts in one batch: a margin over BATCH_MESSAGES for later versions. */
 const MAX_BATCH_MESSAGES = 50_000;
 
-const Tuple = z.tuple([z.unknown(), z.unknown(), z.unknown(), z.unknown(), z.unknown()]);
 const BatchSchema = z.object({
   format: z.number().int(),
   device: z.string(),
   seq: z.number().int(),
-  messages: z.array(Tuple).max(MAX_BATCH_MESSAGES),
+  messages: z.array(z.unknown()).max(MAX_BATCH_MESSAGES),
 });
 
 export function encodeBatch(key: Uint8Array, place: BatchPlace, messages: readonly Message[]): Uint8Array {
@@ -46,11 +45,11 @@ export function decodeBatch(key: Uint8Array, place: BatchPlace, file: Uint8Array
   if (!parsed.success) damaged(place, 'its content is not a batch');
   if (parsed.data.format !== BATCH_FORMAT || parsed.data.device !== place.device || parsed.data.seq !== place.seq) damaged(place, 'it claims another place');
   const messages: Message[] = [];
-  for (const [hlc, table, row, column, value] of parsed.data.messages) {
-    const m = MessageSchema.safeParse({ hlc, table, row, column, value });
-    if (!m.success) damaged(place, 'a message in it is malformed');
-    if (parseHlc(m.data.hlc)!.node !== place.device) damaged(place, 'a message in it is stamped by another device');
-    messages.push(m.data);
+  for (const tuple of parsed.data.messages) {
+    const m = parseMessage(tuple);
+    if (!m) damaged(place, Array.isArray(tuple) && tuple.length === 5 ? 'a message in it is malformed' : 'its content is not a batch');
+    if (parseHlc(m.hlc)!.node !== place.device) damaged(place, 'a message in it is stamped by another device');
+    messages.push(m);
   }
   return messages;
 }

@@ -40,6 +40,20 @@ export const MessageSchema = z.object({
   value: z.union([z.string().max(MAX_VALUE_CHARS), z.number().refine(Number.isFinite, 'not finite'), z.boolean(), z.null()]),
 });
 
+/**
+ * A received message from its tuple [hlc, table, row, column, value], or null when any field is not what
+ * MessageSchema allows. The same rules, written out: a batch holds thousands, and this runs per message.
+ */
+export function parseMessage(t: unknown): Message | null {
+  if (!Array.isArray(t) || t.length !== 5) return null;
+  const [hlc, table, row, column, value] = t as unknown[];
+  if (typeof hlc !== 'string' || parseHlc(hlc) === null) return null;
+  if (typeof table !== 'string' || !IDENT.test(table) || typeof column !== 'string' || !IDENT.test(column)) return null;
+  if (typeof row !== 'string' || row.length < 1 || row.length > 128) return null;
+  const okValue = value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= MAX_VALUE_CHARS);
+  return okValue ? { hlc, table, row, column, value: value as Value } : null;
+}
+
 export const cellKey = (m: { table: string; row: string; column: string }): string => `${m.table}\u0000${m.row}\u0000${m.column}`;
 
 /** Values as a total order, for the one case two messages carry the same stamp (only a buggy or hostile device sends that). */

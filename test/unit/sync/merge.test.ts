@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatHlc, HlcClock } from '../../../src-main/core/sync/hlc';
-import { cellKey, merge, MessageSchema, type Message, type Value } from '../../../src-main/core/sync/messages';
+import { cellKey, merge, MessageSchema, parseMessage, type Message, type Value } from '../../../src-main/core/sync/messages';
 
 const T0 = Date.UTC(2035, 0, 1, 12, 0, 0);
 const A = '000000000000000a';
@@ -46,7 +46,10 @@ describe('merge', () => {
       { ...good, value: undefined },
     ]) {
       expect(MessageSchema.safeParse(bad).success).toBe(false);
+      expect(parseMessage([bad.hlc, bad.table, bad.row, bad.column, bad.value])).toBeNull(); // the fast path batches use
     }
+    expect(parseMessage([good.hlc, good.table, good.row, good.column, good.value])).toEqual(good);
+    for (const bad of [null, 'x', [], [good.hlc, good.table, good.row, good.column], { 0: good.hlc, length: 5 }]) expect(parseMessage(bad)).toBeNull();
   });
 });
 
