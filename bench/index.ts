@@ -6,6 +6,7 @@ import { benchData } from './data';
 import { benchHostile } from './hostile';
 import { benchLlm } from './llm';
 import { benchStore } from './store';
+import { benchSync } from './sync';
 import { benchTasks } from './tasks';
 import { benchUi } from './ui';
 
@@ -20,6 +21,7 @@ const benches: [string, () => Promise<void>][] = [
   ['data', benchData],
   ['calendar', benchCalendar],
   ['tasks', benchTasks],
+  ['sync', benchSync],
 ];
 
 if (only && !benches.some(([name]) => name === only)) {

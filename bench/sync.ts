@@ -1,0 +1,82 @@
+// Sync benchmark (`npm run bench sync`): the passphrase's key derivation at the default Argon2id cost,
+// merging 10,000 remote changes (pure merge, and a whole receive round through a folder: read, decrypt,
+// check, merge), one local change synced, encryption throughput, and encrypted bytes per changed field.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeBatch, encodeBatch } from '../src-main/core/sync/batch';
+import { createHeader, decryptBatch, DEFAULT_KDF, encryptBatch, type KdfParams } from '../src-main/core/sync/crypto';
+import { batchPath } from '../src-main/core/sync/layout';
+import { merge, type Message } from '../src-main/core/sync/messages';
+import { SyncDevice, syncRound } from '../src-main/core/sync/round';
+import { setupTarget } from '../src-main/core/sync/setup';
+import { FolderTarget } from '../src-main/core/sync/targets/folder';
+import { median, report, time } from './util';
+
+const A = '00000000000000a1';
+const B = '00000000000000b2';
+const FAST: KdfParams = { name: 'argon2id', memoryKiB: 64, iterations: 1, parallelism: 1 };
+const COLUMNS = ['content', 'description', 'priority', 'due', 'project_id', 'section_id', 'done', 'archived', 'position', 'labels'];
+
+/** The n-th of 10,000 realistic column changes: 1,000 tasks × 10 columns. */
+function change(d: SyncDevice, i: number): void {
+  const col = COLUMNS[i % COLUMNS.length]!;
+  const row = `t${Math.floor(i / COLUMNS.length) + 1}`;
+  const value = col === 'content' ? `Call the dentist about appointment ${i}` : col === 'description' ? `Notes for ${i}: bring the insurance card` : col === 'priority' ? (i % 4) + 1 : col === 'done' || col === 'archived' ? i % 2 === 0 : col === 'due' ? '2035-01-01' : col === 'position' ? i : `p${i % 50}`;
+  d.change('tasks', row, col, value);
+}
+
+export async function benchSync(): Promise<void> {
+  console.log('Sync');
+  const kdf = await median(3, () => createHeader('correct horse battery staple', DEFAULT_KDF));
+  report(`derive the key, Argon2id ${DEFAULT_KDF.memoryKiB / 1024} MiB × ${DEFAULT_KDF.iterations} (once per device)`, kdf, 'ms');
+
+  const dir = mkdtempSync(join(tmpdir(), 'tidy-bench-sync-'));
+  try {
+    const target = new FolderTarget(dir);
+    const key = await setupTarget(target, 'pw', FAST);
+    const a = new SyncDevice(A, key);
+    for (let i = 0; i < 10_000; i++) change(a, i);
+    const messages: Message[] = [...a.outbox];
+    const pure = await median(5, () => merge(new Map(), messages));
+    report('merge 10,000 remote changes (in memory)', pure, 'ms', { max: 1_000, label: '1 s' });
+
+    const send = await time(() => syncRound(a, target));
+    report('send 10,000 changes (encode, encrypt, write 2 files)', send, 'ms');
+    const b = new SyncDevice(B, key);
+    const cold = await time(() => syncRound(b, target));
+    if (b.cells.size !== a.cells.size) throw new Error(`bench: b has ${b.cells.size} cells, a ${a.cells.size}`);
+    report('receive + merge 10,000 remote changes, first round of the process', cold, 'ms');
+    let fresh = 0xc0;
+    const receive = await median(3, () => syncRound(new SyncDevice(`00000000000000${(fresh++).toString(16)}`, key), target));
+    report('receive + merge 10,000 remote changes (read, decrypt, check, merge)', receive, 'ms', { max: 1_000, label: '1 s' });
+
+    let n = 10_000;
+    const one = await median(15, async () => {
+      change(a, n++);
+      await syncRound(a, target);
+    });
+    report('one local change synced to a folder (change, encrypt, write, list)', one, 'ms', { max: 100, label: '100 ms' });
+
+    const single = (await target.read(batchPath(A, a.nextSeq - 1)))!.length;
+    report('encrypted bytes for one changed field (a batch of one)', single, ' B');
+    const fullBatch = (await target.read(batchPath(A, 1)))!.length;
+    report('encrypted bytes per changed field in a batch of 5,000', fullBatch / 5_000, ' B');
+
+    const chunk = messages.slice(0, 5_000);
+    const place = { device: A, seq: 1 };
+    const file = encodeBatch(key, place, chunk);
+    const encode = await median(5, () => encodeBatch(key, place, chunk));
+    const decode = await median(5, () => decodeBatch(key, place, file));
+    report('encode + encrypt a batch of 5,000 changes', encode, 'ms');
+    report('decrypt + decode + check a batch of 5,000 changes', decode, 'ms');
+    const raw = new Uint8Array(16 * 1024 * 1024).fill(7);
+    const sealed = encryptBatch(key, place, raw);
+    const enc = await median(3, () => encryptBatch(key, place, raw));
+    const dec = await median(3, () => decryptBatch(key, place, sealed));
+    report('XChaCha20-Poly1305 encrypt throughput', 16 / (enc / 1000), ' MB/s');
+    report('XChaCha20-Poly1305 decrypt throughput', 16 / (dec / 1000), ' MB/s');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
