@@ -115,9 +115,15 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
   const rows = useMemo(() => (groups ? given.map((task) => ({ task, depth: 0, children: 0, openBelow: 0 })) : taskTree(given, collapsed)), [given, groups, collapsed]);
   const tasks = useMemo(() => rows.map((r) => r.task), [rows]);
   const rowOf = useMemo(() => new Map(rows.map((r) => [r.task.id, r])), [rows]);
+  // Asked again when the open tasks shown change, or any task changed (a done subtask is in no open list).
+  const tasksVersion = useApp((s) => s.tasksVersion);
+  const openIds = given
+    .filter((t) => t.status === 'open')
+    .map((t) => t.id)
+    .join(' ');
   useEffect(() => {
-    void loadProgress(given.filter((t) => t.status === 'open').map((t) => t.id));
-  }, [given, loadProgress]);
+    void loadProgress(openIds ? openIds.split(' ') : []);
+  }, [openIds, tasksVersion, loadProgress]);
   /** Open subtasks: those in the list, or (hidden, or not loaded here) what the host counts. */
   const openSubtasks = (t: Task): number => {
     const p = progress[t.id];

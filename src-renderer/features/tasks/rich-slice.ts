@@ -23,6 +23,8 @@ export interface RichSlice {
   sections: Record<string, Section[]>;
   /** Direct subtasks done / all, by task id, for the tasks lists have shown. */
   progress: Record<string, Progress>;
+  /** Counts the changes to tasks seen (data.changed): lists refetch their progress when it moves. */
+  tasksVersion: number;
   /** A task's comments, by task id, loaded when its editor opens. */
   comments: Record<string, Loadable<Comment[]>>;
   labels: Loadable<LabelInfo[]>;
@@ -91,6 +93,7 @@ export const createRichSlice =
     return {
       sections: {},
       progress: {},
+      tasksVersion: 0,
       comments: {},
       labels: idle(),
       label: { ...idle(), name: null },
@@ -185,6 +188,7 @@ export const createRichSlice =
 
       refreshRich: async (topics) => {
         if (!topics.some((t) => t === 'tasks' || t === 'projects')) return;
+        if (topics.includes('tasks')) set((s) => ({ tasksVersion: s.tasksVersion + 1 }));
         const s = get();
         await Promise.all([
           ...Object.keys(s.sections).map((p) => s.loadSections(p)),
