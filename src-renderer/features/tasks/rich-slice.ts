@@ -112,12 +112,15 @@ export const createRichSlice =
       loadProgress: async (tasks) => {
         const ids = [...new Set(tasks)].slice(0, PROGRESS_BATCH);
         if (ids.length === 0) return;
-        try {
-          const counts = await api.invoke('tasks.progress', { tasks: ids });
-          set((s) => ({ progress: { ...s.progress, ...Object.fromEntries(counts.map((c) => [c.id, { done: c.done, total: c.total }])) } }));
-        } catch {
-          // "2/5" is a hint beside the task; the list works without it.
-        }
+        // A burst of changes (an agent run) costs a list at most two requests.
+        await coalesce(`progress:${ids.join(' ')}`, async () => {
+          try {
+            const counts = await api.invoke('tasks.progress', { tasks: ids });
+            set((s) => ({ progress: { ...s.progress, ...Object.fromEntries(counts.map((c) => [c.id, { done: c.done, total: c.total }])) } }));
+          } catch {
+            // "2/5" is a hint beside the task; the list works without it.
+          }
+        });
       },
       loadComments,
       addComment: (task, text) =>

@@ -172,6 +172,22 @@ describe('the rich slice', () => {
     );
   });
 
+  it('a burst of progress requests for one list costs at most two', async () => {
+    let answered = 0;
+    const fake = fakeApi({
+      'tasks.progress': async (i) => {
+        await flush();
+        answered++;
+        return i.tasks.map((id) => ({ id, done: 0, total: 1 }));
+      },
+    });
+    const store = createAppStore({ api: fake.api });
+    await Promise.all(Array.from({ length: 20 }, () => store.getState().loadProgress(['t1', 't2'])));
+    expect(fake.callsTo('tasks.progress').length).toBeLessThanOrEqual(2);
+    expect(answered).toBeGreaterThan(0);
+    expect(store.getState().progress['t2']).toEqual({ done: 0, total: 1 });
+  });
+
   it('a hostile label name cannot change the query it is put in', async () => {
     const fake = fakeApi({ 'tasks.find': () => ({ tasks: [], total: 0 }) });
     const store = createAppStore({ api: fake.api });
