@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { ActionWhat } from './actions';
 import { SearchKind } from './entities';
-import { ActionEntry, ActionSource, List, ListItem, Project, Task, TaskStatus } from './domain';
+import { ActionEntry, ActionSource, Comment, List, ListItem, Project, Section, Task, TaskStatus } from './domain';
 import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot, ImportReport } from './calendar';
 import { MAX_UPLOAD_BYTES, UPLOAD_PART_BYTES } from './bounds';
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
@@ -152,6 +152,13 @@ export const TodoistImported = TodoistPreview.extend({ requestId: z.string(), ba
 export const BackupFile = z.object({ path: z.string(), at: z.string(), bytes: z.number().int() });
 export type BackupFile = z.infer<typeof BackupFile>;
 
+/** A label with its number of open tasks (the Labels view). */
+export const LabelInfo = z.object({ id: z.string(), name: z.string(), colour: z.string().nullable(), openTasks: z.number().int() });
+export type LabelInfo = z.infer<typeof LabelInfo>;
+/** A named query of the filter language (the sidebar's saved filters). */
+export const SavedFilter = z.object({ id: z.string(), name: z.string(), query: z.string() });
+export type SavedFilter = z.infer<typeof SavedFilter>;
+
 /** A request channel: what the caller sends, what it gets back, and which views it can make stale. */
 export interface ChannelDef {
   input: z.ZodType;
@@ -187,6 +194,40 @@ export const channels = {
   },
   /** The sidebar's numbers: open tasks in the inbox, due today or before (`today`), before today (`overdue`), and in Upcoming. */
   'tasks.counts': { input: z.object({ today: LocalDate.optional() }), output: TaskCounts },
+
+  // --- rich tasks in the window: filters, labels, sections, comments, subtask progress (schema 12) ---
+  /**
+   * The tasks a query of the filter language (src-main/core/domain/filter.ts) matches: open ones unless
+   * `status` says otherwise, by due date (undated last), priority and manual order; with the total. A bad
+   * query is refused with one line naming the position and what was expected.
+   */
+  'tasks.find': {
+    input: z.object({
+      filter: z.string().max(4000),
+      status: z.enum(['open', 'done', 'all']).optional(),
+      today: LocalDate.optional(),
+      limit: z.number().int().min(0).max(10_000).optional(),
+      offset: z.number().int().min(0).optional(),
+    }),
+    output: z.object({ tasks: z.array(Task), total: z.number().int() }),
+  },
+  /** A task's comments, oldest first. */
+  'tasks.comments': { input: z.object({ task: Id }), output: z.array(Comment) },
+  /** For each task: how many of its direct subtasks there are (archived ones aside) and how many are done ("2/5"). */
+  'tasks.progress': {
+    input: z.object({ tasks: z.array(Id).max(10_000) }),
+    output: z.array(z.object({ id: z.string(), done: z.number().int(), total: z.number().int() })),
+  },
+  /** A project's live sections in their order (archived ones too when asked). */
+  'sections.list': { input: z.object({ project: Ref, includeArchived: z.boolean().optional() }), output: z.array(Section) },
+  /** Every label with its number of open tasks, by name. */
+  'labels.list': { input: Empty, output: z.array(LabelInfo) },
+  /** Saved filters, by name. */
+  'filters.list': { input: Empty, output: z.array(SavedFilter) },
+  /** Saves a named filter (or gives a saved one a new query); the query must compile. Logged and undoable. */
+  'filters.save': { input: z.object({ name: Name, query: z.string().max(4000) }), output: mutationOutput(SavedFilter), changes: ['tasks', ...logged] },
+  /** Deletes a saved filter (by id or name). Logged and undoable. */
+  'filters.delete': { input: z.object({ filter: Ref }), output: mutationOutput(SavedFilter), changes: ['tasks', ...logged] },
 
   // --- search -------------------------------------------------------------------------------------
   /**

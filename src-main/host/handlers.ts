@@ -77,6 +77,10 @@ import type { Handlers } from './dispatch';
 import { OPERATION_IMPLEMENTATIONS } from '../core/domain';
 import { addFromText } from '../core/domain/quickadd';
 import { searchAll } from '../core/domain/search';
+import { deleteFilter, findTasks, listFilters, saveFilter } from '../core/domain/filter';
+import { listLabels } from '../core/domain/labels';
+import { listSections } from '../core/domain/sections';
+import { listComments, subtaskProgress } from '../core/domain/tasks';
 import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 import { createUploads, type Uploads } from './uploads';
@@ -209,6 +213,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...operationHandlers(db, deps.operations ?? OPERATION_IMPLEMENTATIONS),
     'tasks.list': (i) => listTasks(db, i),
     'tasks.counts': (i) => taskCounts(db, i.today),
+    'tasks.find': (i) => findTasks(db, i),
+    'tasks.comments': (i) => listComments(db, i.task),
+    'tasks.progress': (i) => subtaskProgress(db, i.tasks),
+    'sections.list': (i) => listSections(db, i.project, i),
+    'labels.list': () => listLabels(db),
+    'filters.list': () => listFilters(db),
+    'filters.save': (i) => logged(saveFilter(db, ctx(), i)),
+    'filters.delete': (i) => logged(deleteFilter(db, ctx(), i)),
 
     'search.query': (i) => searchAll(db, i.query, i.limit),
 

@@ -3,6 +3,7 @@ import { Icon } from '../ui/Icon';
 import { traceVisible } from '../store/nav';
 import { useApp } from '../store/react';
 import { VIEW_DEFS } from '../store/views';
+import { SavedFilters } from '../features/tasks';
 
 /** The main navigation: the views (store/views.ts), the inbox count, and what the agent is doing. */
 export function Sidebar() {
@@ -51,6 +52,7 @@ export function Sidebar() {
           </li>
         ))}
       </ul>
+      <SavedFilters />
       <div className="sidebar-foot">
         {running > 0 && (
           <p className="run-indicator" role="status">

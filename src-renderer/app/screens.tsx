@@ -13,7 +13,7 @@ import type { View } from '../store/views';
 import { ActionsView } from '../features/actions';
 import { CalendarView } from '../features/calendar';
 import { ChatView } from '../features/chat';
-import { CompletedView, InboxView, ListsView, ProjectsView, TodayView, UpcomingView } from '../features/tasks';
+import { CompletedView, FiltersView, InboxView, LabelsView, ListsView, ProjectsView, TodayView, UpcomingView } from '../features/tasks';
 import { SearchView } from '../features/search';
 import { SettingsView } from '../features/settings';
 
@@ -24,6 +24,8 @@ export const SCREENS: Record<View, ComponentType> = {
   upcoming: UpcomingView,
   projects: ProjectsView,
   lists: ListsView,
+  labels: LabelsView,
+  filters: FiltersView,
   completed: CompletedView,
   calendar: CalendarView,
   actions: ActionsView,

@@ -8,7 +8,7 @@ import { createActionsSlice } from '../features/actions/slice';
 import { createCaptureSlice } from '../features/capture/slice';
 import { createCalendarSlice } from '../features/calendar/slice';
 import { createChatSlice } from '../features/chat/slice';
-import { createDataSlice, createTasksSlice } from '../features/tasks/slice';
+import { createDataSlice, createRichSlice, createTasksSlice } from '../features/tasks/slice';
 import { createNavSlice } from '../store/nav';
 import { createSettingsSlice, createTransferSlice } from '../features/settings/slice';
 import type { AppState, AppStore, Deps } from '../store/types';
@@ -65,6 +65,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           ...createChatSlice(deps)(...a),
           ...createCaptureSlice(deps)(...a),
           ...createTasksSlice(deps)(...a),
+          ...createRichSlice(deps)(...a),
           ...createCalendarSlice(deps)(...a),
           ...createTransferSlice(deps)(...a),
         }),
@@ -86,6 +87,8 @@ export function createAppStore(options: StoreOptions): AppStore {
 export function connectStore(store: AppStore, api: Deps['api']): () => void {
   const offs = [
     api.on('data.changed', ({ topics }) => void refreshViews(store.getState(), topics)),
+    // Sections, comments, labels and filters: shown in several views, refetched once.
+    api.on('data.changed', ({ topics }) => void store.getState().refreshRich(topics)),
     api.on('agent.event', (event) => store.getState().receive(event)),
     api.on('reminder.due', ({ task }) => store.getState().receiveReminder(task)),
   ];

@@ -123,6 +123,24 @@ export const VIEW_DEFS = [
     topics: ['tasks', 'projects', 'lists', 'conversations'],
     refresh: (s) => s.refreshSearch(),
   },
+  {
+    id: 'labels',
+    label: 'Labels',
+    icon: 'M3 12V4h8l10 10-8 8zM7.5 8.5h.01',
+    focus: 'heading',
+    // Last, so that Alt+1…9 keep their views. Refetched with the sections and comments other views show, by
+    // refreshRich (app/store.ts).
+    topics: ['tasks', 'projects'],
+    refresh: () => Promise.resolve(),
+  },
+  {
+    id: 'filters',
+    label: 'Filters',
+    icon: 'M3 5h18l-7 8v6l-4 2v-8z',
+    focus: 'heading',
+    topics: ['tasks', 'projects'],
+    refresh: () => Promise.resolve(),
+  },
 ] as const satisfies readonly ViewDef[];
 
 export type View = (typeof VIEW_DEFS)[number]['id'];

@@ -28,6 +28,8 @@ export const TASK_LIST_KEYS = bind([
   { action: 'repeat', keys: ['r'], what: 'Edit how it repeats' },
   { action: 'priority', keys: ['p'], what: 'Edit its priority' },
   { action: 'project', keys: ['m'], what: 'Move it to a project' },
+  { action: 'collapse', keys: ['ArrowLeft'], what: 'Hide its subtasks' },
+  { action: 'expand', keys: ['ArrowRight'], what: 'Show its subtasks' },
 ]);
 
 /** In a task's inline editor (TaskList.tsx). */
@@ -40,6 +42,8 @@ export const TASK_EDITOR_KEYS = bind([
 export const TASK_LIST_ALT_KEYS = bind([
   { action: 'moveUp', keys: ['ArrowUp'], what: 'In a project: move the task up' },
   { action: 'moveDown', keys: ['ArrowDown'], what: 'In a project: move the task down' },
+  { action: 'indent', keys: ['ArrowRight'], what: 'In a project: make it a subtask of the task above' },
+  { action: 'outdent', keys: ['ArrowLeft'], what: 'In a project: move a subtask one level up' },
 ]);
 
 /** In the Calendar view (CalendarView.tsx), outside text fields; none with a modifier. */

@@ -606,3 +606,18 @@ export function listComments(db: Db, ref: string): Comment[] {
 }
 
 export const TASK_OPERATIONS = [addTask, updateTask, moveTask, reorderTask, completeTask, reopenTask, archiveTask, snoozeTask, commentTask, indentTask, outdentTask];
+
+/** For each task: its direct subtasks (archived ones aside) and how many of them are done, for "2/5" beside it. */
+export function subtaskProgress(db: Db, ids: readonly string[]): { id: string; done: number; total: number }[] {
+  const stmt = cached(db, `SELECT coalesce(sum(status = 'done'), 0) AS done, count(*) AS total FROM tasks WHERE parent_id = ? AND status != 'archived'`);
+  const seen = new Set<string>();
+  const out: { id: string; done: number; total: number }[] = [];
+  for (const raw of ids) {
+    const id = String(raw).trim().toLowerCase();
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const r = stmt.get(id) as { done: number; total: number };
+    out.push({ id, done: r.done, total: r.total });
+  }
+  return out;
+}

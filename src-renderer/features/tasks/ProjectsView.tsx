@@ -1,11 +1,14 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { Section, Task } from '../../../src-shared/domain';
+import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
-import { Loading, ProblemAlert } from '../../ui/common';
+import { AddForm, Loading, ProblemAlert } from '../../ui/common';
+import { actionOf, TASK_EDITOR_KEYS } from '../../ui/keymaps';
 import { TaskList } from './TaskList';
 import { QuickAddForm } from './QuickAdd';
 import { MasterDetail } from '../../ui/MasterDetail';
 
-/** Projects on the left (with open-task counts), the chosen project's tasks on the right. */
+/** Projects on the left (with open-task counts), the chosen project's tasks on the right, grouped by section. */
 export function ProjectsView() {
   const projects = useApp((s) => s.projects);
   const project = useApp((s) => s.project);
@@ -21,6 +24,13 @@ export function ProjectsView() {
   const archiveProject = useApp((s) => s.archiveProject);
   const unarchiveProject = useApp((s) => s.unarchiveProject);
   const addProblem = useApp((s) => s.formProblems['project.add']);
+  const allSections = useApp((s) => s.sections);
+  const loadSections = useApp((s) => s.loadSections);
+  const createSection = useApp((s) => s.createSection);
+  const [sectionProblem, setSectionProblem] = useState<Problem | undefined>(undefined);
+  useEffect(() => {
+    if (project.id) void loadSections(project.id);
+  }, [project.id, loadSections]);
 
   useEffect(() => {
     void loadProjects();
@@ -57,14 +67,115 @@ export function ProjectsView() {
             {project.problem && <ProblemAlert problem={project.problem} title="Could not load the tasks" />}
             {project.value === null ? (
               project.loading && <Loading what="tasks" />
-            ) : project.value.tasks.length === 0 ? (
-              <p className="empty">No open tasks in {selected.name}.</p>
             ) : (
-              <TaskList tasks={project.value.tasks} label={`Tasks in ${selected.name}`} onReorder={reorderTask} />
+              <Sectioned project={selected.name} tasks={project.value.tasks} sections={allSections[selected.id] ?? []} onReorder={reorderTask} />
             )}
+            <AddForm
+              label={`New section in ${selected.name}`}
+              button="Add section"
+              placeholder="New section"
+              problem={sectionProblem}
+              onAdd={async (name) => {
+                const p = await createSection(selected.id, name);
+                setSectionProblem(p ?? undefined);
+                return p === null;
+              }}
+            />
           </>
         ),
       })}
     />
+  );
+}
+
+/** A project's tasks: those in no section first, then each section (in its order) with its own, under its heading. */
+function Sectioned({ project, tasks, sections, onReorder }: { project: string; tasks: Task[]; sections: Section[]; onReorder: (task: Task, before: Task | null) => unknown }) {
+  const known = new Set(sections.map((s) => s.id));
+  // A task of a section not (yet) loaded stays visible among the unsectioned ones.
+  const loose = tasks.filter((t) => !t.sectionId || !known.has(t.sectionId));
+  return (
+    <>
+      {loose.length > 0 ? (
+        <TaskList tasks={loose} label={`Tasks in ${project}`} onReorder={onReorder} />
+      ) : (
+        sections.length === 0 && <p className="empty">No open tasks in {project}.</p>
+      )}
+      {sections.map((s) => (
+        <SectionBlock key={s.id} section={s} tasks={tasks.filter((t) => t.sectionId === s.id)} onReorder={onReorder} />
+      ))}
+    </>
+  );
+}
+
+/** One section: its heading (rename, archive) and its tasks. */
+function SectionBlock({ section, tasks, onReorder }: { section: Section; tasks: Task[]; onReorder: (task: Task, before: Task | null) => unknown }) {
+  const renameSection = useApp((s) => s.renameSection);
+  const archiveSection = useApp((s) => s.archiveSection);
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(section.name);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const id = useId();
+  return (
+    <section className="task-section" aria-labelledby={`${id}-head`}>
+      {renaming ? (
+        <form
+          className="rename-form"
+          aria-label={`Rename section ${section.name}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!name.trim()) return;
+            void renameSection(section.id, name.trim()).then((p) => {
+              setProblem(p);
+              if (!p) setRenaming(false);
+            });
+          }}
+          onKeyDown={(e) => {
+            if (actionOf(TASK_EDITOR_KEYS, e.key) !== 'cancel') return;
+            e.stopPropagation();
+            setRenaming(false);
+          }}
+        >
+          <h2 id={`${id}-head`} className="visually-hidden">
+            {section.name}
+          </h2>
+          <input className="input" aria-label={`New name of the section ${section.name}`} value={name} autoFocus onChange={(e) => setName(e.target.value)} aria-invalid={problem ? true : undefined} />
+          <button type="submit" className="btn primary small" disabled={!name.trim()}>
+            Save
+          </button>
+          <button type="button" className="btn small" onClick={() => setRenaming(false)}>
+            Cancel
+          </button>
+          {problem && (
+            <p className="field-error" role="alert">
+              {problem.message} — {problem.hint}
+            </p>
+          )}
+        </form>
+      ) : (
+        <div className="section-head">
+          <h2 id={`${id}-head`} className="group-head">
+            {section.name} <span className="count">{tasks.length}</span>
+          </h2>
+          <span className="head-actions">
+            <button
+              type="button"
+              className="btn ghost small"
+              aria-label={`Rename section ${section.name}`}
+              onClick={() => {
+                setName(section.name);
+                setProblem(null);
+                setRenaming(true);
+              }}
+            >
+              Rename
+            </button>
+            <button type="button" className="btn ghost small" aria-label={`Archive section ${section.name}`} onClick={() => void archiveSection(section)}>
+              Archive
+            </button>
+          </span>
+        </div>
+      )}
+      {tasks.length > 0 ? <TaskList tasks={tasks} label={`Tasks in section ${section.name}`} onReorder={onReorder} /> : <p className="empty small">No open tasks in this section.</p>}
+    </section>
   );
 }

@@ -2,7 +2,8 @@
 /**
  * The one field every "add a task" place uses (the Inbox, a project, the quick-capture window): as the
  * user types, the parts the quick-add grammar recognises (src-shared/quickadd.ts) are highlighted in the
- * text, and a line under it says what will be stored: the due, the project, the priority, the repeat.
+ * text, and a line under it says what will be stored: the due, the project, the priority, the repeat, the
+ * labels, the deadline and the duration.
  * An unknown #name is marked and said to stay in the text.
  *
  * The highlights are a mirror of the text drawn under a transparent-background input (same font, padding
@@ -13,7 +14,9 @@ import { parseQuickAdd, recurrenceWords, type QuickAdd } from '../../../src-shar
 import { dayPhrase, dueParts } from '../../lib/due';
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
+import { durationText } from './tree';
 import '../../styles/tasks-ui.css';
+import '../../styles/tasks-rich.css';
 
 /** What will be stored, as short phrases: "due tomorrow · Tue Nov 24 09:00", "in Birthday Celebration", "p1", "every Monday". */
 export function quickAddSummary(q: QuickAdd, now: Date): { label: string; text: string; kind: string }[] {
@@ -23,6 +26,10 @@ export function quickAddSummary(q: QuickAdd, now: Date): { label: string; text: 
   if (q.project) out.push({ kind: 'project', label: 'Project', text: q.project.name });
   if (q.priority) out.push({ kind: 'priority', label: 'Priority', text: `p${q.priority}` });
   if (q.recurrence) out.push({ kind: 'recurrence', label: 'Repeats', text: recurrenceWords(q.recurrence) });
+  if (q.labels.length) out.push({ kind: 'label', label: 'Labels', text: q.labels.map((l) => `@${l}`).join(' ') });
+  const d = dueParts(q.deadline);
+  if (d) out.push({ kind: 'deadline', label: 'Deadline', text: dayPhrase(d.day, now) });
+  if (q.durationMin) out.push({ kind: 'duration', label: 'Takes', text: durationText(q.durationMin) });
   return out;
 }
 

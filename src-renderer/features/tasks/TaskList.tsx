@@ -5,12 +5,21 @@
  * words and the due relative to today, red when overdue. The list is one Tab stop; inside it (the keys
  * are in src-renderer/ui/keymaps.ts, which the help shows):
  *   ↑/↓ or k/j move, Enter or e edit, Space or x complete, d due, r repeat, p priority, m move to a project,
- *   Alt+↑/↓ move the task up or down (when the list can be reordered), Esc leaves the editor.
+ *   Alt+↑/↓ move the task up or down (when the list can be reordered), Esc leaves the editor;
+ *   Alt+→/← make it a subtask of the task above or move it a level up, ←/→ hide or show its subtasks.
+ * Subtasks are indented under their parent with "2/5" (done of all its subtasks) and a toggle to hide them;
+ * completing a parent with open subtasks asks first (they are completed with it, one undoable change).
+ * A row also shows the task's labels as chips, its deadline (marked apart from an overdue plan) and its
+ * duration; the editor adds the description (Markdown, shown as the chat shows answers), comments,
+ * deadline, duration, labels and section.
  * A completed task leaves the list when the view refreshes: the focus then moves to the task that took its
  * place (or the one before it), never to the page body.
  */
-import { Fragment, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { Task } from '../../../src-shared/domain';
+import { Dialog } from '../../ui/Dialog';
+import { Markdown } from '../../ui/Markdown';
+import { durationText, progressText, readLabels, sameLabels, taskTree } from './tree';
 import type { DayGroup } from '../../lib/days';
 import { dayPhrase, dueLabel, dueParts, isoDay } from '../../lib/due';
 import { focusIfIdle, focusIsLost } from '../../lib/focus';
@@ -20,6 +29,7 @@ import { actionOf, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from '
 import { useApp } from '../../store/react';
 import '../../styles/tasks-ui.css';
 import '../../styles/tasks-polish.css';
+import '../../styles/tasks-rich.css';
 
 /** The four priorities as people say them: p1 is the most urgent, p4 (normal) shows no flag. */
 export const PRIORITIES = [
@@ -53,6 +63,24 @@ export function DueBadge({ due, now }: { due: string | null; now: Date }) {
   );
 }
 
+/** The deadline (a date), relative to today; marked apart from an overdue plan once the day has passed. */
+export function DeadlineBadge({ deadline, now }: { deadline: string | null | undefined; now: Date }) {
+  const p = dueParts(deadline ?? null);
+  if (!deadline || !p) return null;
+  const passed = deadline.slice(0, 10) < isoDay(now);
+  const words = dayPhrase(p.day, now, true);
+  return (
+    <span className={`deadline${passed ? ' passed' : ''}`} title={`${passed ? 'Deadline passed' : 'Deadline'}: ${words}`}>
+      <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+        <circle cx="8" cy="8" r="6" fill="none" stroke="currentColor" strokeWidth="1.6" />
+        <circle cx="8" cy="8" r="2" fill="currentColor" />
+      </svg>
+      <span className="visually-hidden">{passed ? 'Deadline passed: ' : 'Deadline: '}</span>
+      <time dateTime={deadline}>{dueLabel(deadline, now)?.text ?? deadline}</time>
+    </span>
+  );
+}
+
 /** Which field of the editor gets the focus when it opens. */
 export type EditField = 'content' | 'due' | 'repeat' | 'priority' | 'project';
 
@@ -69,11 +97,50 @@ export interface TaskListProps {
   groups?: readonly DayGroup[];
   /** The last group may go on past the loaded tasks: its count is a lower bound. */
   groupsPartial?: boolean;
+  /** Alt+→/← indent and outdent (in a project's own order); by default where the list can be reordered. */
+  canIndent?: boolean;
 }
 
-export function TaskList({ tasks, label, showProject = false, onReorder, now: fixedNow, groups, groupsPartial = false }: TaskListProps) {
+export function TaskList({ tasks: given, label, showProject = false, onReorder, now: fixedNow, groups, groupsPartial = false, canIndent = onReorder !== undefined }: TaskListProps) {
   const heads = new Map(groups?.map((g, i) => [g.first, { ...g, partial: groupsPartial && i === groups.length - 1 }]));
   const setTaskDone = useApp((s) => s.setTaskDone);
+  const indentTask = useApp((s) => s.indentTask);
+  const outdentTask = useApp((s) => s.outdentTask);
+  const loadProgress = useApp((s) => s.loadProgress);
+  const progress = useApp((s) => s.progress);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  /** The parent whose completion waits for the user's answer (it has open subtasks). */
+  const [asking, setAsking] = useState<{ task: Task; open: number } | null>(null);
+  // Subtasks under their parents (a list grouped by day stays in its order).
+  const rows = useMemo(() => (groups ? given.map((task) => ({ task, depth: 0, children: 0, openBelow: 0 })) : taskTree(given, collapsed)), [given, groups, collapsed]);
+  const tasks = useMemo(() => rows.map((r) => r.task), [rows]);
+  const rowOf = useMemo(() => new Map(rows.map((r) => [r.task.id, r])), [rows]);
+  // Asked again when the open tasks shown change, or any task changed (a done subtask is in no open list).
+  const tasksVersion = useApp((s) => s.tasksVersion);
+  const openIds = given
+    .filter((t) => t.status === 'open')
+    .map((t) => t.id)
+    .join(' ');
+  useEffect(() => {
+    void loadProgress(openIds ? openIds.split(' ') : []);
+  }, [openIds, tasksVersion, loadProgress]);
+  /** Open subtasks: those in the list, or (hidden, or not loaded here) what the host counts. */
+  const openSubtasks = (t: Task): number => {
+    const p = progress[t.id];
+    return Math.max(rowOf.get(t.id)?.openBelow ?? 0, p ? p.total - p.done : 0);
+  };
+  const complete = (t: Task, done: boolean) => {
+    const open = done ? openSubtasks(t) : 0;
+    if (open > 0) setAsking({ task: t, open });
+    else void setTaskDone(t.id, done);
+  };
+  const toggle = (id: string, hide: boolean) =>
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (hide) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   const [editing, setEditing] = useState<{ id: string; field: EditField } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [dragging, setDragging] = useState<string | null>(null);
@@ -130,7 +197,12 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
     if (!task) return;
     if (e.altKey) {
       const move = actionOf(TASK_LIST_ALT_KEYS, e.key);
-      if (move && onReorder) {
+      if ((move === 'indent' || move === 'outdent') && canIndent) {
+        e.preventDefault();
+        void (move === 'indent' ? indentTask(task) : outdentTask(task));
+        return;
+      }
+      if ((move === 'moveUp' || move === 'moveDown') && onReorder) {
         const to = move === 'moveUp' ? index - 1 : index + 1;
         if (to < 0 || to >= tasks.length) return;
         e.preventDefault();
@@ -144,13 +216,17 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
     else if (action === 'previous') focusRow(index - 1);
     else if (action === 'first') focusRow(0);
     else if (action === 'last') focusRow(tasks.length - 1);
-    else if (action === 'complete') void setTaskDone(task.id, task.status !== 'done');
-    else if (action) setEditing({ id: task.id, field: action });
+    else if (action === 'complete') complete(task, task.status !== 'done');
+    else if (action === 'collapse' || action === 'expand') {
+      if (!rowOf.get(task.id)?.children) return;
+      toggle(task.id, action === 'collapse');
+    } else if (action) setEditing({ id: task.id, field: action });
     else return;
     e.preventDefault();
   };
 
   return (
+    <>
     <ul
       ref={listRef}
       className="task-list"
@@ -168,19 +244,24 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
         if (e.relatedTarget && !e.currentTarget.contains(e.relatedTarget)) focusedRow.current = null;
       }}
     >
-      {tasks.map((t, i) => (
+      {tasks.map((t, i) => {
+        const r = rowOf.get(t.id)!;
+        const done = progressText(progress[t.id]);
+        const depthStyle = r.depth > 0 ? ({ '--depth': Math.min(r.depth, 12) } as CSSProperties) : undefined;
+        return (
         // Keyed by the task, so a reordered row (and the focus in it) moves rather than being made anew.
         <Fragment key={t.id}>
           {heads.has(t.id) && <DayHead group={heads.get(t.id)!} />}
           {editing?.id === t.id ? (
-            <li key={t.id} data-task={t.id} className="task-row editing">
+            <li key={t.id} data-task={t.id} className={`task-row editing${r.depth > 0 ? ' subtask' : ''}`} style={depthStyle}>
               <TaskEditor task={t} field={editing.field} now={now} onClose={() => closeEditor(t.id)} />
             </li>
           ) : (
             <li
               key={t.id}
               data-task={t.id}
-              className={`task-row${t.id === current ? ' selected' : ''}${t.id === dragging ? ' dragging' : ''}`}
+              className={`task-row${t.id === current ? ' selected' : ''}${t.id === dragging ? ' dragging' : ''}${r.depth > 0 ? ' subtask' : ''}`}
+              style={depthStyle}
               draggable={onReorder ? true : undefined}
               onDragStart={(e) => {
                 e.dataTransfer.effectAllowed = 'move';
@@ -209,8 +290,20 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
                 aria-label={t.content}
                 tabIndex={t.id === current ? 0 : -1}
                 checked={t.status === 'done'}
-                onChange={(e) => void setTaskDone(t.id, e.target.checked)}
+                onChange={(e) => complete(t, e.target.checked)}
               />
+              {r.children > 0 && (
+                <button
+                  type="button"
+                  tabIndex={-1}
+                  className="subtask-toggle"
+                  aria-expanded={!collapsed.has(t.id)}
+                  aria-label={`${collapsed.has(t.id) ? 'Show' : 'Hide'} the subtasks of ${t.content}`}
+                  onClick={() => toggle(t.id, !collapsed.has(t.id))}
+                >
+                  <span aria-hidden="true">{collapsed.has(t.id) ? '▸' : '▾'}</span>
+                </button>
+              )}
               <button type="button" tabIndex={-1} className={`task-text${t.status === 'done' ? ' done' : ''}`} aria-label={`Edit: ${t.content}`} onClick={() => setEditing({ id: t.id, field: 'content' })}>
                 {t.content}
               </button>
@@ -220,13 +313,69 @@ export function TaskList({ tasks, label, showProject = false, onReorder, now: fi
                   <span aria-hidden="true">↻ {recurrenceWords(t.recurrence)}</span>
                 </span>
               )}
+              {done && (
+                <span className="subtask-progress" role="img" aria-label={`${progress[t.id]!.done} of ${progress[t.id]!.total} subtasks done`} title="Subtasks done">
+                  <span aria-hidden="true">{done}</span>
+                </span>
+              )}
+              {t.description && (
+                <span className="has-notes" role="img" aria-label="Has a description" title="Has a description">
+                  <span aria-hidden="true">≡</span>
+                </span>
+              )}
+              {(t.labels ?? []).map((l) => (
+                <span key={l} className="label-chip">
+                  @{l}
+                </span>
+              ))}
+              {t.durationMin ? (
+                <span className="duration" title={`Takes ${durationText(t.durationMin)}`}>
+                  <span className="visually-hidden">takes </span>
+                  {durationText(t.durationMin)}
+                </span>
+              ) : null}
+              <DeadlineBadge deadline={t.deadline} now={now} />
               <DueBadge due={t.due} now={now} />
               {showProject && <span className="badge">{t.project}</span>}
             </li>
           )}
         </Fragment>
-      ))}
+        );
+      })}
     </ul>
+    {asking && (
+      <CompleteParent
+        task={asking.task}
+        open={asking.open}
+        onClose={() => setAsking(null)}
+        onComplete={() => {
+          setAsking(null);
+          void setTaskDone(asking.task.id, true);
+        }}
+      />
+    )}
+    </>
+  );
+}
+
+/** Completing a parent with open subtasks: all of them with it (one undoable change), or nothing. */
+function CompleteParent({ task, open, onClose, onComplete }: { task: Task; open: number; onClose: () => void; onComplete: () => void }) {
+  const id = useId();
+  return (
+    <Dialog labelledBy={`${id}-title`} onClose={onClose}>
+      <h2 id={`${id}-title`}>Complete “{task.content}”?</h2>
+      <p>
+        It has {open} open subtask{open === 1 ? '' : 's'}. Completing it completes {open === 1 ? 'that one' : 'them all'} too, as one change you can undo.
+      </p>
+      <div className="actions row">
+        <button type="button" className="btn primary" onClick={onComplete}>
+          Complete all
+        </button>
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
   );
 }
 
@@ -299,6 +448,19 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
   const [repeat, setRepeat] = useState(startRepeat);
   const [priority, setPriority] = useState(task.priority);
   const [project, setProject] = useState(task.projectId);
+  const [description, setDescription] = useState(task.description ?? '');
+  const [deadline, setDeadline] = useState(task.deadline ?? '');
+  const startDuration = durationText(task.durationMin);
+  const [duration, setDuration] = useState(startDuration);
+  const startLabels = (task.labels ?? []).join(' ');
+  const [labels, setLabels] = useState(startLabels);
+  const [section, setSection] = useState(task.sectionId ?? '');
+  const sections = useApp((s) => s.sections[task.projectId]);
+  const loadSections = useApp((s) => s.loadSections);
+  useEffect(() => {
+    void loadSections(task.projectId);
+  }, [loadSections, task.projectId]);
+  const deadlineShown = deadlinePreview(deadline, now);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -321,10 +483,20 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
     if (!content.trim()) return setProblem({ message: 'A task needs some text.', hint: 'type what is to be done, or press Esc to keep it as it was', code: 'client' });
     if (!preview.ok) return setProblem({ message: `"${due.trim()}" is not a date Tidy understands.`, hint: 'try "tomorrow", "next fri 3pm", "in 3 days" or 2026-12-24; empty clears it', code: 'client' });
     if (!repeatReading.ok) return setProblem({ message: repeatReading.message, hint: repeatReading.hint, code: 'client' });
+    if (!deadlineShown.ok) return setProblem({ message: `"${deadline.trim()}" is not a date Tidy understands.`, hint: 'try "friday", "dec 24" or 2026-12-24; empty clears the deadline', code: 'client' });
     setBusy(true);
     // An unchanged due stays exactly as stored (a date-time typed as it was parses to itself).
     const nextDue = due.trim() === (task.due ?? '') && (task.due !== null || !rule) ? task.due : preview.due;
-    const p = await editTask(task, { content: content.trim(), due: nextDue, priority, project, ...(repeatChanged ? { recurrence: repeatReading.rule } : {}) });
+    const rich = {
+      ...(description !== (task.description ?? '') ? { description: description.trim() === '' ? null : description } : {}),
+      ...(deadlineShown.date !== (task.deadline ?? null) ? { deadline: deadlineShown.date } : {}),
+      // Typed as it was shown: unchanged; the core reads 45m, 2h, 1h30m or minutes.
+      ...(duration.trim() !== startDuration ? { durationMin: duration.trim() === '' ? null : duration.trim() } : {}),
+      ...(!sameLabels(readLabels(labels), task.labels ?? []) ? { labels: readLabels(labels) } : {}),
+      // A section belongs to the task's project: after a move to another project it starts without one.
+      ...(project === task.projectId && section !== (task.sectionId ?? '') ? { section: section === '' ? null : section } : {}),
+    };
+    const p = await editTask(task, { content: content.trim(), due: nextDue, priority, project, ...(repeatChanged ? { recurrence: repeatReading.rule } : {}), ...rich });
     setBusy(false);
     if (p) setProblem(p);
     else onClose();
@@ -423,7 +595,64 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
             ))}
           </select>
         </label>
+        {project === task.projectId && (sections?.length ?? 0) + (task.sectionId ? 1 : 0) > 0 && (
+          <label className="task-edit-field">
+            <span>Section</span>
+            <select className="input" data-field="section" aria-label="Section" value={section} onChange={(e) => setSection(e.target.value)}>
+              <option value="">No section</option>
+              {task.sectionId && !sections?.some((x) => x.id === task.sectionId) && <option value={task.sectionId}>{task.section ?? task.sectionId}</option>}
+              {(sections ?? []).map((x) => (
+                <option key={x.id} value={x.id}>
+                  {x.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
       </div>
+      <div className="task-edit-fields">
+        <label className="task-edit-field">
+          <span>Deadline</span>
+          <input
+            className="input"
+            data-field="deadline"
+            aria-label="Deadline"
+            value={deadline}
+            placeholder="friday, dec 24…"
+            onChange={(e) => setDeadline(e.target.value)}
+            aria-describedby={`${id}-deadline`}
+            aria-invalid={deadlineShown.ok ? undefined : true}
+          />
+        </label>
+        <span id={`${id}-deadline`} className={`task-edit-preview${deadlineShown.ok ? '' : ' bad'}`}>
+          {deadlineShown.words}
+        </span>
+        <label className="task-edit-field">
+          <span>Duration</span>
+          <input className="input short" data-field="duration" aria-label="Duration" value={duration} placeholder="45m, 2h…" onChange={(e) => setDuration(e.target.value)} />
+        </label>
+        <label className="task-edit-field">
+          <span>Labels</span>
+          <input className="input" data-field="labels" aria-label="Labels" value={labels} placeholder="@home @errands" onChange={(e) => setLabels(e.target.value)} />
+        </label>
+      </div>
+      <label className="task-edit-field task-edit-description">
+        <span>Description</span>
+        <textarea
+          className="input"
+          data-field="description"
+          aria-label="Description"
+          value={description}
+          rows={Math.min(12, Math.max(3, description.split('\n').length + 1))}
+          placeholder="Notes, links, a checklist… (Markdown)"
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </label>
+      {description.trim() !== '' && (
+        <section className="task-edit-notes" aria-label="Description as shown">
+          <Markdown source={description} />
+        </section>
+      )}
       <div className="task-edit-actions">
         <button type="submit" className="btn primary small" disabled={busy}>
           Save
@@ -447,6 +676,80 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
           {problem.message} — {problem.hint}
         </p>
       )}
+      <Comments task={task} />
     </form>
+  );
+}
+
+/** What the deadline field will store: a date (words as in quick add), none, or why not. */
+export function deadlinePreview(text: string, now: Date): { date: string | null; words: string; ok: boolean } {
+  const t = text.trim();
+  if (!t) return { date: null, words: 'no deadline', ok: true };
+  const due = parseDue(t, now);
+  const p = dueParts(due);
+  if (!due || !p) return { date: null, words: 'not a date I know — try "friday", "dec 24" or 2026-12-24', ok: false };
+  return { date: due.slice(0, 10), words: `must be done by ${dayPhrase(p.day, now, true)}`, ok: true };
+}
+
+/** A task's comments (dated notes, Markdown), oldest first, and a field to add one (logged, undoable). */
+function Comments({ task }: { task: Task }) {
+  const comments = useApp((s) => s.comments[task.id]);
+  const loadComments = useApp((s) => s.loadComments);
+  const addComment = useApp((s) => s.addComment);
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+  useEffect(() => {
+    void loadComments(task.id);
+  }, [loadComments, task.id]);
+  const list = comments?.value ?? [];
+  const add = async () => {
+    if (!text.trim() || busy) return;
+    setBusy(true);
+    const p = await addComment(task.id, text);
+    setBusy(false);
+    setProblem(p);
+    if (!p) setText('');
+  };
+  return (
+    <section className="task-comments" aria-labelledby={`${id}-head`}>
+      <h3 id={`${id}-head`}>
+        Comments <span className="count">{list.length}</span>
+      </h3>
+      {comments?.problem && <p className="field-error">{comments.problem.message}</p>}
+      {list.length > 0 && (
+        <ol className="comment-list" aria-label={`Comments on ${task.content}`}>
+          {list.map((c) => (
+            <li key={c.id} className="comment">
+              <time dateTime={c.createdAt} className="muted">
+                {new Date(c.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+              </time>
+              <Markdown source={c.text} />
+            </li>
+          ))}
+        </ol>
+      )}
+      <div className="comment-add">
+        <textarea
+          className="input"
+          aria-label="New comment"
+          rows={2}
+          placeholder="Add a comment…"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-problem` : undefined}
+        />
+        <button type="button" className="btn small" disabled={busy || !text.trim()} onClick={() => void add()}>
+          Add comment
+        </button>
+      </div>
+      {problem && (
+        <p id={`${id}-problem`} className="field-error" role="alert">
+          {problem.message} — {problem.hint}
+        </p>
+      )}
+    </section>
   );
 }

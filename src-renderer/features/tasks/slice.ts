@@ -26,6 +26,16 @@ export interface TaskPatch {
   project?: string;
   /** An RRULE value, or null to stop the repeating. */
   recurrence?: string | null;
+  /** Markdown, or null to clear it. */
+  description?: string | null;
+  /** YYYY-MM-DD, or null to clear it. */
+  deadline?: string | null;
+  /** Minutes or words (45m, 2h, 1h30m), or null to clear it. */
+  durationMin?: number | string | null;
+  /** All its labels (replaces them). */
+  labels?: string[];
+  /** A section id of its project, or null to take it out of its section. */
+  section?: string | null;
 }
 
 export type TaskCounts = Output<'tasks.counts'>;
@@ -69,7 +79,7 @@ export interface TasksSlice {
    * Adds a task from a quick-add line: its content, due, priority, repeat, and its #project (else
    * `project`, else the inbox). The form shows a refusal; an unknown #name is said in a notice.
    */
-  addQuick(form: DataForm, parsed: QuickAdd, project?: string): Promise<boolean>;
+  addQuick(form: DataForm, parsed: QuickAdd, project?: string, section?: string): Promise<boolean>;
   /** Applies an inline edit (one update and, if the project changed, one move). Null when it worked. */
   editTask(task: Task, patch: TaskPatch): Promise<Problem | null>;
   archiveTask(task: Task): Promise<void>;
@@ -181,8 +191,10 @@ export const createTasksSlice =
         load('archivedProjects', async () => (await api.invoke('projects.list', { includeArchived: true })).filter((p) => p.archivedAt !== null)),
       loadArchivedLists: () => load('archivedLists', async () => (await api.invoke('lists.list', { includeArchived: true })).filter((l) => l.archivedAt !== null)),
 
-      addQuick: async (form, parsed, project) => {
+      addQuick: async (form, parsed, project, section) => {
         const target = parsed.project?.id ?? project;
+        // A section of the view's project only (a #Project in the line goes elsewhere).
+        if (parsed.project && parsed.project.id !== project) section = undefined;
         const problem = await attempt(
           () =>
             api.invoke('tasks.add', {
@@ -191,6 +203,10 @@ export const createTasksSlice =
               ...(parsed.priority ? { priority: parsed.priority } : {}),
               ...(parsed.due ? { due: parsed.due } : {}),
               ...(parsed.recurrence ? { recurrence: parsed.recurrence } : {}),
+              ...(parsed.labels.length ? { labels: parsed.labels } : {}),
+              ...(parsed.deadline ? { deadline: parsed.deadline } : {}),
+              ...(parsed.durationMin ? { durationMin: parsed.durationMin } : {}),
+              ...(section ? { section } : {}),
             }),
           (r) => {
             if (parsed.unknownProject) get().notify(`Added to ${r.value.project}: there is no project “${parsed.unknownProject}”, so it stays in the text`);
@@ -201,11 +217,13 @@ export const createTasksSlice =
         return problem === null;
       },
       editTask: async (task, patch) => {
-        const update: { content?: string; priority?: number; due?: string | null; recurrence?: string | null } = {};
+        const update: Omit<TaskPatch, 'project'> = {};
         if (patch.content !== undefined && patch.content !== task.content) update.content = patch.content;
         if (patch.priority !== undefined && patch.priority !== task.priority) update.priority = patch.priority;
         if (patch.due !== undefined && patch.due !== task.due) update.due = patch.due;
         if (patch.recurrence !== undefined && patch.recurrence !== task.recurrence) update.recurrence = patch.recurrence;
+        // The rich fields are sent as the editor found them changed.
+        for (const k of ['description', 'deadline', 'durationMin', 'labels', 'section'] as const) if (patch[k] !== undefined) Object.assign(update, { [k]: patch[k] });
         const move = patch.project !== undefined && patch.project !== task.projectId ? patch.project : null;
         if (Object.keys(update).length > 0) {
           const problem = await attempt(() => api.invoke('tasks.update', { task: task.id, ...update }));
@@ -281,4 +299,5 @@ export const createTasksSlice =
     };
   };
 
+export { createRichSlice, type RichSlice, type Progress } from './rich-slice';
 export { createDataSlice, TASK_PAGE, type DataSlice, type DataForm, type ProjectRow, type TaskPage, type ListPage } from './data-slice';

@@ -180,6 +180,58 @@ describe('task views, order, reminders and search', () => {
     expect((await call('sections.archive', { section: s1.id })).value.archivedAt).not.toBe(null);
   });
 
+  it('the window reads rich tasks: filter queries, labels, sections, comments, subtask progress, saved filters', async () => {
+    const { call, events, db } = setup();
+    const project = (await call('projects.create', { name: 'Window' })).value;
+    const section = (await call('sections.create', { project: project.id, name: 'First' })).value;
+    const parent = (await call('tasks.add', { content: 'Parent', project: project.id, labels: ['Home'], deadline: '2035-01-02' })).value;
+    const kids = [];
+    for (const content of ['one', 'two', 'three']) kids.push((await call('tasks.add', { content, project: project.id, parent: parent.id })).value);
+    await call('tasks.complete', { task: kids[0]!.id });
+    await call('tasks.archive', { task: kids[2]!.id });
+    expect(await call('tasks.progress', { tasks: [parent.id, kids[1]!.id, parent.id.toUpperCase(), 't999'] })).toEqual([
+      { id: parent.id, done: 1, total: 2 },
+      { id: kids[1]!.id, done: 0, total: 0 },
+      { id: 't999', done: 0, total: 0 },
+    ]);
+
+    const found = await call('tasks.find', { filter: '@home | search: two', today: '2035-01-01' });
+    expect(found.tasks.map((t) => t.content)).toEqual(['Parent', 'two']);
+    expect(found.total).toBe(2);
+    expect((await call('tasks.find', { filter: 'subtask', status: 'all', limit: 1 })).total).toBe(3);
+    // A bad query: one line naming the position, and nothing changes.
+    const bad = await refusal(call('tasks.find', { filter: 'p1 &' }));
+    expect(bad.code).toBe('failed');
+    expect(bad.message).toMatch(/^filter: expected .* at position 5/);
+    // Hostile queries: too long, injected SQL, deep nesting, are refused or taken as text.
+    expect((await refusal(call('tasks.find', { filter: 'p1 & '.repeat(700) }))).message).toMatch(/characters long/);
+    expect((await call('tasks.find', { filter: "search: '; DROP TABLE tasks; --" })).total).toBe(0);
+    expect((await refusal(call('tasks.find', { filter: '('.repeat(60) + 'p1' + ')'.repeat(60) }))).message).toMatch(/deep/);
+
+    expect(await call('labels.list', {})).toEqual([{ id: expect.any(String), name: 'Home', colour: null, openTasks: 1 }]);
+    expect((await call('sections.list', { project: 'Window' })).map((s) => s.name)).toEqual([section.name]);
+    await call('sections.archive', { section: section.id });
+    expect(await call('sections.list', { project: project.id })).toEqual([]);
+    expect((await call('sections.list', { project: project.id, includeArchived: true })).map((s) => s.id)).toEqual([section.id]);
+
+    await call('tasks.comment', { task: parent.id, text: 'first' });
+    await call('tasks.comment', { task: parent.id, text: 'second' });
+    expect((await call('tasks.comments', { task: parent.id })).map((c) => c.text)).toEqual(['first', 'second']);
+    expect((await refusal(call('tasks.comments', { task: 't999' }))).message).toContain('no task');
+
+    events.length = 0;
+    const saved = await call('filters.save', { name: 'Home now', query: '@home & !subtask' });
+    expect(saved.actionId).toMatch(/^a\d+$/);
+    expect(events.at(-1)?.topics).toEqual(expect.arrayContaining(['tasks', 'actions']));
+    expect(await call('filters.list', {})).toEqual([saved.value]);
+    expect((await refusal(call('filters.save', { name: 'Broken', query: '(p1' }))).message).toMatch(/position 4/);
+    expect((await call('filters.delete', { filter: 'home NOW' })).value.id).toBe(saved.value.id);
+    expect(await call('filters.list', {})).toEqual([]);
+    await call('actions.undoLast', {});
+    expect((await call('filters.list', {})).map((f) => f.name)).toEqual(['Home now']);
+    expect(db.open).toBe(true);
+  });
+
   it('reorders within a project and snoozes a due time, each logged', async () => {
     const { call } = setup();
     const a = (await call('tasks.add', { content: 'a' })).value.id;
