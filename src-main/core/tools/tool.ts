@@ -81,6 +81,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * such task): then the call fails without bothering the user.
    */
   confirm?: (input: z.output<S>, ctx: ToolContext) => string;
+  /** More for the approval card than the question (create_routine: the schedule in words and the next three runs). */
+  card?: (input: z.output<S>, ctx: ToolContext) => { schedule?: string; nextRuns?: string[] };
   /**
    * Whether the model is offered the tool, by the user's settings (e.g. `wikipedia` only while it is on).
    * Default: always. A tool that reaches the network is off until the user turns it on.
