@@ -76,6 +76,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   approvalForm?: ApprovalForm;
   /** Whether a call waits for the user's OK unless the user says otherwise (settings `approvals.<tool>`). Default: auto. */
   approval?: ApprovalPolicy;
+  /** Asks every time, whatever the settings, `--yes` or an earlier "always" say (create_routine). */
+  alwaysAsk?: boolean;
   /**
    * The question to ask the user when the tool's approval policy is `ask`. May throw a DomainError (e.g. no
    * such task): then the call fails without bothering the user.
