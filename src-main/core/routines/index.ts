@@ -55,8 +55,11 @@ export interface RoutineNotice {
 /** What a host gives the runner. */
 export interface RoutineHost {
   db: Db;
-  /** The agent's dependencies (model from the host's connection; the key is read by then). */
-  deps: () => Promise<AgentDeps>;
+  /**
+   * The agent's dependencies (model from the host's connection; the key is read by then), and the
+   * endpoint the runs use (default: the settings').
+   */
+  deps: () => Promise<AgentDeps & { endpoint?: { baseUrl: string; model: string } }>;
   /** The clock (tests move it by hand). */
   now: () => number;
   /** Who claims, for the history: "tidy serve (pid 42)". */
@@ -267,7 +270,7 @@ export async function runRoutineOccurrence(host: RoutineHost, routine: Routine, 
     afterRun(host, routine, result, changed);
     return result;
   };
-  let deps: AgentDeps;
+  let deps: AgentDeps & { endpoint?: { baseUrl: string; model: string } };
   try {
     deps = await host.deps();
   } catch (e) {
@@ -278,7 +281,7 @@ export async function runRoutineOccurrence(host: RoutineHost, routine: Routine, 
   const options = routineRunOptions(db, routine);
   const started = startRun(
     deps,
-    { ...options, message: routine.request, ...(conversationId ? { conversationId } : {}) },
+    { ...options, ...deps.endpoint, message: routine.request, ...(conversationId ? { conversationId } : {}) },
     (e) => host.onEvent?.(e),
   );
   if (!started.ok) return done('error', started.error, null);
@@ -343,25 +346,32 @@ export async function runRoutineNow(host: RoutineHost, ref: string): Promise<Rou
  * Answers a pending approval by id, with the options of the routine it came from (its tools and limits,
  * and approvals kept as rows again). The run that goes on is recorded in the routine's history.
  */
-export async function answerApprovalById(host: RoutineHost, id: string, decision: ApprovalDecision, args?: unknown): Promise<{ answered: AnsweredApproval; result?: RoutineRunResult | RunResult }> {
+export async function answerApprovalById(
+  host: RoutineHost,
+  id: string,
+  decision: ApprovalDecision,
+  args?: unknown,
+): Promise<{ answered: AnsweredApproval; result?: Promise<RoutineRunResult | RunResult> }> {
   const { db } = host;
   const a = getApproval(db, id);
   const routine = a?.routineId ? getRoutine(db, a.routineId) : null;
   const deps = await host.deps();
-  const extra = routine ? routineRunOptions(db, routine) : {};
+  const extra = { ...(routine ? routineRunOptions(db, routine) : {}), ...deps.endpoint };
   const answered = answerStoredApproval(deps, id, decision, args, extra, (e) => host.onEvent?.(e));
   if (!answered.continued) return { answered };
-  if (!routine) return { answered, result: await answered.run.finished };
+  if (!routine) return { answered, result: answered.run.finished };
   const occurrence = `continued:${a!.id}`;
   claim(db, routine.id, occurrence, 'continued', host.owner, iso(host.now()));
   setRunId(db, routine.id, occurrence, answered.run.runId);
   const cap = (extra.limits?.timeLimitMs ?? 120_000) + HARD_CAP_GRACE_MS;
-  const end = await withHardCap(deps, answered.run.runId, answered.run.finished, cap);
-  const status: RoutineRunStatus = 'cut' in end ? 'error' : end.waitingFor ? 'waiting' : end.status;
-  const message = 'cut' in end ? `cut at the routine's hard cap of ${Math.round(cap / 1000)} s` : end.status === 'done' ? (end.answer ?? null) : (end.message ?? end.status);
-  finishRecord(db, routine.id, occurrence, { runId: answered.run.runId, status, message, at: iso(host.now()) });
-  const result: RoutineRunResult = { routine, occurrence, kind: 'continued', status, runId: answered.run.runId, message, ...(!('cut' in end) && end.waitingFor ? { waitingFor: end.waitingFor } : {}) };
-  afterRun(host, routine, result, !('cut' in end) && end.actions > 0);
+  const result = withHardCap(deps, answered.run.runId, answered.run.finished, cap).then((end): RoutineRunResult => {
+    const status: RoutineRunStatus = 'cut' in end ? 'error' : end.waitingFor ? 'waiting' : end.status;
+    const message = 'cut' in end ? `cut at the routine's hard cap of ${Math.round(cap / 1000)} s` : end.status === 'done' ? (end.answer ?? null) : (end.message ?? end.status);
+    finishRecord(db, routine.id, occurrence, { runId: answered.run.runId, status, message, at: iso(host.now()) });
+    const r: RoutineRunResult = { routine, occurrence, kind: 'continued', status, runId: answered.run.runId, message, ...(!('cut' in end) && end.waitingFor ? { waitingFor: end.waitingFor } : {}) };
+    afterRun(host, routine, r, !('cut' in end) && end.actions > 0);
+    return r;
+  });
   return { answered, result };
 }
 

@@ -132,7 +132,8 @@ describe('the scheduler', () => {
     const db2 = openDatabase(path);
     try {
       const h2 = host(db2, new ScriptedModel([say('Completed it.')]), clock);
-      const { answered, result: cont } = await answerApprovalById(h2, result!.waitingFor!, 'approve');
+      const { answered, result: pending } = await answerApprovalById(h2, result!.waitingFor!, 'approve');
+      const cont = await pending;
       expect(answered.continued).toBe(true);
       expect(cont).toMatchObject({ kind: 'continued', status: 'done', message: 'Completed it.' });
       expect(listTasks(db2, { status: 'done' }).tasks.map((t) => t.id)).toEqual([t1]);
