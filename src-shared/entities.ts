@@ -30,14 +30,15 @@ export const KINDS = {
   taskLabel: { noun: 'label of a task', plural: 'labels of tasks', letter: 'j', table: 'task_labels', searchable: false },
   comment: { noun: 'comment', plural: 'comments', letter: 'n', table: 'comments', searchable: false },
   filter: { noun: 'saved filter', plural: 'saved filters', letter: 'f', table: 'filters', searchable: false },
+  routine: { noun: 'routine', plural: 'routines', letter: 'o', table: 'routines', searchable: false },
 } as const satisfies Record<string, KindDef>;
 
 export type EntityKind = keyof typeof KINDS;
 export const ENTITY_KINDS = Object.keys(KINDS) as [EntityKind, ...EntityKind[]];
 export const EntityKind = z.enum(ENTITY_KINDS);
 
-/** Ids that name no thing of the user's: a41 an action, u3 a request by hand, r7 an agent run, m2 an MCP session. */
-export const OTHER_ID_LETTERS = ['a', 'u', 'r', 'm'] as const;
+/** Ids that name no thing of the user's: a41 an action, u3 a request by hand, r7 an agent run, m2 an MCP session, w4 an approval waiting for the user. */
+export const OTHER_ID_LETTERS = ['a', 'u', 'r', 'm', 'w'] as const;
 export type IdKind = (typeof KINDS)[EntityKind]['letter'] | (typeof OTHER_ID_LETTERS)[number];
 
 type Searchable = { [K in EntityKind]: (typeof KINDS)[K]['searchable'] extends true ? K : never }[EntityKind];

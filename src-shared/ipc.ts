@@ -14,6 +14,8 @@ import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot, ImportReport } fro
 import { MAX_UPLOAD_BYTES, UPLOAD_PART_BYTES } from './bounds';
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
+import { PendingApproval } from './approvals';
+import { RoutineInfo, RoutineRun } from './routines';
 import { ConnectionReport, DetectedServer, KeyStatus, PresetId, ProfileId, ProviderProfile } from './providers';
 import { McpServerName, McpToolInfo } from './mcp';
 import { ApprovalPolicy, SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
@@ -445,6 +447,56 @@ export const channels = {
    */
   'keys.set': { input: z.object({ profile: Id.optional(), key: z.string().min(1).max(4096), keep: z.enum(['keychain', 'session']).optional() }), output: KeyStatus, changes: ['secrets'] },
   'keys.clear': { input: z.object({ profile: Id.optional() }), output: KeyStatus, changes: ['secrets'] },
+
+  /** Approvals waiting for the user: runs waiting in place, and those routines' runs left behind (oldest first). */
+  'approvals.list': { input: Empty, output: z.array(PendingApproval) },
+  /**
+   * Answers a waiting approval by its id (w…): a run waiting in place gets it; a detached one goes on in a
+   * new run of its conversation (`runId`), which this does not wait for.
+   */
+  'approvals.answer': {
+    input: z.object({ id: Id, decision: ApprovalDecision, args: z.record(z.string(), z.json()).optional() }),
+    output: z.object({ continued: z.boolean(), runId: z.string().nullable() }),
+    changes: ['routines', 'runs', 'conversations', 'settings'],
+  },
+  /** The routines, with their next runs and last result. */
+  'routines.list': { input: Empty, output: z.array(RoutineInfo) },
+  /** Adds a routine from repeat words ("every weekday at 8am"); logged and undoable. */
+  'routines.add': {
+    input: z.object({
+      name: Name,
+      request: z.string().min(1).max(2000),
+      schedule: z.string().min(1).max(100),
+      conversation: z.enum(['routine', 'new']).optional(),
+      catchUp: z.enum(['once', 'skip']).optional(),
+    }),
+    output: z.object({ value: RoutineInfo, actionId: z.string() }),
+    changes: ['routines', 'actions'],
+  },
+  /** Changes a routine (pause and resume are `enabled`); logged and undoable. */
+  'routines.edit': {
+    input: z.object({
+      routine: Id,
+      name: Name.optional(),
+      request: z.string().min(1).max(2000).optional(),
+      schedule: z.string().min(1).max(100).optional(),
+      enabled: z.boolean().optional(),
+      conversation: z.enum(['routine', 'new']).optional(),
+      catchUp: z.enum(['once', 'skip']).optional(),
+    }),
+    output: z.object({ value: RoutineInfo, actionId: z.string() }),
+    changes: ['routines', 'actions'],
+  },
+  /** Removes a routine (undoable). */
+  'routines.remove': { input: z.object({ routine: Id }), output: z.object({ value: RoutineInfo, actionId: z.string() }), changes: ['routines', 'actions'] },
+  /** Runs a routine now and answers when the run has ended (or waits for an approval). */
+  'routines.runNow': {
+    input: z.object({ routine: Id }),
+    output: z.object({ status: z.string(), runId: z.string().nullable(), message: z.string().nullable(), waitingFor: z.string().nullable() }),
+    changes: ['routines', 'runs', 'conversations', ...DATA_TOPICS],
+  },
+  /** A routine's runs (or every routine's), newest first. */
+  'routines.history': { input: z.object({ routine: Id.optional(), limit: z.number().int().min(1).max(500).optional() }), output: z.array(RoutineRun) },
 } as const satisfies Record<string, ChannelDef>;
 
 /** Views may be stale: refetch what shows these topics. */
@@ -460,6 +512,15 @@ export const events = {
   'app.open': z.object({ conversationId: z.string() }),
   /** A task's due time has come (once per due time, also across restarts): show a notification. */
   'reminder.due': ReminderDue,
+  /** A routine's run changed something, waits for an answer, or the routine was paused: show a notice. */
+  'routine.notice': z.object({
+    kind: z.enum(['changed', 'waiting', 'paused', 'failed']),
+    routineId: z.string(),
+    routineName: z.string(),
+    text: z.string(),
+    runId: z.string().optional(),
+    approvalId: z.string().optional(),
+  }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type Channels = typeof channels;

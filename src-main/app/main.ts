@@ -72,7 +72,7 @@ async function start(): Promise<void> {
     createKeychainStore({ load: electronKeytar(ensureNativeBinding('keytar', log)) }),
     createSafeStorageSecretStore(safeStorage, join(app.getPath('userData'), 'keys.sealed.json')),
   ]);
-  const host = createHost({ db, secrets, env: process.env }, { reminders: true });
+  const host = createHost({ db, secrets, env: process.env, owner: 'the Tidy app' }, { reminders: true, routines: true });
   registerIpc(ipcMain, host.dispatch, isOurRenderer);
   forwardEvents(host.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
 

@@ -10,6 +10,7 @@ import { registerDataCommands } from './commands/data';
 import { registerKeyCommands } from './commands/key';
 import { registerLogCommands } from './commands/log';
 import { registerMcpCommands } from './commands/mcp';
+import { registerRoutineCommands } from './commands/routines';
 import { registerServeCommand } from './commands/serve';
 import { CliFailure, createCli, printable } from './context';
 import { VERSION } from './version';
@@ -36,6 +37,7 @@ registerServeCommand(program, cli);
 registerMcpCommands(program, cli);
 registerKeyCommands(program, cli);
 registerBackupCommands(program, cli);
+registerRoutineCommands(program, cli);
 
 function fatal(line: string, code: number): void {
   process.stderr.write(`tidy: ${printable(line)}\n`);

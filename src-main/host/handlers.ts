@@ -87,6 +87,10 @@ import { createUploads, type Uploads } from './uploads';
 import { sessionClient } from '../core/mcp/sessions';
 // Static: the agent's runs load this module anyway, so a dynamic import here split nothing (INEFFECTIVE_DYNAMIC_IMPORT).
 import { inspectServer } from '../core/mcp/client';
+import { listApprovals } from '../core/agent/approvals';
+import { addRoutine, editRoutine, getRoutine, listRoutines, nextRuns, removeRoutine, resolveRoutine, type Routine } from '../core/domain/routines';
+import { answerApprovalById, failuresInARow, routineHistory, runRoutineNow, type RoutineHost } from '../core/routines';
+import type { RoutineInfo } from '../../src-shared/routines';
 
 export interface HostDeps {
   db: Db;
@@ -105,6 +109,8 @@ export interface HostDeps {
   operations?: readonly AnyOperation[];
   /** Where files from the UI arrive in parts; tests pass one with their own clock. */
   uploads?: Uploads;
+  /** Who runs routines here, for their history: "tidy serve", "the Tidy app". */
+  owner?: string;
 }
 
 /** What the host adds: where events go, and the runs going on in this process. */
@@ -177,9 +183,57 @@ async function refusing<T>(f: () => T | Promise<T>): Promise<T> {
 }
 
 
+/** A routine as the window shows it: with its next runs, last result and failures in a row. */
+export function routineInfo(db: Db, r: Routine, now: number): RoutineInfo {
+  return {
+    id: r.id,
+    name: r.name,
+    request: r.request,
+    schedule: r.schedule,
+    rrule: r.rrule,
+    tz: r.tz,
+    conversation: r.conversation,
+    tools: r.tools,
+    enabled: r.enabled,
+    catchUp: r.catchUp,
+    nextRuns: r.enabled && !r.archived ? nextRuns(r, now, 3).map((ms) => new Date(ms).toISOString()) : [],
+    lastRun: routineHistory(db, r.id, 1)[0] ?? null,
+    failures: failuresInARow(db, r.id),
+  };
+}
+
+/**
+ * What the routine runner needs from a host: the active profile's model (its key read first, so a missing
+ * key is one refusal), the host's live runs, and its events and notices sent to every window.
+ */
+export function createRoutineHost(deps: HandlerDeps): RoutineHost {
+  const { db, hub, live } = deps;
+  const keyDeps = { secrets: deps.secrets, session: deps.session ?? createSessionSecretStore(), env: deps.env ?? {} };
+  const createModel = deps.createModel ?? connectionModel;
+  const services = deps.services ?? createToolServices();
+  const tools = deps.tools ?? TOOLS;
+  return {
+    db,
+    deps: async () => {
+      const c = must(resolveConnection(db, keyDeps, {}));
+      await keyed(c.resolveKey());
+      return { db, live, tools, services, createModel: (e: Endpoint) => createModel(c, e), endpoint: { baseUrl: c.baseUrl, model: c.model } };
+    },
+    now: () => services.now().getTime(),
+    owner: `${deps.owner ?? 'Tidy'} (pid ${process.pid})`,
+    notify: (n) => hub.emit('routine.notice', n),
+    onEvent: (e) => {
+      hub.emit('agent.event', e);
+      if (e.type === 'tool_result' && e.actionId) hub.emit('data.changed', { topics: [...DATA_TOPICS] });
+      if (e.type === 'run_finished') hub.emit('data.changed', { topics: ['runs', 'conversations', 'routines'] });
+    },
+  };
+}
+
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { db, secrets, hub, live } = deps;
   const session = deps.session ?? createSessionSecretStore();
+  const routines = createRoutineHost({ ...deps, session });
   const keyDeps = { secrets, session, env: deps.env ?? {} };
   const createModel = deps.createModel ?? connectionModel;
   const services = deps.services ?? createToolServices();
@@ -266,6 +320,36 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       hub.emit('app.open', { conversationId: conversation(i.conversationId).id });
       return { opened: true };
     },
+
+    'approvals.list': () => listApprovals(db).map(({ callId: _c, ownerPid: _p, decidedArgs: _d, ...a }) => a),
+    'approvals.answer': async (i) => {
+      const { answered, result } = await answerApprovalById(routines, i.id, i.decision, i.args);
+      // The run that goes on is followed through its events; a failure there is in its trace.
+      void result?.catch(() => {});
+      return { continued: answered.continued, runId: answered.continued ? answered.run.runId : null };
+    },
+    'routines.list': () => {
+      const now = services.now().getTime();
+      return listRoutines(db).map((r) => routineInfo(db, r, now));
+    },
+    'routines.add': (i) => {
+      const r = logged(addRoutine(db, ctx(), i, services.now()));
+      return { value: routineInfo(db, r.value, services.now().getTime()), actionId: r.actionId };
+    },
+    'routines.edit': (i) => {
+      const r = logged(editRoutine(db, ctx(), i, services.now()));
+      return { value: routineInfo(db, r.value, services.now().getTime()), actionId: r.actionId };
+    },
+    'routines.remove': (i) => {
+      const r = logged(removeRoutine(db, ctx(), i));
+      return { value: routineInfo(db, r.value, services.now().getTime()), actionId: r.actionId };
+    },
+    'routines.runNow': async (i) => {
+      resolveRoutine(db, i.routine);
+      const r = await runRoutineNow(routines, i.routine);
+      return { status: r.status, runId: r.runId, message: r.message, waitingFor: r.waitingFor ?? null };
+    },
+    'routines.history': (i) => routineHistory(db, i.routine ? (getRoutine(db, i.routine) ?? resolveRoutine(db, i.routine)).id : undefined, i.limit ?? 100),
 
     'agent.send': (i) => ask(i.message, i.conversationId),
     'agent.cancel': (i) => ({ cancelled: cancelRun({ live }, i.runId) }),

@@ -3,7 +3,9 @@ import type { Db } from '../core';
 import { DATABASE_TOPICS } from '../../src-shared/topics';
 import { cancelRun, createLiveRuns } from '../core/agent';
 import { createDispatch, type Dispatch } from './dispatch';
-import { createHandlers, type HostDeps } from './handlers';
+import { createHandlers, createRoutineHost, type HostDeps } from './handlers';
+import { startScheduler } from '../core/routines';
+import { createSessionSecretStore } from '../core';
 import { createEventHub, type EventHub } from './hub';
 import { startReminders, type ReminderOptions } from '../core/reminders';
 
@@ -26,12 +28,22 @@ export interface HostOptions {
   watchMs?: number;
   /** Announce tasks whose due time comes as `reminder.due` events (the app and `tidy serve`; off in tests unless asked). */
   reminders?: boolean | ReminderOptions;
+  /** Run routines when they are due (the app and `tidy serve`; off in tests unless asked). `intervalMs`: how often to look. */
+  routines?: boolean | { intervalMs?: number };
 }
 
 export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
   const hub = createEventHub();
   const live = createLiveRuns();
-  const dispatch = createDispatch(createHandlers({ ...deps, hub, live }), hub);
+  // One session store for the handlers and the routine runner, so a key kept for this session serves both.
+  const withSession = { ...deps, session: deps.session ?? createSessionSecretStore() };
+  const dispatch = createDispatch(createHandlers({ ...withSession, hub, live }), hub);
+  const scheduler = options.routines
+    ? startScheduler(createRoutineHost({ ...withSession, hub, live }), {
+        ...(options.routines === true ? {} : options.routines),
+        onError: (e) => hub.emit('routine.notice', { kind: 'failed', routineId: '', routineName: '', text: `routines could not run: ${e instanceof Error ? e.message : String(e)}` }),
+      })
+    : null;
   const reminders = options.reminders
     ? startReminders(deps.db, (task) => hub.emit('reminder.due', { task }), options.reminders === true ? {} : options.reminders)
     : null;
@@ -43,6 +55,7 @@ export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
     async close() {
       stopWatching();
       reminders?.stop();
+      scheduler?.stop();
       for (const runId of [...live.keys()]) cancelRun({ live }, runId);
       // A cancelled run still writes its end to the trace: leave the database open until it has.
       for (const deadline = Date.now() + 5000; live.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));

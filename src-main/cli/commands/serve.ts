@@ -54,7 +54,7 @@ export function registerServeCommand(program: Command, cli: Cli): void {
       // A short busy timeout: requests that find the database locked wait on a timer (host/dispatch.ts).
       const db = cli.db({ verify: 'always', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS });
       const stopBackups = scheduleAutoBackups(db, resolveDbPath(cli.globals.db), (line) => process.stderr.write(`tidy serve: ${line}\n`));
-      const host = createHost({ db, secrets: cliSecrets(), env: process.env }, { reminders: true });
+      const host = createHost({ db, secrets: cliSecrets(), env: process.env, owner: 'tidy serve' }, { reminders: true, routines: true });
       const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {
         stopBackups();
         await host.close();

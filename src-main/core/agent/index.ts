@@ -1,6 +1,7 @@
 /** The agent: the loop, its stop predicates and protocols, the trace, and the run API hosts call. */
 export * from './runs';
 export * from './loop';
+export * from './approvals';
 export * from './limits';
 export { historyWindow } from './history';
 export { jsonProtocol, nativeProtocol, PROTOCOLS, OBSERVATION, basePrompt, type ProtocolAdapter } from './protocols';

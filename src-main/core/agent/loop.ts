@@ -65,6 +65,37 @@ export interface RunAgentOptions {
    * being handled is not lost. Without it, calls that need approval are declined.
    */
   approve?: (request: ApprovalRequest) => Promise<ApprovalDecision | ApprovalAnswer>;
+  /**
+   * A call that waited for an approval in an earlier run and was answered since (a routine's run that ended
+   * waiting): it is put back in the conversation with the user's decision, and run with `args` when approved,
+   * before the model is asked again.
+   */
+  resume?: ResumedCall;
+}
+
+export interface ResumedCall {
+  approvalId: string;
+  callId: string;
+  tool: string;
+  /** The arguments the model wrote. */
+  args: unknown;
+  decision: ApprovalDecision;
+  /** The arguments as the user edited them on the card, when they did. */
+  editedArgs?: unknown;
+}
+
+/**
+ * Thrown (as a rejection) by an `approve` hook that does not wait: the run ends at once, saying it waits for
+ * the approval, which is kept as a row and answered later (src-main/core/agent/approvals.ts).
+ */
+export class ApprovalDeferred extends Error {
+  override name = 'ApprovalDeferred';
+  constructor(
+    readonly approvalId: string,
+    readonly question: string,
+  ) {
+    super(`waiting for the user's approval ${approvalId}`);
+  }
 }
 
 export interface RunOutcome {
@@ -80,6 +111,8 @@ export interface RunOutcome {
   usage: TokenUsage;
   /** The protocol the run ended in (json after an auto fallback). */
   protocol: WireProtocol;
+  /** The run ended waiting for this approval (a row, answered later). */
+  waitingFor?: string;
 }
 
 /**
@@ -160,7 +193,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     step = [];
   };
 
-  const finish = (status: RunStatus, end: { answer?: string; message?: string; stopReason?: StopReason } = {}): RunOutcome => {
+  const finish = (status: RunStatus, end: { answer?: string; message?: string; stopReason?: StopReason; waitingFor?: string } = {}): RunOutcome => {
     emit({
       type: 'run_finished',
       status,
@@ -245,6 +278,33 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     return JSON.stringify(result);
   }
 
+  /** Puts an answered call of an earlier run back in the conversation: the call, the decision, and its result. */
+  async function resumeCall(r: ResumedCall): Promise<void> {
+    const call: PendingCall = { id: r.callId, tool: r.tool, args: r.args };
+    keep(
+      protocol.name === 'native'
+        ? { role: 'assistant', content: null, toolCalls: [{ id: r.callId, name: r.tool, arguments: JSON.stringify(r.args ?? {}) }] }
+        : { role: 'assistant', content: JSON.stringify({ thought: '', action: { ...(r.args && typeof r.args === 'object' ? r.args : {}), type: r.tool } }) },
+    );
+    const edits = r.editedArgs !== undefined && r.decision !== 'decline' ? describeEdits(r.args, r.editedArgs) : null;
+    emit({ type: 'approval_resolved', approvalId: r.approvalId, decision: r.decision, ...(edits ? { args: r.editedArgs, edits } : {}) });
+    let content: string;
+    if (r.decision === 'decline') {
+      content = JSON.stringify({ error: `the user declined ${r.tool}`, hint: 'do not try it again in this run; tell the user what you wanted to do, or go on without it' });
+    } else {
+      const args = r.editedArgs ?? r.args;
+      emit({ type: 'tool_call', callId: call.id, tool: call.tool, args });
+      const outcome = await invokeTool({ tool: r.tool, args }, { tools: byName, ctx });
+      const value = outcome.ok ? outcome.value : { error: outcome.error, hint: outcome.hint };
+      const result = edits && value && typeof value === 'object' && !Array.isArray(value) ? { ...value, user_edits: edits } : value;
+      emit({ type: 'tool_result', callId: call.id, tool: call.tool, ok: outcome.ok, result, ...(outcome.ok && outcome.actionId ? { actionId: outcome.actionId } : {}) });
+      content = JSON.stringify(result);
+      executed++;
+    }
+    keep(protocol.observation(content, call));
+    closeStep('');
+  }
+
   /** A reply with nothing to run: its error goes back as an observation and counts as an attempt, so a model that never gets it right still stops. */
   function rejectReply(failure: Failure, raw: string): RunOutcome | null {
     emit({ type: 'error', message: failure.error, kind: 'invalid_reply', fatal: false });
@@ -266,6 +326,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
   for (const message of o.notices ?? []) emit({ type: 'error', message, kind: 'mcp', fatal: false });
 
   try {
+    if (o.resume) await resumeCall(o.resume);
     for (;;) {
       if (signal.aborted) return interrupted();
       let prefix = prefixes.get(protocol);
@@ -285,7 +346,8 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
       const history = dated(transcript.slice(from), isObservation);
       let turn: ModelTurn;
       try {
-        turn = await o.model.complete(
+        // abortable: a model that ignores the signal (a hung server, a stuck adapter) is still cut at the limit.
+        turn = await abortable(o.model.complete(
           {
             messages: [{ role: 'system', content: system }, ...protocol.render(history)],
             cacheKey: prefix.cacheKey,
@@ -296,7 +358,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
             signal,
           },
           o.stream ? onDelta : undefined,
-        );
+        ), signal);
       } catch (e) {
         if (signal.aborted || !(e instanceof ModelError)) throw e;
         if (e.kind === 'tools_unsupported' && protocol.name === 'native' && o.onToolsUnsupported) {
@@ -355,6 +417,14 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
       closeStep('');
     }
   } catch (e) {
+    if (e instanceof ApprovalDeferred) {
+      closeStep(`waiting for the user's approval ${e.approvalId}`);
+      const text = `Waiting for your approval (${e.approvalId}): ${e.question} Approve or decline it in Tidy's approvals, or with \`tidy approve ${e.approvalId}\` or \`tidy decline ${e.approvalId}\`; the run goes on then.`;
+      keep({ role: 'assistant', content: text });
+      closeStep('');
+      emit({ type: 'answer', text });
+      return finish('done', { answer: text, waitingFor: e.approvalId });
+    }
     if (signal.aborted) return interrupted();
     const message = e instanceof ModelError ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
     emit({ type: 'error', message, kind: e instanceof ModelError ? e.kind : 'internal', fatal: true });

@@ -18,7 +18,10 @@ import { offeredTools, type Tool, type ToolServices } from '../tools/tool';
 import { connectMcpServers, type McpConnections, type McpLauncher } from '../mcp/client';
 import { noteMcpStarts } from '../mcp/health';
 import { DEFAULT_LIMITS, type Limits } from './limits';
-import { RunError, runAgent, type RunOutcome } from './loop';
+import { ApprovalDeferred, RunError, runAgent, type ApprovalRequest, type ResumedCall, type RunOutcome } from './loop';
+import { decideApproval, expireRunApprovals, getApproval, noteContinuation, processAlive, recordApproval } from './approvals';
+import type { ApprovalCard } from '../../../src-shared/approvals';
+import { createToolServices } from '../tools/tool';
 import { appendMessages, createConversation, getConversation, loadMessages, rememberedProtocol, rememberProtocol, type Endpoint } from './conversations';
 import { createTraceWriter } from './trace';
 
@@ -26,7 +29,7 @@ interface LiveRun {
   conversationId: string;
   controller: AbortController;
   /** Approvals waiting for the user, by approval id. */
-  approvals: Map<string, { tool: string; input?: z.ZodType; resolve: (d: ApprovalAnswer) => void }>;
+  approvals: Map<string, { tool: string; input?: z.ZodType; resolve: (d: ApprovalAnswer) => void; rowId: string }>;
 }
 
 /** The runs going on in this process. A host keeps one and passes it to every call. */
@@ -57,6 +60,15 @@ export interface StartRunInput {
   limits?: Partial<Limits>;
   /** Run every tool without asking (`tidy ask --yes`). */
   approveAll?: boolean;
+  /**
+   * Do not wait for approvals: a call that needs one is kept as a pending approval row and the run ends
+   * saying so (a routine's run); answering it later continues in a new run (`continueApproval`).
+   */
+  detached?: { routineId?: string | null };
+  /** Only these of the offered tools (a routine's allowed tools). */
+  allowTool?: (tool: Tool) => boolean;
+  /** An answered approval of an earlier run, put back in the conversation before the model is asked. */
+  resume?: ResumedCall;
 }
 
 export interface RunResult extends RunOutcome {
@@ -124,13 +136,27 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     problems: [`the MCP servers could not be started: ${e instanceof Error ? e.message : String(e)}`],
     close: async () => {},
   }));
+  const tools = [...offeredTools(deps.tools, settings), ...mcp.tools].filter((t) => input.allowTool?.(t) ?? true);
+  const cardOf = (request: ApprovalRequest): ApprovalCard => {
+    const tool = tools.find((t) => t.name === request.tool);
+    let extra: { schedule?: string; nextRuns?: string[] } = {};
+    try {
+      const parsed = tool?.input.safeParse(request.args);
+      if (tool?.card && parsed?.success)
+        extra = tool.card(parsed.data, { db, action: { requestId: runId, source: 'agent' }, signal: run.controller.signal, services: deps.services ?? createToolServices() });
+    } catch {
+      // The card's extras are a courtesy: the question alone still asks.
+    }
+    return { approvalId: request.approvalId, message: request.message, ...(request.form ? { form: request.form } : {}), ...extra };
+  };
   try {
   return await runAgent({
     runId,
     conversationId,
     baseUrl: endpoint.baseUrl,
     model,
-    tools: [...offeredTools(deps.tools, settings), ...mcp.tools],
+    tools,
+    ...(input.resume ? { resume: input.resume } : {}),
     notices: [...mcp.problems, ...(mcp.started ? noteMcpStarts(db, mcp.started) : [])],
     protocol: chosen === 'auto' ? (rememberedProtocol(db, endpoint) ?? 'native') : chosen,
     ...(chosen === 'auto' ? { onToolsUnsupported: (reason: string) => rememberProtocol(db, endpoint, 'json', reason) } : {}),
@@ -155,10 +181,16 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     // Read at every call, so an "always allow" given earlier in this run applies to the next call.
     needsApproval: (tool) => !input.approveAll && approvalPolicy(readSettings(db).approvals, tool) === 'ask',
     ...(input.approveAll ? {} : { bulkApproval: settings.bulkApproval }),
-    approve: (request) =>
-      new Promise((resolve) =>
-        run.approvals.set(request.approvalId, { tool: request.tool, input: [...deps.tools, ...mcp.tools].find((t) => t.name === request.tool)?.input, resolve }),
-      ),
+    approve: (request) => {
+      const row = { runId, conversationId, callId: request.callId, tool: request.tool, args: request.args, card: cardOf(request) };
+      if (input.detached) {
+        const id = recordApproval(db, { ...row, mode: 'detached', routineId: input.detached.routineId ?? null });
+        return Promise.reject(new ApprovalDeferred(id, request.message));
+      }
+      // Waits in place, and is a row too, so `tidy approvals` and other windows see it.
+      const rowId = recordApproval(db, { ...row, mode: 'live' });
+      return new Promise((resolve) => run.approvals.set(request.approvalId, { tool: request.tool, input: tools.find((t) => t.name === request.tool)?.input, resolve, rowId }));
+    },
   });
   } finally {
     // The servers' processes end with the run.
@@ -167,7 +199,14 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
   };
   const finished = go()
     .then((outcome) => ({ runId, conversationId, ...outcome }))
-    .finally(() => live.delete(runId));
+    .finally(() => {
+      live.delete(runId);
+      try {
+        expireRunApprovals(db, runId);
+      } catch {
+        // The database is gone (closed at exit): nothing waits any more anyway.
+      }
+    });
 
   return { ok: true, value: { runId, conversationId, finished } };
 }
@@ -224,7 +263,77 @@ export function answerApproval(deps: Pick<AgentDeps, 'db' | 'live'>, runId: stri
       fail(`the edited values are not valid: ${parsed.error ? describeIssues(parsed.error.issues) : 'nested too deeply'}`, 'correct them and approve again', 'invalid_arguments');
   }
   deps.live.get(runId)!.approvals.delete(approvalId);
+  decideApproval(deps.db, pending.rowId, decision, args);
   if (decision === 'always') writeSetting(deps.db, `approvals.${pending.tool}`, 'auto');
   pending.resolve(args !== undefined ? { decision, args } : { decision });
   return true;
+}
+
+/** The approval id a live run knows an approval row by, when that run waits for it in this process. */
+function liveRunApproval(deps: Pick<AgentDeps, 'live'>, runId: string, rowId: string): string | null {
+  const run = deps.live.get(runId);
+  if (!run) return null;
+  for (const [approvalId, pending] of run.approvals) if (pending.rowId === rowId) return approvalId;
+  return null;
+}
+
+export type AnsweredApproval = { continued: false } | { continued: true; run: StartedRun };
+
+/**
+ * Answers a pending approval by its row id (w…), wherever it came from: a run waiting for it in this
+ * process gets the answer in place; a detached one (a routine's run that ended waiting, or a run whose
+ * process is gone) goes on in a new run of the same conversation, which first runs the call (approved,
+ * with the user's edited `args` if any) or tells the model it was declined. `extra` are that run's options
+ * (a routine's limits and tools). Fails (DomainError) when it is not waiting, is waiting in another live
+ * process, or the edited arguments are invalid.
+ */
+export function answerStoredApproval(
+  deps: AgentDeps,
+  id: string,
+  decision: ApprovalDecision,
+  args: unknown,
+  extra: Omit<StartRunInput, 'message' | 'conversationId' | 'resume'>,
+  onEvent: (event: AgentEvent) => void,
+): AnsweredApproval {
+  const a = getApproval(deps.db, id);
+  if (!a) fail(`no approval with id ${String(id).slice(0, 40)}`, 'list the approvals waiting with `tidy approvals`');
+  if (a.decidedAt) fail(`approval ${a.id} was already answered (${a.decision})`, 'list the approvals waiting with `tidy approvals`', 'refused');
+  const inPlace = liveRunApproval(deps, a.runId, a.id);
+  if (inPlace) {
+    answerApproval(deps, a.runId, inPlace, decision, args);
+    return { continued: false };
+  }
+  if (a.mode === 'live' && a.ownerPid !== null && a.ownerPid !== process.pid && processAlive(a.ownerPid))
+    fail(`approval ${a.id} belongs to a run going on in another Tidy process (pid ${a.ownerPid})`, 'answer it where that run is shown (the window or the terminal of tidy ask)', 'refused');
+  const tool = deps.tools.find((t) => t.name === a.tool);
+  if (args !== undefined) {
+    if (decision === 'decline') fail('edited arguments come with an approval, not a decline', 'approve with the edited values, or decline without them', 'invalid_arguments');
+    if (!tool) fail(`${a.tool} cannot be edited here`, 'approve or decline it as it is', 'invalid_arguments');
+    let parsed: { success: boolean; error?: z.ZodError };
+    try {
+      parsed = tool.input.safeParse(args);
+    } catch {
+      parsed = { success: false };
+    }
+    if (!parsed.success)
+      fail(`the edited values are not valid: ${parsed.error ? describeIssues(parsed.error.issues) : 'nested too deeply'}`, 'correct them and approve again', 'invalid_arguments');
+  }
+  const busy = [...deps.live.entries()].find(([, r]) => r.conversationId === a.conversationId);
+  if (busy) fail(`run ${busy[0]} is still going on in conversation ${a.conversationId}`, 'wait for it or cancel it, then answer again', 'refused');
+  if (!decideApproval(deps.db, a.id, decision, args)) fail(`approval ${a.id} was already answered`, 'list the approvals waiting with `tidy approvals`', 'refused');
+  if (decision === 'always') writeSetting(deps.db, `approvals.${a.tool}`, 'auto');
+  const verb = decision === 'decline' ? 'declined' : 'approved';
+  const started = startRun(
+    deps,
+    {
+      ...extra,
+      conversationId: a.conversationId,
+      message: `Approval ${a.id} answered: the user ${verb} ${a.tool}. Go on with the request from where it stopped.`,
+      resume: { approvalId: a.card.approvalId || a.id, callId: a.callId, tool: a.tool, args: a.args, decision, ...(args !== undefined ? { editedArgs: args } : {}) },
+    },
+    onEvent,
+  );
+  if (!started.ok) fail(started.error, started.hint);
+  noteContinuation(deps.db, a.id, started.value.runId);
+  return { continued: true, run: started.value };
 }

@@ -66,6 +66,25 @@ export const sectionRow = z.strictObject({ id, projectId: id, name: text, nameKe
 export const labelRow = z.strictObject({ id, name: text, nameKey: text, colour: maybe, createdAt: text, updatedAt: text });
 export const taskLabelRow = z.strictObject({ id, taskId: id, labelId: id });
 export const filterRow = z.strictObject({ id, name: text, nameKey: text, query: text, createdAt: text, updatedAt: text });
+export const routineRow = z.strictObject({
+  id,
+  name: text,
+  nameKey: text,
+  request: text,
+  schedule: text,
+  rrule: text,
+  start: text,
+  tz: text,
+  conversation: z.enum(['routine', 'new']),
+  tools: maybe,
+  enabled: int.min(0).max(1),
+  catchUp: z.enum(['once', 'skip']),
+  maxActions: int.nullable(),
+  timeLimitSec: int.nullable(),
+  archivedAt: maybe,
+  createdAt: text,
+  updatedAt: text,
+});
 export const commentRow = z.strictObject({ id, taskId: id, text, createdAt: text, updatedAt: text });
 export const listRow = z.strictObject({ id, name: text, nameKey: text, archivedAt: maybe, createdAt: text, updatedAt: text });
 export const itemRow = z.strictObject({
@@ -190,6 +209,8 @@ export const exportSchema = z.strictObject({
     taskLabels: z.array(taskLabelRow).default([]),
     comments: z.array(commentRow).default([]),
     filters: z.array(filterRow).default([]),
+    // Added with schema 14; an export written before has none.
+    routines: z.array(routineRow).default([]),
     lists: z.array(listRow),
     items: z.array(itemRow),
     // Added with schema 7; an export written before has none (the Personal calendar comes with the database).
@@ -263,6 +284,30 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
   { key: 'taskLabels', table: 'task_labels', order: 'id', columns: { id: 'id', taskId: 'task_id', labelId: 'label_id' } },
   { key: 'comments', table: 'comments', order: 'id', columns: { id: 'id', taskId: 'task_id', text: 'text', createdAt: 'created_at', updatedAt: 'updated_at' } },
   { key: 'filters', table: 'filters', order: 'id', columns: { id: 'id', name: 'name', nameKey: 'name_key', query: 'query', createdAt: 'created_at', updatedAt: 'updated_at' } },
+  {
+    key: 'routines',
+    table: 'routines',
+    order: 'id',
+    columns: {
+      id: 'id',
+      name: 'name',
+      nameKey: 'name_key',
+      request: 'request',
+      schedule: 'schedule',
+      rrule: 'rrule',
+      start: 'start',
+      tz: 'tz',
+      conversation: 'conversation',
+      tools: 'tools',
+      enabled: 'enabled',
+      catchUp: 'catch_up',
+      maxActions: 'max_actions',
+      timeLimitSec: 'time_limit_sec',
+      archivedAt: 'archived_at',
+      createdAt: 'created_at',
+      updatedAt: 'updated_at',
+    },
+  },
   {
     key: 'lists',
     table: 'lists',
@@ -401,4 +446,6 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
 ];
 
 /** Tables (and columns) deliberately left out of the export; a test checks that every other column is in it. */
-export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent', 'wikipedia_cache'];
+export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent', 'wikipedia_cache',
+  // What runs routines and waits for answers in this database (claims, failures in a row, pending approvals): not user data.
+  'routine_state', 'routine_runs', 'approvals'];

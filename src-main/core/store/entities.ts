@@ -102,6 +102,12 @@ export const ENTITIES = [
     prefix: KINDS.filter.letter,
     word: KINDS.filter.noun,
   },
+  {
+    table: KINDS.routine.table,
+    prefix: KINDS.routine.letter,
+    word: KINDS.routine.noun,
+    named: { hint: 'list the routines (tidy routines list) to see their ids and names' },
+  },
 ] as const satisfies readonly EntityDef[];
 
 /** A table the action log tracks. Everything else (settings, the log itself, conversations) is not undoable data. */

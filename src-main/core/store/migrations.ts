@@ -478,6 +478,82 @@ export const migrations: Migration[] = [
       upgradeTaskImagesTo12(db);
     },
   },
+  {
+    version: 14,
+    description: 'pending approvals kept as rows (answerable after a restart); routines: the agent on a schedule, with claims per occurrence',
+    up(db) {
+      db.exec(`
+        -- An approval a run asked for. live: a run waits for it in the process owner_pid; detached: the run
+        -- ended waiting (a routine's), and answering it continues the conversation in a new run.
+        CREATE TABLE approvals (
+          id TEXT PRIMARY KEY,
+          run_id TEXT NOT NULL,
+          conversation_id TEXT NOT NULL,
+          call_id TEXT NOT NULL,
+          tool TEXT NOT NULL,
+          args TEXT NOT NULL,
+          card TEXT NOT NULL,
+          mode TEXT NOT NULL CHECK (mode IN ('live', 'detached')),
+          owner_pid INTEGER,
+          routine_id TEXT,
+          created_at TEXT NOT NULL,
+          decided_at TEXT,
+          decision TEXT CHECK (decision IN ('approve', 'decline', 'always', 'expired')),
+          decided_args TEXT,
+          continued_run_id TEXT
+        );
+        CREATE INDEX approvals_pending ON approvals(created_at) WHERE decided_at IS NULL;
+        CREATE INDEX approvals_by_run ON approvals(run_id);
+
+        -- A routine: a request the agent runs on a schedule (rrule at time in tz, from the words in schedule).
+        -- tools: a JSON array of tool names, NULL for the default (logged, undoable tools).
+        CREATE TABLE routines (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          name_key TEXT NOT NULL,
+          request TEXT NOT NULL,
+          schedule TEXT NOT NULL,
+          rrule TEXT NOT NULL,
+          start TEXT NOT NULL,
+          tz TEXT NOT NULL,
+          conversation TEXT NOT NULL CHECK (conversation IN ('routine', 'new')),
+          tools TEXT,
+          enabled INTEGER NOT NULL DEFAULT 1,
+          catch_up TEXT NOT NULL CHECK (catch_up IN ('once', 'skip')),
+          max_actions INTEGER,
+          time_limit_sec INTEGER,
+          archived_at TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX routines_live_name ON routines(name_key) WHERE archived_at IS NULL;
+
+        -- What the scheduler keeps about a routine (not undoable data): failures in a row, its conversation.
+        CREATE TABLE routine_state (
+          routine_id TEXT PRIMARY KEY,
+          failures INTEGER NOT NULL DEFAULT 0,
+          conversation_id TEXT,
+          paused_note TEXT
+        );
+
+        -- One row per occurrence a process claimed (the primary key makes the claim: two processes never
+        -- run the same occurrence), and the runs made by hand (occurrence 'manual:<time>').
+        CREATE TABLE routine_runs (
+          routine_id TEXT NOT NULL,
+          occurrence TEXT NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('scheduled', 'catch_up', 'skipped', 'manual', 'continued')),
+          claimed_at TEXT NOT NULL,
+          claimed_by TEXT NOT NULL,
+          run_id TEXT,
+          status TEXT NOT NULL CHECK (status IN ('running', 'done', 'error', 'cancelled', 'limit', 'waiting', 'skipped')),
+          message TEXT,
+          finished_at TEXT,
+          PRIMARY KEY (routine_id, occurrence)
+        );
+        CREATE INDEX routine_runs_by_time ON routine_runs(routine_id, claimed_at);
+      `);
+    },
+  },
 ];
 
 /** The columns schema 12 added to tasks, with the value an older task has. */

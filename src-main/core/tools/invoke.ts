@@ -146,7 +146,7 @@ export async function invokeTool(call: ToolCallRequest, o: InvokeOptions): Promi
       };
     }
   }
-  if (!askedInBulk && o.approval?.needed(tool, input)) {
+  if (!askedInBulk && o.approval && (tool.alwaysAsk || o.approval.needed(tool, input))) {
     const question = attempt(() => (tool.confirm ? tool.confirm(input, o.ctx) : `Run ${tool.name} ${JSON.stringify(call.args)}?`));
     if (!question.ok) return question;
     const answer = answerOf(await o.approval.ask(tool, question.value));

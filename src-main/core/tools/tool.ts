@@ -76,11 +76,15 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   approvalForm?: ApprovalForm;
   /** Whether a call waits for the user's OK unless the user says otherwise (settings `approvals.<tool>`). Default: auto. */
   approval?: ApprovalPolicy;
+  /** Asks every time, whatever the settings, `--yes` or an earlier "always" say (create_routine). */
+  alwaysAsk?: boolean;
   /**
    * The question to ask the user when the tool's approval policy is `ask`. May throw a DomainError (e.g. no
    * such task): then the call fails without bothering the user.
    */
   confirm?: (input: z.output<S>, ctx: ToolContext) => string;
+  /** More for the approval card than the question (create_routine: the schedule in words and the next three runs). */
+  card?: (input: z.output<S>, ctx: ToolContext) => { schedule?: string; nextRuns?: string[] };
   /**
    * Whether the model is offered the tool, by the user's settings (e.g. `wikipedia` only while it is on).
    * Default: always. A tool that reaches the network is off until the user turns it on.

@@ -443,6 +443,38 @@ describe('the agent', () => {
   });
 });
 
+describe('routines and approvals', () => {
+  it('adds, lists, runs now, answers the approval it left waiting, shows the history, edits and removes', async () => {
+    const model = new ScriptedModel([calls(toolCall('complete_task', { task_id: 't1' })), say('Completed.')]);
+    const h = await withKey(model);
+    await h.call('tasks.add', { content: 'Pay rent' });
+    const added = await h.call('routines.add', { name: 'Rent', request: 'complete the rent task', schedule: 'every weekday at 8am' });
+    expect(added.value).toMatchObject({ name: 'Rent', schedule: 'every weekday at 08:00', enabled: true, lastRun: null });
+    expect(added.value.nextRuns).toHaveLength(3);
+    expect(h.events.at(-1)?.topics).toContain('routines');
+    expect((await refusal(h.call('routines.add', { name: 'Bad', request: 'x', schedule: 'whenever' }))).message).toContain('not a schedule');
+
+    const ran = await h.call('routines.runNow', { routine: 'rent' });
+    expect(ran).toMatchObject({ status: 'waiting', waitingFor: expect.stringMatching(/^w\d+$/) });
+    const pending = await h.call('approvals.list', {});
+    expect(pending).toMatchObject([{ id: ran.waitingFor, tool: 'complete_task', mode: 'detached', routineId: added.value.id }]);
+    const answered = await h.call('approvals.answer', { id: ran.waitingFor!, decision: 'approve' });
+    expect(answered).toMatchObject({ continued: true, runId: expect.stringMatching(/^r\d+$/) });
+    await h.finished(answered.runId!);
+    expect(await h.call('approvals.list', {})).toEqual([]);
+    await expect.poll(async () => (await h.call('routines.history', { routine: added.value.id })).map((r) => [r.kind, r.status]), { timeout: 10_000 }).toEqual([
+      ['continued', 'done'],
+      ['manual', 'waiting'],
+    ]);
+    expect((await h.call('tasks.list', { status: 'done' })).tasks.map((t) => t.content)).toEqual(['Pay rent']);
+
+    expect((await h.call('routines.edit', { routine: added.value.id, enabled: false })).value).toMatchObject({ enabled: false, nextRuns: [] });
+    expect((await h.call('routines.list', {})).map((r) => r.name)).toEqual(['Rent']);
+    await h.call('routines.remove', { routine: added.value.id });
+    expect(await h.call('routines.list', {})).toEqual([]);
+  });
+});
+
 describe('provider profiles and keys', () => {
   it('lists, adds, edits, switches, tests and removes profiles', async () => {
     const h = setup();
