@@ -1,0 +1,306 @@
+/**
+ * Plans in the database: which tasks to plan, the busy time of the user's own calendars, a proposed plan
+ * (schedule.ts, nothing written), and applying a plan — its blocks become events of the local calendar
+ * linked to their task (events.task_id), marked with the plan (events.plan_id: the request that applied
+ * it) — as ONE logged action, so "Undo all" removes every block.
+ *
+ * Blocks a task already has (from an earlier plan, pinned, or already started) are kept and count toward
+ * the task; re-planning a plan frees only its unpinned future blocks and moves them (same event ids).
+ */
+import { PERSONAL_CALENDAR_ID, type Weekday } from '../../../src-shared/calendar';
+import type { Settings } from '../../../src-shared/settings';
+import type { Task } from '../../../src-shared/domain';
+import type { ActionContext } from '../actions/log';
+import { isoInZone } from '../calendar/zones';
+import { forEachOccurrence, parseInstant, shortTime } from '../domain/calendar';
+import { findTasks } from '../domain/filter';
+import { getTask } from '../domain/tasks';
+import { mutate, type Mutated } from '../domain/mutation';
+import { now as nowText, quote } from '../domain/text';
+import { fail } from '../fail';
+import type { Db } from '../store/db';
+import { nextId } from '../store/ids';
+import { cached } from '../store/statements';
+import { blockTimes as times } from './blocks';
+import { MAX_PLAN_DAYS, MAX_PLAN_TASKS, schedule, type PinnedBlock, type PlanTask, type PlanSummary } from './schedule';
+
+const DAY = 86_400_000;
+
+/** A block as the tool, the CLI and the card show it. */
+export interface ShownBlock {
+  task_id: string;
+  task: string;
+  start: string;
+  end: string;
+  reason: string;
+  /** Never moved by a re-plan. */
+  pinned?: boolean;
+  /** Placed after its deadline (which had passed). */
+  late?: boolean;
+  /** A block that exists already (an event): kept as it is. */
+  event_id?: string;
+}
+
+export interface ShownPlan {
+  from: string;
+  to: string;
+  blocks: ShownBlock[];
+  unplaced: { task_id: string; task: string; reason: string }[];
+  summary: PlanSummary;
+  /** The plan being re-planned, when one is. */
+  plan?: string;
+}
+
+export interface PlanQuery {
+  taskIds?: readonly string[];
+  filter?: string;
+  fromMs: number;
+  toMs: number;
+  now: number;
+  zone: string;
+  settings: Pick<Settings, 'workStart' | 'workEnd' | 'workDays' | 'planMinBlock' | 'planBuffer' | 'planDefaultDuration' | 'planSplit'>;
+  /** Re-plan this plan: its unpinned future blocks are placed anew. */
+  replan?: string;
+}
+
+interface BlockRow {
+  id: string;
+  task_id: string;
+  plan_id: string;
+  start_ms: number;
+  end_ms: number;
+  pinned: number;
+}
+
+/** The user's own calendars: the local one and imported calendars of no person. */
+function ownCalendars(db: Db): string[] {
+  return (cached(db, `SELECT id FROM calendars WHERE archived_at IS NULL AND (kind = 'local' OR (person_name IS NULL AND person_email IS NULL))`).all() as { id: string }[]).map((r) => r.id);
+}
+
+/** Live plan blocks that end after `afterMs`. */
+function liveBlocks(db: Db, afterMs: number): BlockRow[] {
+  return cached(
+    db,
+    `SELECT id, task_id, plan_id, start_ms, end_ms, pinned FROM events
+      WHERE plan_id IS NOT NULL AND cancelled_at IS NULL AND task_id IS NOT NULL AND end_ms > ? ORDER BY start_ms, id`,
+  ).all(afterMs) as BlockRow[];
+}
+
+/** The tasks a plan is asked for: by id, by filter, or (neither) open tasks due or with a deadline by the range's end. */
+export function tasksToPlan(db: Db, q: Pick<PlanQuery, 'taskIds' | 'filter' | 'toMs' | 'zone' | 'now'>): Task[] {
+  if (q.taskIds?.length) {
+    if (q.taskIds.length > MAX_PLAN_TASKS) fail(`a plan takes at most ${MAX_PLAN_TASKS} tasks`, 'plan fewer tasks at once');
+    const seen = new Set<string>();
+    const out: Task[] = [];
+    for (const ref of q.taskIds) {
+      const t = getTask(db, ref);
+      if (t.status !== 'open') fail(`task ${t.id} is ${t.status}`, 'plan open tasks only');
+      if (seen.has(t.id)) continue;
+      seen.add(t.id);
+      out.push(t);
+    }
+    return out;
+  }
+  if (q.filter?.trim()) return findTasks(db, { filter: q.filter, limit: MAX_PLAN_TASKS, now: new Date(q.now) }).tasks;
+  const last = isoInZone(q.toMs - 1, q.zone).slice(0, 10);
+  const ids = (
+    cached(
+      db,
+      `SELECT id FROM tasks WHERE status = 'open' AND ((due IS NOT NULL AND substr(due, 1, 10) <= ?) OR (deadline IS NOT NULL AND deadline <= ?))
+        ORDER BY created_at, id LIMIT ${MAX_PLAN_TASKS}`,
+    ).all(last, last) as { id: string }[]
+  ).map((r) => r.id);
+  return ids.map((id) => getTask(db, id));
+}
+
+const planTask = (t: Task): PlanTask => ({ id: t.id, title: t.content, priority: t.priority, deadline: t.deadline ?? null, durationMin: t.durationMin ?? null, createdAt: t.createdAt });
+
+/** A proposed plan: nothing is written. */
+export function proposePlan(db: Db, q: PlanQuery): ShownPlan {
+  if (!(q.toMs > q.fromMs)) fail('the range ends before it starts', 'give a "to" after "from"');
+  if (q.toMs - q.fromMs > MAX_PLAN_DAYS * DAY) fail(`a plan covers at most ${MAX_PLAN_DAYS} days`, 'plan a shorter range');
+  if (q.toMs <= q.now) fail('the range is in the past', 'plan a range that ends after now');
+  const tasks = tasksToPlan(db, q);
+  const chosen = new Set(tasks.map((t) => t.id));
+  const blocks = liveBlocks(db, q.now);
+  // Freed: the re-planned plan's unpinned blocks that have not started. Everything else stays where it is.
+  const freed = new Set(blocks.filter((b) => q.replan && b.plan_id === q.replan && !b.pinned && b.start_ms >= q.now).map((b) => b.id));
+  if (q.replan && !blocks.some((b) => b.plan_id === q.replan)) fail(`plan ${quote(q.replan)} has no blocks still to come`, 'plan anew instead');
+  const kept = blocks.filter((b) => !freed.has(b.id) && chosen.has(b.task_id));
+  const from = Math.max(q.fromMs, q.now);
+  // Busy time of the user's own calendars, without the freed blocks (placed anew) and the kept ones
+  // (the scheduler's pinned blocks: busy, and counted toward their task).
+  const skip = new Set([...freed, ...kept.map((b) => b.id)]);
+  const busy: [number, number][] = [];
+  forEachOccurrence(db, { fromMs: q.fromMs, toMs: q.toMs, zone: q.zone, calendarIds: ownCalendars(db), busyOnly: true }, (r, s, e) => {
+    if (e > s && !skip.has(r.id)) busy.push([s, e]);
+  });
+  const pinned: PinnedBlock[] = kept.map((b) => ({ taskId: b.task_id, startMs: b.start_ms, endMs: b.end_ms }));
+  const plan = schedule({
+    tasks: tasks.map(planTask),
+    busy,
+    pinned,
+    fromMs: from,
+    toMs: q.toMs,
+    now: q.now,
+    zone: q.zone,
+    workStart: q.settings.workStart,
+    workEnd: q.settings.workEnd,
+    workDays: q.settings.workDays as Weekday[],
+    minBlockMin: q.settings.planMinBlock,
+    bufferMin: q.settings.planBuffer,
+    defaultDurationMin: q.settings.planDefaultDuration,
+    split: q.settings.planSplit,
+  });
+  const title = new Map(tasks.map((t) => [t.id, t.content]));
+  const keptBy = new Map(kept.map((b) => [`${b.task_id}|${b.start_ms}|${b.end_ms}`, b]));
+  return {
+    from: isoInZone(from, q.zone),
+    to: isoInZone(q.toMs, q.zone),
+    blocks: plan.blocks.map((b) => {
+      const existing = b.pinned ? keptBy.get(`${b.taskId}|${b.startMs}|${b.endMs}`) : undefined;
+      return {
+        task_id: b.taskId,
+        task: title.get(b.taskId) ?? b.taskId,
+        start: isoInZone(b.startMs, q.zone),
+        end: isoInZone(b.endMs, q.zone),
+        reason: existing ? (existing.pinned ? 'pinned: kept where you put it' : 'already planned: kept') : b.reason,
+        ...(existing?.pinned ? { pinned: true } : {}),
+        ...(b.late ? { late: true } : {}),
+        ...(existing ? { event_id: existing.id } : {}),
+      };
+    }),
+    unplaced: plan.unplaced.map((u) => ({ task_id: u.taskId, task: title.get(u.taskId) ?? u.taskId, reason: u.reason })),
+    summary: plan.summary,
+    ...(q.replan ? { plan: q.replan } : {}),
+  };
+}
+
+// --- applying ---------------------------------------------------------------------------------------
+
+export interface ApplyBlock {
+  task_id: string;
+  start: string;
+  end: string;
+  pinned?: boolean;
+  event_id?: string;
+}
+
+export interface ApplyInput {
+  blocks: readonly ApplyBlock[];
+  /** The plan re-planned: its unpinned future blocks not in `blocks` are cancelled, the others moved. */
+  plan?: string;
+}
+
+export interface AppliedPlan {
+  plan: string;
+  created: number;
+  moved: number;
+  cancelled: number;
+  kept: number;
+  events: string[];
+}
+
+const MAX_BLOCK_MS = 24 * 3_600_000;
+
+/** Writes a plan: every block an event of the local calendar, in ONE action (one request). */
+export function applyPlan(db: Db, ctx: ActionContext, input: ApplyInput, zone: string, nowMs: number): Mutated<AppliedPlan> {
+  return mutate(db, ctx, 'apply_plan', { verb: 'planned', kind: 'event' }, input, (cs) => {
+    if (input.blocks.length > MAX_PLAN_TASKS * 4) fail(`a plan has at most ${MAX_PLAN_TASKS * 4} blocks`, 'plan fewer tasks at once');
+    const planId = input.plan ?? ctx.requestId;
+    const live = liveBlocks(db, nowMs);
+    const ofPlan = new Map(live.filter((b) => b.plan_id === planId).map((b) => [b.id, b]));
+    const t = nowText();
+    let created = 0;
+    let moved = 0;
+    let kept = 0;
+    const events: string[] = [];
+    const used = new Set<string>();
+    const titles = new Map<string, string>();
+    // Checked first, so a bad block leaves nothing half-written (the transaction would roll back anyway).
+    const parsed = input.blocks.map((b, i) => {
+      const startMs = parseInstant(b.start, zone, `block ${i + 1}'s start`);
+      const endMs = parseInstant(b.end, zone, `block ${i + 1}'s end`);
+      if (endMs <= startMs) fail(`block ${i + 1} ends before it starts`, 'give each block an end after its start');
+      if (endMs - startMs > MAX_BLOCK_MS) fail(`block ${i + 1} is longer than a day`, 'split it into shorter blocks');
+      const task = getTask(db, b.task_id);
+      if (task.status !== 'open') fail(`task ${task.id} is ${task.status}`, 'plan open tasks only');
+      titles.set(task.id, task.content);
+      return { ...b, task_id: task.id, startMs, endMs, title: task.content };
+    });
+    const sorted = [...parsed].sort((a, b) => a.startMs - b.startMs);
+    for (let i = 1; i < sorted.length; i++)
+      if (sorted[i]!.startMs < sorted[i - 1]!.endMs) fail(`two blocks overlap at ${shortTime(sorted[i]!.startMs, zone)}`, 'move or drop one of them');
+    // A re-plan reuses the plan's freed blocks of the same task (moved), in order; the rest are new.
+    const spare = (taskId: string): BlockRow | undefined => [...ofPlan.values()].find((r) => r.task_id === taskId && !r.pinned && r.start_ms >= nowMs && !used.has(r.id));
+    for (const b of parsed) {
+      const existing = b.event_id ? live.find((r) => r.id === b.event_id) : undefined;
+      if (b.event_id && !existing) fail(`event ${b.event_id} is not a block still to come`, 'propose the plan again');
+      const row = existing ?? (input.plan ? spare(b.task_id) : undefined);
+      if (row) {
+        used.add(row.id);
+        events.push(row.id);
+        const pinned = b.pinned ? 1 : row.pinned;
+        if (row.start_ms === b.startMs && row.end_ms === b.endMs && row.pinned === pinned) {
+          kept++;
+          continue;
+        }
+        cs.update('events', row.id, { ...times(b.startMs, b.endMs), pinned, updated_at: t });
+        moved++;
+        continue;
+      }
+      const id = nextId(db, 'e');
+      cs.insert('events', {
+        id,
+        calendar_id: PERSONAL_CALENDAR_ID,
+        uid: `${id}-${Date.parse(t).toString(36)}@tidy`,
+        recurrence_id: null,
+        title: b.title,
+        ...times(b.startMs, b.endMs),
+        all_day: 0,
+        tz: 'UTC',
+        rrule: null,
+        exdates: null,
+        location: null,
+        notes: null,
+        attendees: '[]',
+        busy: 1,
+        task_id: b.task_id,
+        plan_id: planId,
+        pinned: b.pinned ? 1 : 0,
+        cancelled_at: null,
+        created_at: t,
+        updated_at: t,
+      });
+      events.push(id);
+      created++;
+    }
+    // A re-plan: the plan's unpinned future blocks left over are cancelled (undo brings them back).
+    let cancelled = 0;
+    if (input.plan)
+      for (const r of ofPlan.values())
+        if (!used.has(r.id) && !r.pinned && r.start_ms >= nowMs) {
+          cs.update('events', r.id, { cancelled_at: t, updated_at: t });
+          cancelled++;
+        }
+    if (created + moved + cancelled === 0) fail('the plan changes nothing', 'nothing to apply');
+    const tasks = new Set(parsed.map((b) => b.task_id)).size;
+    const parts = [created && `${created} block${created === 1 ? '' : 's'}`, moved && `${moved} moved`, cancelled && `${cancelled} dropped`].filter(Boolean).join(', ');
+    return {
+      value: { plan: planId, created, moved, cancelled, kept, events },
+      summary: `${input.plan ? 'Re-planned' : 'Planned'} ${tasks} task${tasks === 1 ? '' : 's'} (${parts})`,
+      what: { id: planId, name: null, count: created + moved + cancelled },
+    };
+  });
+}
+
+/** Plan blocks that were missed: ended in the past while their task is still open (offered for re-planning). */
+export function missedBlocks(db: Db, nowMs: number, sinceMs = nowMs - 7 * DAY): { event_id: string; task_id: string; plan: string; start: string; end: string }[] {
+  return (
+    cached(
+      db,
+      `SELECT e.id, e.task_id, e.plan_id, e.start_ms, e.end_ms FROM events e JOIN tasks t ON t.id = e.task_id
+        WHERE e.plan_id IS NOT NULL AND e.cancelled_at IS NULL AND t.status = 'open' AND e.end_ms <= ? AND e.end_ms > ? ORDER BY e.start_ms`,
+    ).all(nowMs, sinceMs) as { id: string; task_id: string; plan_id: string; start_ms: number; end_ms: number }[]
+  ).map((r) => ({ event_id: r.id, task_id: r.task_id, plan: r.plan_id, start: new Date(r.start_ms).toISOString(), end: new Date(r.end_ms).toISOString() }));
+}
