@@ -10,8 +10,9 @@
 import { PERSONAL_CALENDAR_ID, type Weekday } from '../../../src-shared/calendar';
 import type { Settings } from '../../../src-shared/settings';
 import type { Task } from '../../../src-shared/domain';
+import type { PlanArgs, ShownPlan } from '../../../src-shared/plan';
 import type { ActionContext } from '../actions/log';
-import { isoInZone } from '../calendar/zones';
+import { addDays, isoInZone, parseWall, wallAt, wallToUtc } from '../calendar/zones';
 import { forEachOccurrence, parseInstant, shortTime } from '../domain/calendar';
 import { findTasks } from '../domain/filter';
 import { getTask } from '../domain/tasks';
@@ -22,34 +23,11 @@ import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { blockTimes as times } from './blocks';
-import { MAX_PLAN_DAYS, MAX_PLAN_TASKS, schedule, type PinnedBlock, type PlanTask, type PlanSummary } from './schedule';
+import { MAX_PLAN_DAYS, MAX_PLAN_TASKS, schedule, type PinnedBlock, type PlanTask } from './schedule';
 
 const DAY = 86_400_000;
 
-/** A block as the tool, the CLI and the card show it. */
-export interface ShownBlock {
-  task_id: string;
-  task: string;
-  start: string;
-  end: string;
-  reason: string;
-  /** Never moved by a re-plan. */
-  pinned?: boolean;
-  /** Placed after its deadline (which had passed). */
-  late?: boolean;
-  /** A block that exists already (an event): kept as it is. */
-  event_id?: string;
-}
-
-export interface ShownPlan {
-  from: string;
-  to: string;
-  blocks: ShownBlock[];
-  unplaced: { task_id: string; task: string; reason: string }[];
-  summary: PlanSummary;
-  /** The plan being re-planned, when one is. */
-  plan?: string;
-}
+export type { ShownPlan } from '../../../src-shared/plan';
 
 export interface PlanQuery {
   taskIds?: readonly string[];
@@ -303,4 +281,58 @@ export function missedBlocks(db: Db, nowMs: number, sinceMs = nowMs - 7 * DAY): 
         WHERE e.plan_id IS NOT NULL AND e.cancelled_at IS NULL AND t.status = 'open' AND e.end_ms <= ? AND e.end_ms > ? ORDER BY e.start_ms`,
     ).all(nowMs, sinceMs) as { id: string; task_id: string; plan_id: string; start_ms: number; end_ms: number }[]
   ).map((r) => ({ event_id: r.id, task_id: r.task_id, plan: r.plan_id, start: new Date(r.start_ms).toISOString(), end: new Date(r.end_ms).toISOString() }));
+}
+
+/** The query of plan arguments (the tool's, the card's): times in the zone, settings as they are. */
+export function planQuery(args: PlanArgs & { plan?: string }, o: { now: number; zone: string; settings: PlanQuery['settings'] }): PlanQuery {
+  return {
+    ...(args.task_ids?.length ? { taskIds: args.task_ids } : {}),
+    ...(args.filter?.trim() ? { filter: args.filter } : {}),
+    fromMs: parseInstant(args.from, o.zone, 'from'),
+    toMs: parseInstant(args.to, o.zone, 'to'),
+    now: o.now,
+    zone: o.zone,
+    settings: o.settings,
+    ...(args.plan ? { replan: args.plan } : {}),
+  };
+}
+
+/**
+ * A range in words (the CLI): today (from now to midnight), tomorrow, week (today and the next 6 days),
+ * or FROM..TO (dates, TO included, or ISO date-times).
+ */
+export function planRange(words: string | undefined, nowMs: number, zone: string): { fromMs: number; toMs: number } {
+  const today = wallAt(nowMs, zone);
+  const midnight = (days: number): number => wallToUtc(addDays({ ...today, h: 0, mi: 0, s: 0 }, days), zone);
+  const w = (words ?? 'today').trim().toLowerCase();
+  if (w === 'today') return { fromMs: nowMs, toMs: midnight(1) };
+  if (w === 'tomorrow') return { fromMs: midnight(1), toMs: midnight(2) };
+  if (w === 'week') return { fromMs: nowMs, toMs: midnight(7) };
+  const m = /^(.+?)\.\.(.+)$/.exec(w);
+  if (!m) fail(`${quote(String(words).slice(0, 40))} is not a range`, 'use today, tomorrow, week or FROM..TO, e.g. 2026-12-01..2026-12-05');
+  const end = m[2]!.trim();
+  const endDay = /^\d{4}-\d{2}-\d{2}$/.test(end) ? parseWall(end) : null;
+  return {
+    fromMs: parseInstant(m[1]!.trim(), zone, 'from'),
+    toMs: endDay ? wallToUtc(addDays(endDay, 1), zone) : parseInstant(end, zone, 'to'),
+  };
+}
+
+/** A plan in lines for a terminal or an approval question. */
+export function planLines(p: ShownPlan, zone: string): string[] {
+  const lines: string[] = [];
+  let day = '';
+  for (const b of p.blocks) {
+    const s = Date.parse(b.start);
+    const text = shortTime(s, zone);
+    if (text.slice(0, 14) !== day) lines.push((day = text.slice(0, 14)));
+    lines.push(`  ${text.slice(-5)}–${shortTime(Date.parse(b.end), zone).slice(-5)}  ${b.task} (${b.task_id})${b.pinned ? ' [pinned]' : ''}${b.event_id ? ' [kept]' : ''} — ${b.reason}`);
+  }
+  if (p.blocks.length === 0) lines.push('Nothing to place.');
+  if (p.unplaced.length) {
+    lines.push('Not placed:');
+    for (const u of p.unplaced) lines.push(`  ${u.task} (${u.task_id}) — ${u.reason}`);
+  }
+  lines.push(p.summary.text);
+  return lines;
 }
