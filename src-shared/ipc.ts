@@ -14,6 +14,7 @@ import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot, ImportReport } fro
 import { MAX_UPLOAD_BYTES, UPLOAD_PART_BYTES } from './bounds';
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
+import { PlanArgs, ShownPlan } from './plan';
 import { ConnectionReport, DetectedServer, KeyStatus, PresetId, ProfileId, ProviderProfile } from './providers';
 import { McpServerName, McpToolInfo } from './mcp';
 import { ApprovalPolicy, SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
@@ -238,6 +239,13 @@ export const channels = {
     }),
     output: z.object({ slots: z.array(FreeSlot), total: z.number().int() }),
   },
+
+  /**
+   * A proposed plan (nothing written): tasks by id or filter (neither: those due or with a deadline by
+   * `to`) placed into free working time in [from, to); `plan` re-plans that plan. The approval card of
+   * plan_tasks shows it; approving sends the blocks back as the tool's `blocks`.
+   */
+  'plans.propose': { input: PlanArgs.extend({ plan: Id.optional() }), output: ShownPlan },
 
   // --- quick capture ------------------------------------------------------------------------------
   /**

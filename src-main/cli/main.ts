@@ -10,6 +10,7 @@ import { registerDataCommands } from './commands/data';
 import { registerKeyCommands } from './commands/key';
 import { registerLogCommands } from './commands/log';
 import { registerMcpCommands } from './commands/mcp';
+import { registerPlanCommand } from './commands/plan';
 import { registerServeCommand } from './commands/serve';
 import { CliFailure, createCli, printable } from './context';
 import { VERSION } from './version';
@@ -29,6 +30,7 @@ const program = new Command('tidy')
 const cli = createCli(program);
 registerDataCommands(program, cli);
 registerCalendarCommands(program, cli);
+registerPlanCommand(program, cli);
 registerLogCommands(program, cli);
 registerConfigCommands(program, cli);
 registerAgentCommands(program, cli);
