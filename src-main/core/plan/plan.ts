@@ -15,7 +15,7 @@ import type { ActionContext } from '../actions/log';
 import { addDays, isoInZone, parseWall, wallAt, wallToUtc } from '../calendar/zones';
 import { forEachOccurrence, parseInstant, shortTime } from '../domain/calendar';
 import { findTasks } from '../domain/filter';
-import { getTask } from '../domain/tasks';
+import { getTask, rowsToTasks, SELECT_TASK } from '../domain/tasks';
 import { mutate, type Mutated } from '../domain/mutation';
 import { now as nowText, quote } from '../domain/text';
 import { fail } from '../fail';
@@ -68,10 +68,14 @@ function liveBlocks(db: Db, afterMs: number): BlockRow[] {
 export function tasksToPlan(db: Db, q: Pick<PlanQuery, 'taskIds' | 'filter' | 'toMs' | 'zone' | 'now'>): Task[] {
   if (q.taskIds?.length) {
     if (q.taskIds.length > MAX_PLAN_TASKS) fail(`a plan takes at most ${MAX_PLAN_TASKS} tasks`, 'plan fewer tasks at once');
+    // One query for the ids; getTask (which also reads text and says what is wrong) for anything else.
+    const byId = new Map(
+      rowsToTasks(cached(db, `${SELECT_TASK} WHERE t.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(q.taskIds.map((r) => String(r).trim().toLowerCase())))).map((t) => [t.id, t]),
+    );
     const seen = new Set<string>();
     const out: Task[] = [];
     for (const ref of q.taskIds) {
-      const t = getTask(db, ref);
+      const t = byId.get(String(ref).trim().toLowerCase()) ?? getTask(db, ref);
       if (t.status !== 'open') fail(`task ${t.id} is ${t.status}`, 'plan open tasks only');
       if (seen.has(t.id)) continue;
       seen.add(t.id);
@@ -81,14 +85,13 @@ export function tasksToPlan(db: Db, q: Pick<PlanQuery, 'taskIds' | 'filter' | 't
   }
   if (q.filter?.trim()) return findTasks(db, { filter: q.filter, limit: MAX_PLAN_TASKS, now: new Date(q.now) }).tasks;
   const last = isoInZone(q.toMs - 1, q.zone).slice(0, 10);
-  const ids = (
+  return rowsToTasks(
     cached(
       db,
-      `SELECT id FROM tasks WHERE status = 'open' AND ((due IS NOT NULL AND substr(due, 1, 10) <= ?) OR (deadline IS NOT NULL AND deadline <= ?))
-        ORDER BY created_at, id LIMIT ${MAX_PLAN_TASKS}`,
-    ).all(last, last) as { id: string }[]
-  ).map((r) => r.id);
-  return ids.map((id) => getTask(db, id));
+      `${SELECT_TASK} WHERE t.status = 'open' AND ((t.due IS NOT NULL AND substr(t.due, 1, 10) <= ?) OR (t.deadline IS NOT NULL AND t.deadline <= ?))
+        ORDER BY t.created_at, t.id LIMIT ${MAX_PLAN_TASKS}`,
+    ).all(last, last),
+  );
 }
 
 const planTask = (t: Task): PlanTask => ({ id: t.id, title: t.content, priority: t.priority, deadline: t.deadline ?? null, durationMin: t.durationMin ?? null, createdAt: t.createdAt });
