@@ -24,6 +24,8 @@ export const VERB_WORDS = {
   checked: 'Checked',
   unchecked: 'Unchecked',
   booked: 'Booked',
+  /** Blocks of time for tasks (a plan). */
+  planned: 'Planned',
   cancelled: 'Cancelled',
   imported: 'Imported',
   reimported: 'Re-imported',

@@ -51,6 +51,10 @@ export const CalendarEvent = z.object({
   readOnly: z.boolean(),
   /** The task this event blocks time for (time-blocking), if any. */
   taskId: z.string().nullable(),
+  /** A block of a plan (tidy plan, plan_tasks): the plan's id (the request that applied it). */
+  planId: z.string().nullable().optional(),
+  /** A plan block that re-planning never moves. */
+  pinned: z.boolean().optional(),
   cancelled: z.boolean(),
   /** Set when the event is shown other than its file says: its repeat rule cannot be used (shown once), or its occurrences were cut. */
   note: z.string().optional(),

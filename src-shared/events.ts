@@ -48,7 +48,7 @@ export const StopReason = z.enum(['actions', 'time', 'loop']);
 export type StopReason = z.infer<typeof StopReason>;
 
 /** An approval card that shows the call as an editable form: `event` (title, start, end, attendees). */
-export const ApprovalForm = z.enum(['event']);
+export const ApprovalForm = z.enum(['event', 'plan']);
 export type ApprovalForm = z.infer<typeof ApprovalForm>;
 
 export const AgentEvent = z.discriminatedUnion('type', [

@@ -16,6 +16,7 @@ import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, ty
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
 import { PendingApproval } from './approvals';
 import { RoutineInfo, RoutineRun } from './routines';
+import { PlanArgs, ShownPlan } from './plan';
 import { ConnectionReport, DetectedServer, KeyStatus, PresetId, ProfileId, ProviderProfile } from './providers';
 import { McpServerName, McpToolInfo } from './mcp';
 import { ApprovalPolicy, SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
@@ -281,6 +282,13 @@ export const channels = {
     }),
     output: z.object({ slots: z.array(FreeSlot), total: z.number().int() }),
   },
+
+  /**
+   * A proposed plan (nothing written): tasks by id or filter (neither: those due or with a deadline by
+   * `to`) placed into free working time in [from, to); `plan` re-plans that plan. The approval card of
+   * plan_tasks shows it; approving sends the blocks back as the tool's `blocks`.
+   */
+  'plans.propose': { input: PlanArgs.extend({ plan: Id.optional() }), output: ShownPlan },
 
   // --- quick capture ------------------------------------------------------------------------------
   /**

@@ -108,6 +108,10 @@ export const SETTINGS = {
     default: ['mon', 'tue', 'wed', 'thu', 'fri'] as Weekday[],
     help: 'working days, e.g. mon,tue,wed,thu,fri',
   },
+  planMinBlock: { schema: int(5, 240), default: 25, help: 'planning: the shortest block of time a task gets, in minutes' },
+  planBuffer: { schema: int(0, 120), default: 5, help: 'planning: free minutes kept between two planned blocks' },
+  planDefaultDuration: { schema: int(5, 480), default: 30, help: 'planning: minutes assumed for a task without a duration' },
+  planSplit: { schema: bool, default: true, help: 'planning: whether a long task may be split into blocks (each at least planMinBlock)' },
   quickCaptureShortcut: {
     schema: Accelerator,
     default: 'CommandOrControl+Shift+Space',

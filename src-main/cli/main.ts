@@ -11,6 +11,7 @@ import { registerKeyCommands } from './commands/key';
 import { registerLogCommands } from './commands/log';
 import { registerMcpCommands } from './commands/mcp';
 import { registerRoutineCommands } from './commands/routines';
+import { registerPlanCommand } from './commands/plan';
 import { registerServeCommand } from './commands/serve';
 import { CliFailure, createCli, printable } from './context';
 import { VERSION } from './version';
@@ -30,6 +31,7 @@ const program = new Command('tidy')
 const cli = createCli(program);
 registerDataCommands(program, cli);
 registerCalendarCommands(program, cli);
+registerPlanCommand(program, cli);
 registerLogCommands(program, cli);
 registerConfigCommands(program, cli);
 registerAgentCommands(program, cli);

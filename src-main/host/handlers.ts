@@ -85,6 +85,7 @@ import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 import { createUploads, type Uploads } from './uploads';
 import { sessionClient } from '../core/mcp/sessions';
+import { planQuery, proposePlan } from '../core/plan/plan';
 // Static: the agent's runs load this module anyway, so a dynamic import here split nothing (INEFFECTIVE_DYNAMIC_IMPORT).
 import { inspectServer } from '../core/mcp/client';
 import { listApprovals } from '../core/agent/approvals';
@@ -310,6 +311,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       });
       return { slots, total };
     },
+
+    'plans.propose': (i) => proposePlan(db, planQuery(i, { now: services.now().getTime(), zone: localZone(), settings: readSettings(db) })),
 
     'capture.add': (i) => {
       const r = addFromText(db, ctx(), i.text);

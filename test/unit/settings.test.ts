@@ -40,6 +40,10 @@ describe('settings: validated, with the allowed range in the refusal', () => {
       workStart: '09:00',
       workEnd: '17:00',
       workDays: ['mon', 'tue', 'wed', 'thu', 'fri'],
+      planMinBlock: 25,
+      planBuffer: 5,
+      planDefaultDuration: 30,
+      planSplit: true,
     });
     expect(readSettings(db)).toEqual({ ...DEFAULT_SETTINGS });
   });

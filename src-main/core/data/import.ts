@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 import { StoreError, type Db } from '../store/db';
-import { backfillActionWhat, LATEST_VERSION, upgradeTaskImagesTo12, upgradeTasksTo6 } from '../store/migrations';
+import { backfillActionWhat, LATEST_VERSION, upgradeEventImagesTo15, upgradeTaskImagesTo12, upgradeTasksTo6 } from '../store/migrations';
 import { COLLECTIONS, EXPORT_FORMAT, EXPORT_VERSION, exportSchema, type ExportData } from './schema';
 
 /** A larger file is refused before it is read: JSON.parse needs the whole text in memory, several times over. */
@@ -116,6 +116,7 @@ export function importTidyExport(db: Db, path: string, options: { maxBytes?: num
       if (data.schemaVersion < 6) upgradeTasksTo6(db);
       backfillActionWhat(db); // entries of files from schema 10 and before have no `what`
       if (data.schemaVersion < 12) upgradeTaskImagesTo12(db);
+      if (data.schemaVersion < 15) upgradeEventImagesTo15(db);
       if (!db.prepare(`SELECT 1 FROM projects WHERE id = 'inbox' AND builtin = 1`).get())
         throw new ImportError(`${path} has no inbox project (id "inbox", builtin); nothing was imported — pass a whole export`);
       const broken = db.pragma('foreign_key_check') as unknown[];

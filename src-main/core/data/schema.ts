@@ -134,6 +134,9 @@ export const eventRow = z.strictObject({
   cancelledAt: maybe,
   createdAt: text,
   updatedAt: text,
+  // Added with schema 15 (plan blocks); an export written before has none.
+  planId: maybe.default(null),
+  pinned: z.boolean().default(false),
 });
 export const conversationRow = z.strictObject({ id, title: text, createdAt: text, updatedAt: text, archivedAt: maybe.optional() });
 /** A session of another AI app through `tidy mcp`: the name its request carries in the action log. */
@@ -376,8 +379,10 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
       cancelledAt: 'cancelled_at',
       createdAt: 'created_at',
       updatedAt: 'updated_at',
+      planId: 'plan_id',
+      pinned: 'pinned',
     },
-    bools: ['allDay', 'busy'],
+    bools: ['allDay', 'busy', 'pinned'],
   },
   { key: 'conversations', table: 'conversations', order: 'id', columns: { id: 'id', title: 'title', createdAt: 'created_at', updatedAt: 'updated_at', archivedAt: 'archived_at' } },
   { key: 'mcpSessions', table: 'mcp_sessions', order: 'id', columns: { id: 'id', clientName: 'client_name', clientVersion: 'client_version', startedAt: 'started_at' } },

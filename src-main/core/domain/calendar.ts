@@ -40,6 +40,8 @@ export type EventRow = Omit<EventData, 'cancelled'> & {
   id: string;
   calendar_id: string;
   task_id: string | null;
+  plan_id: string | null;
+  pinned: number;
   cancelled_at: string | null;
   created_at: string;
   updated_at: string;
@@ -198,6 +200,7 @@ function toEvent(r: JoinedRow, startMs: number, endMs: number, occurrence: strin
     busy: r.busy === 1,
     readOnly: r.kind !== 'local',
     taskId: r.task_id,
+    ...(r.plan_id ? { planId: r.plan_id, pinned: r.pinned === 1 } : {}),
     cancelled: r.cancelled_at !== null,
   };
 }

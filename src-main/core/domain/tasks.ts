@@ -12,6 +12,7 @@ import { cleanLabels, setTaskLabels } from './labels';
 import { resolveLiveProject, resolveProject } from './projects';
 import { resolveSection } from './sections';
 import { cleanText, now, quote } from './text';
+import { endPlanBlocks } from '../plan/blocks';
 
 interface TaskRow {
   id: string;
@@ -491,15 +492,22 @@ function setStatus(cs: ChangeSet, db: Db, ref: string, to: TaskStatus, verb: str
   cs.update('tasks', task.id, { status: to, ...(to === 'done' ? { completed_at: t } : to === 'open' ? { completed_at: null } : {}), updated_at: t });
   // Completing a parent completes its open subtasks (Todoist's way); archiving it archives them: one action.
   let more = 0;
+  const closed = [task.id];
   if (to !== 'open')
     for (const id of subtree(db, task.id).slice(1)) {
       const status = (cached(db, `SELECT status FROM tasks WHERE id = ?`).get(id) as { status: TaskStatus }).status;
       if (status === 'open' || (to === 'archived' && status === 'done')) {
         cs.update('tasks', id, { status: to, ...(to === 'done' ? { completed_at: t } : {}), updated_at: t });
+        if (status === 'open') closed.push(id);
         more++;
       }
     }
-  return { value: getTask(db, task.id), summary: `${verb} ${quote(task.content)}${more ? ` and ${more} subtask${more === 1 ? '' : 's'}` : ''}` };
+  // Its planned blocks still to come end with it, in the same action.
+  const blocks = to === 'open' ? 0 : endPlanBlocks(cs, db, closed);
+  return {
+    value: getTask(db, task.id),
+    summary: `${verb} ${quote(task.content)}${more ? ` and ${more} subtask${more === 1 ? '' : 's'}` : ''}${blocks ? `; ${blocks} planned block${blocks === 1 ? '' : 's'} ended` : ''}`,
+  };
 }
 
 /**
@@ -523,7 +531,11 @@ export const completeTask = implement('tasks.complete', (cs, input: { task: stri
         cs.update('tasks', id, { status: 'open', completed_at: null, updated_at: t });
         reopened++;
       }
-      return { value: getTask(db, task.id), summary: `Completed ${quote(task.content)}; next due ${next}${reopened ? `; ${reopened} subtask${reopened === 1 ? '' : 's'} open again` : ''}` };
+      const blocks = endPlanBlocks(cs, db, [task.id]);
+      return {
+        value: getTask(db, task.id),
+        summary: `Completed ${quote(task.content)}; next due ${next}${reopened ? `; ${reopened} subtask${reopened === 1 ? '' : 's'} open again` : ''}${blocks ? `; ${blocks} planned block${blocks === 1 ? '' : 's'} ended` : ''}`,
+      };
     }
     // A stored rule that cannot be walked (saved before rules were checked, or restored from a file):
     // the task is completed all the same, and the summary says why it did not move on.

@@ -554,7 +554,29 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 15,
+    description: 'planning: events that are blocks of a plan (plan_id: the request that applied it) and pinned blocks',
+    up(db) {
+      db.exec(`
+        -- A block of time planned for a task (tidy plan, plan_tasks): plan_id names the plan (the request that
+        -- applied it); pinned blocks are never moved by a re-plan.
+        ALTER TABLE events ADD COLUMN plan_id TEXT;
+        ALTER TABLE events ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX events_by_plan ON events(plan_id, start_ms) WHERE plan_id IS NOT NULL;
+      `);
+      upgradeEventImagesTo15(db);
+    },
+  },
 ];
+
+/** The columns schema 15 added to events, with the value an older event has. */
+export const EVENT_COLUMNS_15 = { plan_id: null, pinned: 0 } as const;
+
+/** The event images the action log keeps, written before schema 15, gain the new columns (as schema 12 did for tasks). */
+export function upgradeEventImagesTo15(db: Database.Database): void {
+  addColumnsToImages(db, 'events', EVENT_COLUMNS_15);
+}
 
 /** The columns schema 12 added to tasks, with the value an older task has. */
 export const TASK_COLUMNS_12 = { description: null, parent_id: null, section_id: null, deadline: null, duration_min: null } as const;
@@ -564,14 +586,19 @@ export const TASK_COLUMNS_12 = { description: null, parent_id: null, section_id:
  * migration leaves the rows), so undo compares and restores them exactly as it did before (as schema 6 did).
  */
 export function upgradeTaskImagesTo12(db: Database.Database): void {
+  addColumnsToImages(db, 'tasks', TASK_COLUMNS_12);
+}
+
+/** Images of `table` in the action log gain `columns` (with those values) where they lack them. */
+function addColumnsToImages(db: Database.Database, table: string, columns: Record<string, unknown>): void {
   const update = db.prepare(`UPDATE actions SET changes = ? WHERE seq = ?`);
   type Image = Record<string, unknown>;
   const isImage = (v: unknown): v is Image => v !== null && typeof v === 'object' && !Array.isArray(v);
   // Only an image that is an object gains the columns: a damaged row (no image, not JSON) is left as it is,
   // for undo to refuse in words, rather than stopping the migration and with it every open of the file.
   const upgrade = (image: unknown): unknown =>
-    isImage(image) ? { ...image, ...Object.fromEntries(Object.entries(TASK_COLUMNS_12).filter(([k]) => !(k in image))) } : image;
-  for (const row of db.prepare(`SELECT seq, changes FROM actions WHERE changes LIKE '%"table":"tasks"%'`).all() as { seq: number; changes: string }[]) {
+    isImage(image) ? { ...image, ...Object.fromEntries(Object.entries(columns).filter(([k]) => !(k in image))) } : image;
+  for (const row of db.prepare(`SELECT seq, changes FROM actions WHERE changes LIKE ?`).all(`%"table":"${table}"%`) as { seq: number; changes: string }[]) {
     let changes: unknown;
     try {
       changes = JSON.parse(row.changes);
@@ -581,7 +608,7 @@ export function upgradeTaskImagesTo12(db: Database.Database): void {
     if (!Array.isArray(changes)) continue;
     let changed = false;
     for (const c of changes as unknown[]) {
-      if (!isImage(c) || c['table'] !== 'tasks') continue;
+      if (!isImage(c) || c['table'] !== table) continue;
       const before = upgrade(c['before']);
       const after = upgrade(c['after']);
       changed ||= before !== c['before'] || after !== c['after'];

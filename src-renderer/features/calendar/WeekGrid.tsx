@@ -164,7 +164,7 @@ const EventButton = memo(function EventButton({ event: e, selected, onSelect, cl
   return (
     <button
       type="button"
-      className={`${className}${e.cancelled ? ' cancelled' : ''}${e.taskId ? ' linked' : ''}`}
+      className={`${className}${e.cancelled ? ' cancelled' : ''}${e.taskId ? ' linked' : ''}${e.planId ? ' plan' : ''}`}
       style={style}
       aria-label={eventName(e)}
       aria-pressed={selected}

@@ -54,7 +54,8 @@ export function timeRange(e: Pick<CalEvent, 'start' | 'end' | 'allDay'>): string
 /** What a screen reader says for an event: title, day and time, calendar. */
 export function eventName(e: CalEvent): string {
   const time = e.allDay || new Date(e.start).toDateString() !== new Date(e.end).toDateString() ? timeRange(e) : `${formatDay(e.start)}, ${timeRange(e)}`;
-  return `${e.title}, ${time}, ${e.calendar}${e.cancelled ? ', cancelled' : ''}`;
+  const plan = e.planId ? `, planned block${e.pinned ? ', pinned' : ''}` : '';
+  return `${e.title}, ${time}, ${e.calendar}${plan}${e.cancelled ? ', cancelled' : ''}`;
 }
 
 /** Today's list: cancelled events left out, all-day ones first, then by start; each marked over or now. */

@@ -63,7 +63,7 @@ export function ApprovalCard({
       <h3 id={titleId}>
         {waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}
       </h3>
-      <p>{approval.message}</p>
+      <p className={approval.form === 'plan' ? 'approval-plan' : undefined}>{approval.message}</p>
       {waiting && approval.form === 'event' ? (
         <EventApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} tool={approval.tool} args={approval.args} disabled={sent !== null} />
       ) : (

@@ -311,6 +311,19 @@ describe('the calendar', () => {
   });
 });
 
+describe('plans', () => {
+  it('proposes a plan through the transport and writes nothing', async () => {
+    const { call } = setup();
+    const task = (await call('tasks.add', { content: 'Write report', durationMin: 60 })).value;
+    const plan = await call('plans.propose', { task_ids: [task.id], from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z' });
+    expect(plan.blocks.map((b) => [b.task_id, b.task])).toEqual([[task.id, 'Write report']]);
+    expect(plan.summary.text).toMatch(/^1 h of tasks, /);
+    expect((await call('events.list', { from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z' })).events).toEqual([]);
+    await expect(call('plans.propose', { from: '2030-01-08T00:00:00Z', to: '2030-01-07T00:00:00Z' })).rejects.toThrow(/ends before it starts/);
+    await expect(call('plans.propose', { from: '2030-01-07', to: '2030-01-08', extra: true } as never)).rejects.toThrow();
+  });
+});
+
 describe('quick capture', () => {
   it('adds the text to the inbox at once', async () => {
     const { call } = setup();

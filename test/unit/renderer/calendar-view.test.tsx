@@ -55,6 +55,22 @@ describe('the week grid', () => {
   });
 });
 
+describe('plan blocks in the week grid', () => {
+  it('are drawn apart from meetings and named as planned blocks (pinned said too)', () => {
+    const events = toEvents([
+      row({ id: 'e1', title: 'Write report', taskId: 't1', planId: 'u4', pinned: false, start: at(0, 10), end: at(0, 11) }),
+      row({ id: 'e2', title: 'Review slides', taskId: 't2', planId: 'u4', pinned: true, start: at(0, 12), end: at(0, 13) }),
+      row({ id: 'e3', title: 'Standup', start: at(0, 9), end: at(0, 9, 15) }),
+    ]);
+    const html = renderToStaticMarkup(
+      <WeekGrid days={daysOf(today, 'week')} events={events} hours={{ ...DEFAULT_WORKING_HOURS, days: [0, 1, 2, 3, 4, 5, 6] }} ownCalendars={new Set(['personal'])} selectedId={null} onSelect={noop} onOpenDay={noop} />,
+    );
+    expect(html).toMatch(/class="cal-event[^"]* plan"[^>]*aria-label="Write report, [^"]+, Personal, planned block"/);
+    expect(html).toMatch(/aria-label="Review slides, [^"]+, Personal, planned block, pinned"/);
+    expect(html).toMatch(/class="cal-event(?![^"]* plan)[^"]*"[^>]*aria-label="Standup, [^"]+, Personal"/);
+  });
+});
+
 describe('today’s events', () => {
   it('lists today’s events in order, all-day first, cancelled ones left out, each marked over or now', () => {
     const events = toEvents([

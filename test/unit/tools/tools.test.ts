@@ -27,6 +27,7 @@ describe('the tool catalogue', () => {
       'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item',
       'get_events', 'find_free_slots', 'book_event', 'move_event', 'cancel_event',
       'calculate', 'search', 'wikipedia',
+      'plan_tasks',
       'create_routine',
     ]);
     for (const t of TOOLS) {
@@ -63,6 +64,8 @@ describe('the tool catalogue', () => {
       book_event: '{title, start, end, attendees?: array, location?, notes?, task_id?}',
       move_event: '{event_id, start, end}',
       cancel_event: '{event_id}',
+      // The card sends the edited blocks back as arguments too; the model is shown only DESIGN's.
+      plan_tasks: '{task_ids?: array, filter?, from, to}',
       create_routine: '{name, request, schedule}',
     });
   });

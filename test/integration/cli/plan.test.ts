@@ -1,0 +1,50 @@
+// `tidy plan` as a user runs it: the real CLI, a temp database, a range in 2035 (always ahead), UTC.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tidy } from '../../support/cli';
+import { tempDir } from '../../support/db';
+
+const env = { TZ: 'UTC' };
+/** Several runs of the real command, on a loaded machine. */
+const LONG = 120_000;
+const run = (db: string, args: string[]) => tidy(db, args, { env });
+
+describe('tidy plan', () => {
+  it('prints the plan, applies it with --yes as one request, and undoes it in one step', () => {
+    const db = join(tempDir(), 'tidy.db');
+    expect(run(db, ['add', 'Write report p1 for 1h30m {2035-01-10}']).code).toBe(0);
+    expect(run(db, ['add', 'Review slides for 1h']).code).toBe(0);
+
+    // No terminal, no --yes: the plan is printed, nothing is written.
+    const preview = run(db, ['plan', '2035-01-08..2035-01-08', '--filter', 'search: report | search: slides']);
+    expect(preview.code).toBe(0);
+    expect(preview.stdout.split('\n').filter(Boolean)).toEqual([
+      'Mon 2035-01-08',
+      '  09:00–10:30  Write report (t1) — p1, deadline Wed 10 Jan; first free 8 h after 09:00',
+      '  10:35–11:35  Review slides (t2) — p4; first free 6 h 25 after 10:35',
+      '2 h 30 of tasks, 8 h free',
+    ]);
+    expect(preview.stderr).toContain('not applied');
+
+    const json = run(db, ['plan', '2035-01-08..2035-01-08', '--filter', 'search: report | search: slides', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ blocks: [{ task_id: 't1', start: '2035-01-08T09:00:00+00:00', end: '2035-01-08T10:30:00+00:00' }, { task_id: 't2' }], unplaced: [] });
+
+    const applied = run(db, ['plan', '2035-01-08..2035-01-08', '--filter', 'search: report | search: slides', '--yes']);
+    expect(applied.code).toBe(0);
+    const undo = /tidy undo --run (u\d+)/.exec(applied.stdout)![1]!;
+    const events = JSON.parse(run(db, ['events', '--from', '2035-01-08', '--to', '2035-01-09', '--json']).stdout) as { title: string }[];
+    expect(events.map((e) => e.title)).toEqual(['Write report', 'Review slides']);
+    expect(run(db, ['undo', '--run', undo]).code).toBe(0);
+    expect(JSON.parse(run(db, ['events', '--from', '2035-01-08', '--to', '2035-01-09', '--json']).stdout)).toEqual([]);
+  }, LONG);
+
+  it('refuses a malformed range or filter in one line', () => {
+    const db = join(tempDir(), 'tidy.db');
+    const bad = run(db, ['plan', 'next blue moon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    const filter = run(db, ['plan', 'week', '--filter', '((((']);
+    expect(filter.code).toBe(1);
+    expect(filter.stderr.trim().split('\n')).toHaveLength(1);
+  }, LONG);
+});
