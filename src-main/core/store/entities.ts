@@ -102,6 +102,13 @@ export const ENTITIES = [
     prefix: KINDS.filter.letter,
     word: KINDS.filter.noun,
   },
+  {
+    table: KINDS.memory.table,
+    prefix: KINDS.memory.letter,
+    word: KINDS.memory.noun,
+    parent: { table: 'projects', column: 'project_id', live: (row) => row['archived_at'] === null },
+    search: { column: 'text' },
+  },
 ] as const satisfies readonly EntityDef[];
 
 /** A table the action log tracks. Everything else (settings, the log itself, conversations) is not undoable data. */
