@@ -108,6 +108,16 @@ export const SETTINGS = {
     default: ['mon', 'tue', 'wed', 'thu', 'fri'] as Weekday[],
     help: 'working days, e.g. mon,tue,wed,thu,fri',
   },
+  memory: {
+    schema: bool,
+    default: true as boolean,
+    help: 'memory: the agent reads the memories that apply and may remember what you tell it (off: neither)',
+  },
+  memoryTokens: {
+    schema: int(0, 20_000),
+    default: 800,
+    help: "tokens of memories a request's prompt may carry; the oldest that fit go in, the rest are left out (the Memory page says so)",
+  },
   quickCaptureShortcut: {
     schema: Accelerator,
     default: 'CommandOrControl+Shift+Space',

@@ -2,12 +2,13 @@ import { BATCH_TOOLS } from './batch';
 import { calculateTool } from './calculate';
 import { CALENDAR_TOOLS } from './calendar';
 import { LIST_TOOLS } from './lists';
+import { MEMORY_TOOLS } from './memory';
 import { searchTool } from './search';
 import { findTasksTool, TASK_TOOLS } from './tasks';
 import { wikipediaTool } from './wikipedia';
 import type { Tool } from './tool';
 
 /** Every tool the agent has, in the order the model is shown them. Adding a tool is adding one object here. */
-export const TOOLS: readonly Tool[] = [...TASK_TOOLS, findTasksTool, ...BATCH_TOOLS, ...LIST_TOOLS, ...CALENDAR_TOOLS, calculateTool, searchTool, wikipediaTool];
+export const TOOLS: readonly Tool[] = [...TASK_TOOLS, findTasksTool, ...BATCH_TOOLS, ...LIST_TOOLS, ...CALENDAR_TOOLS, calculateTool, searchTool, wikipediaTool, ...MEMORY_TOOLS];
 
-export { READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolEffect, type ToolServices, createToolServices, offeredTools } from './tool';
+export { READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolEffect, type ToolServices, type MemoryAccess, createToolServices, offeredTools } from './tool';

@@ -27,6 +27,7 @@ describe('the tool catalogue', () => {
       'make_list', 'get_list_names', 'get_list_items', 'add_list_item', 'edit_list_item', 'check_list_item', 'archive_list_item',
       'get_events', 'find_free_slots', 'book_event', 'move_event', 'cancel_event',
       'calculate', 'search', 'wikipedia',
+      'remember', 'update_memory', 'forget',
     ]);
     for (const t of TOOLS) {
       expect(t.description.length).toBeLessThan(130);
@@ -62,6 +63,9 @@ describe('the tool catalogue', () => {
       book_event: '{title, start, end, attendees?: array, location?, notes?, task_id?}',
       move_event: '{event_id, start, end}',
       cancel_event: '{event_id}',
+      remember: '{text, scope?}',
+      update_memory: '{memory_id, text}',
+      forget: '{memory_id}',
     });
   });
 });
