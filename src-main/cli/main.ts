@@ -10,6 +10,7 @@ import { registerDataCommands } from './commands/data';
 import { registerKeyCommands } from './commands/key';
 import { registerLogCommands } from './commands/log';
 import { registerMcpCommands } from './commands/mcp';
+import { registerMemoryCommands } from './commands/memory';
 import { registerServeCommand } from './commands/serve';
 import { CliFailure, createCli, printable } from './context';
 import { VERSION } from './version';
@@ -34,6 +35,7 @@ registerConfigCommands(program, cli);
 registerAgentCommands(program, cli);
 registerServeCommand(program, cli);
 registerMcpCommands(program, cli);
+registerMemoryCommands(program, cli);
 registerKeyCommands(program, cli);
 registerBackupCommands(program, cli);
 

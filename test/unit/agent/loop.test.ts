@@ -95,7 +95,7 @@ describe('runAgent, native protocol', () => {
     const r = await run(db, model, 'x');
     const results = ofType(r.events, 'tool_result').map((e) => e.result as { error: string; hint: string });
     expect(results[0]!.error).toBe("unknown tool 'delete_task'");
-    expect(results[0]!.hint).toMatch(/^use one of: get_inbox_tasks, get_all_tasks, .*move_task.*search$/);
+    expect(results[0]!.hint).toMatch(/^use one of: get_inbox_tasks, get_all_tasks, .*move_task.*search, remember, update_memory, forget$/);
     expect(results[1]!.error).toMatch(/^move_task: the arguments are not valid JSON/);
     expect(results[1]!.hint).toBe('send a JSON object: move_task takes {task_id, project_id}');
     expect(results[2]!.error).toMatch(/^invalid arguments for move_task: .*task_id is missing/);
