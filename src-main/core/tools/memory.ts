@@ -25,10 +25,10 @@
  */
 import { z } from 'zod';
 import type { Memory } from '../../../src-shared/memory';
-import { addMemory, forgetMemory, getMemory, updateMemory } from '../domain/memory';
+import { addMemory, forgetMemory, getMemory, listMemories, updateMemory } from '../domain/memory';
 import { quote } from '../domain/text';
 import { fail } from '../fail';
-import { defineTool, mutation, type ToolContext, type ToolOutcome } from './tool';
+import { capped, defineTool, mutation, read, READ_CAP, type ToolContext, type ToolOutcome } from './tool';
 
 /** Words a model adds around a fact that carry no fact of their own; they need not be the user's. */
 const CONNECTING = new Set(
@@ -134,3 +134,23 @@ export const MEMORY_TOOLS = [
     },
   }),
 ];
+
+/**
+ * For other AI apps (`tidy mcp`, not the agent: its prompt carries the memories): the memories, read only.
+ * Memory off, it answers with none.
+ */
+export const getMemoriesTool = defineTool({
+  name: 'get_memories',
+  description: "The facts the user keeps in Tidy's memory (preferences such as where groceries go), with ids and where each applies.",
+  input: z.strictObject({ query: z.string().max(500).optional() }),
+  effect: 'read',
+  run: ({ query }, ctx) =>
+    read(() => {
+      if (ctx.memory?.off) return { memories: [], total: 0, note: ctx.memory.off };
+      const all = listMemories(ctx.db, query === undefined ? {} : { query });
+      return capped('memories', all.slice(0, READ_CAP).map((m) => ({ ...shape(m), project: m.project })), all.length, 'pass query to narrow them');
+    }),
+});
+
+/** The memory tools another AI app gets over MCP: reading, and `remember` with the user's yes (elicitation). */
+export const MCP_MEMORY_TOOLS = [getMemoriesTool, rememberTool];
