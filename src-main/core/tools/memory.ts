@@ -97,6 +97,7 @@ export const rememberTool = defineTool({
   input: z.strictObject({ text: z.string(), scope }),
   effect: 'write',
   changesExisting: () => 0,
+  confirm: ({ text, scope }) => `Remember ${quote(text)}${scope && scope.toLowerCase() !== 'everywhere' ? ` for ${scope}` : ''}?`,
   run: ({ text, scope }, ctx): ToolOutcome => {
     assertUsersWords(text, ctx);
     return mutation(addMemory(ctx.db, ctx.action, { text, project: scope ?? null, from: ctx.memory!.from }), shape);
