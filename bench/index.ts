@@ -5,6 +5,7 @@ import { benchCalendar } from './calendar';
 import { benchData } from './data';
 import { benchHostile } from './hostile';
 import { benchLlm } from './llm';
+import { benchMemory } from './memory';
 import { benchStore } from './store';
 import { benchTasks } from './tasks';
 import { benchUi } from './ui';
@@ -20,6 +21,7 @@ const benches: [string, () => Promise<void>][] = [
   ['data', benchData],
   ['calendar', benchCalendar],
   ['tasks', benchTasks],
+  ['memory', benchMemory],
 ];
 
 if (only && !benches.some(([name]) => name === only)) {
