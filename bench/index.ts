@@ -5,6 +5,7 @@ import { benchCalendar } from './calendar';
 import { benchData } from './data';
 import { benchHostile } from './hostile';
 import { benchLlm } from './llm';
+import { benchMemory } from './memory';
 import { benchStore } from './store';
 import { benchSync } from './sync';
 import { benchTasks } from './tasks';
@@ -22,6 +23,7 @@ const benches: [string, () => Promise<void>][] = [
   ['calendar', benchCalendar],
   ['tasks', benchTasks],
   ['sync', benchSync],
+  ['memory', benchMemory],
 ];
 
 if (only && !benches.some(([name]) => name === only)) {

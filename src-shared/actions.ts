@@ -31,6 +31,8 @@ export const VERB_WORDS = {
   reimported: 'Re-imported',
   removed: 'Removed',
   saved: 'Saved',
+  remembered: 'Remembered',
+  forgot: 'Forgot',
   /** A tool of an MCP server: it happened outside Tidy. */
   ran: 'Ran',
   undid: 'Undid',

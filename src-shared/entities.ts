@@ -30,6 +30,7 @@ export const KINDS = {
   taskLabel: { noun: 'label of a task', plural: 'labels of tasks', letter: 'j', table: 'task_labels', searchable: false },
   comment: { noun: 'comment', plural: 'comments', letter: 'n', table: 'comments', searchable: false },
   filter: { noun: 'saved filter', plural: 'saved filters', letter: 'f', table: 'filters', searchable: false },
+  memory: { noun: 'memory', plural: 'memories', letter: 'y', table: 'memories', searchable: true },
   routine: { noun: 'routine', plural: 'routines', letter: 'o', table: 'routines', searchable: false },
 } as const satisfies Record<string, KindDef>;
 

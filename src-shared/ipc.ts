@@ -19,6 +19,7 @@ import { RoutineInfo, RoutineRun } from './routines';
 import { PlanArgs, ShownPlan } from './plan';
 import { ConnectionReport, DetectedServer, KeyStatus, PresetId, ProfileId, ProviderProfile } from './providers';
 import { McpServerName, McpToolInfo } from './mcp';
+import { Memory, MemoryBudgetReport } from './memory';
 import { ApprovalPolicy, SETTING_KEYS, SETTINGS, type SettingKey } from './settings';
 
 export { DATA_TOPICS, Topic } from './operations';
@@ -99,6 +100,8 @@ export const Conversation = z.object({
   updatedAt: z.string(),
   /** When it was archived (out of the list, kept); null for a live one. */
   archivedAt: z.string().nullable().optional(),
+  /** An incognito conversation neither reads nor writes memory (present only when true). */
+  incognito: z.literal(true).optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 
@@ -334,16 +337,27 @@ export const channels = {
     output: z.array(z.object({ name: z.string(), description: z.string(), changes: z.boolean(), approval: ApprovalPolicy })),
   },
 
+  // --- memory (the changes are operations: memory.add, memory.update, memory.forget) ---------------
+  /**
+   * Memories, oldest first (forgotten ones after the live ones when asked), with whether memory is on and
+   * what a request's prompt carries now under the budget (how many were left out).
+   */
+  'memory.list': {
+    input: z.object({ query: z.string().max(500).optional(), includeArchived: z.boolean().optional(), conversationId: Id.optional() }),
+    output: z.object({ memories: z.array(Memory), enabled: z.boolean(), budget: MemoryBudgetReport }),
+  },
+
   // --- conversations and runs ---------------------------------------------------------------------
   /** Conversations, the most recently active first: the live ones, or (`archived`) only the archived ones. */
   'conversations.list': {
     input: z.object({ limit: z.number().int().min(1).max(10_000).optional(), archived: z.boolean().optional() }),
     output: z.array(Conversation),
   },
-  'conversations.create': { input: z.object({ title: Name.optional() }), output: Conversation, changes: ['conversations'] },
+  'conversations.create': { input: z.object({ title: Name.optional(), incognito: z.boolean().optional() }), output: Conversation, changes: ['conversations'] },
   'conversations.rename': { input: z.object({ id: Id, title: Name }), output: Conversation, changes: ['conversations'] },
   /** Moves a conversation out of the list (kept, with its runs and traces), or back into it. */
-  'conversations.archive': { input: z.object({ id: Id }), output: Conversation, changes: ['conversations'] },
+  /** `forgetMemories`: also forget the memories this conversation made (each a logged, undoable change of one request). */
+  'conversations.archive': { input: z.object({ id: Id, forgetMemories: z.boolean().optional() }), output: Conversation, changes: ['conversations', 'memory', 'actions'] },
   'conversations.unarchive': { input: z.object({ id: Id }), output: Conversation, changes: ['conversations'] },
   /** A conversation's stored messages, oldest first. */
   'conversations.messages': { input: z.object({ id: Id }), output: z.array(ConversationMessage) },

@@ -13,6 +13,7 @@ import type { ActionVerb } from './actions';
 import type { EntityKind } from './entities';
 import { CalendarEvent, CalendarInfo, DateTimeText, ImportReport } from './calendar';
 import { Comment, DueDate, ListItem, Priority, Recurrence, Section, Task } from './domain';
+import { Memory } from './memory';
 
 /** Which views may be stale after a change (the list: src-shared/topics.ts). */
 export const Topic = z.enum(TOPICS);
@@ -481,6 +482,37 @@ export const OPERATIONS = [
     input: z.object({ calendar: Ref }),
     output: CalendarInfo,
     changes: ['events'],
+  }),
+
+  // --- memory (src-main/core/domain/memory.ts; the `tidy memory` commands are in src-main/cli/commands/memory.ts) ---
+  spec({
+    name: 'remember',
+    verb: 'remembered',
+    kind: 'memory',
+    channel: 'memory.add',
+    /** project: the project it applies to (id or name); none, null or '': everywhere. */
+    input: z.object({ text: Text, project: Ref.or(z.literal('')).nullable().optional() }),
+    output: Memory,
+    changes: ['memory'],
+  }),
+  spec({
+    name: 'update_memory',
+    verb: 'changed',
+    kind: 'memory',
+    channel: 'memory.update',
+    /** project: a project (id or name), or null/'' for everywhere; left out, the scope stays. */
+    input: z.object({ memory: Id, text: Text.optional(), project: Ref.or(z.literal('')).nullable().optional() }),
+    output: Memory,
+    changes: ['memory'],
+  }),
+  spec({
+    name: 'forget',
+    verb: 'forgot',
+    kind: 'memory',
+    channel: 'memory.forget',
+    input: z.object({ memory: Id }),
+    output: Memory,
+    changes: ['memory'],
   }),
 ] as const;
 

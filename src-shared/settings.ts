@@ -112,6 +112,16 @@ export const SETTINGS = {
   planBuffer: { schema: int(0, 120), default: 5, help: 'planning: free minutes kept between two planned blocks' },
   planDefaultDuration: { schema: int(5, 480), default: 30, help: 'planning: minutes assumed for a task without a duration' },
   planSplit: { schema: bool, default: true, help: 'planning: whether a long task may be split into blocks (each at least planMinBlock)' },
+  memory: {
+    schema: bool,
+    default: true as boolean,
+    help: 'memory: the agent reads the memories that apply and may remember what you tell it (off: neither)',
+  },
+  memoryTokens: {
+    schema: int(0, 20_000),
+    default: 800,
+    help: "tokens of memories a request's prompt may carry; the oldest that fit go in, the rest are left out (the Memory page says so)",
+  },
   quickCaptureShortcut: {
     schema: Accelerator,
     default: 'CommandOrControl+Shift+Space',

@@ -7,6 +7,8 @@ import type { Result } from '../../src-shared/result';
 import { getConversation, loadMessages, type ConversationInfo } from './agent/conversations';
 import { listRuns, readTrace } from './agent/trace';
 import { cleanName } from './domain/text';
+import { forgetMemory, listMemories } from './domain/memory';
+import { newUserRequest } from './actions/log';
 import { attempt, fail } from './fail';
 import type { Db } from './store/db';
 import { cached } from './store/statements';
@@ -34,11 +36,27 @@ export function renameConversation(db: Db, id: string, title: string): Result<Co
  * Moves a conversation out of the list, or back (`archived` false). Its runs, traces and messages stay;
  * `tidy ask` no longer continues it by default. The time it was active is kept, so it comes back in place.
  */
-export function archiveConversation(db: Db, id: string, archived: boolean): Result<ConversationInfo> {
+export function archiveConversation(db: Db, id: string, archived: boolean, options: { forgetMemories?: boolean } = {}): Result<ConversationInfo> {
   return attempt(() => {
     if (!getConversation(db, id)) missing(id);
+    if (archived && options.forgetMemories) forgetConversationMemories(db, id);
     cached(db, `UPDATE conversations SET archived_at = ? WHERE id = ?`).run(archived ? new Date().toISOString() : null, id);
     return getConversation(db, id)!;
+  });
+}
+
+/**
+ * Forgets the live memories a conversation made (not ChatGPT's trap, where deleting a chat keeps them): each
+ * one a logged change, all under one request by hand, so one undo brings them all back. Returns their ids.
+ */
+export function forgetConversationMemories(db: Db, id: string): string[] {
+  const memories = listMemories(db, { conversationId: id });
+  if (memories.length === 0) return [];
+  const ctx = newUserRequest(db);
+  return memories.map((m) => {
+    const r = forgetMemory(db, ctx, { memory: m.id });
+    if (!r.ok) fail(r.error, r.hint);
+    return m.id;
   });
 }
 

@@ -7,6 +7,7 @@ export * from './domain/projects';
 export * from './domain/tasks';
 export * from './domain/lists';
 export * from './domain/calendar';
+export * from './domain/memory';
 export { findFreeSlots } from './domain/free';
 export { exportIcs, inviteIcs, parseIcs, ICS_LIMITS } from './calendar/ics';
 export { localZone, isoInZone } from './calendar/zones';

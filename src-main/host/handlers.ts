@@ -81,6 +81,8 @@ import { deleteFilter, findTasks, listFilters, saveFilter } from '../core/domain
 import { listLabels } from '../core/domain/labels';
 import { listSections } from '../core/domain/sections';
 import { listComments, subtaskProgress } from '../core/domain/tasks';
+import { listMemories } from '../core/domain/memory';
+import { memoryBudgetNow } from '../core/agent/memory';
 import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 import { createUploads, type Uploads } from './uploads';
@@ -360,9 +362,21 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'agent.tools': () => tools.map((t) => ({ name: t.name, description: t.description, changes: t.effect === 'write', approval: t.approval ?? 'auto' })),
 
     'conversations.list': (i) => listConversations(db, i.limit, i.archived ?? false),
-    'conversations.create': (i) => conversation(createConversation(db, i.title?.trim() || 'New conversation')),
+    'conversations.create': (i) => conversation(createConversation(db, i.title?.trim() || 'New conversation', { incognito: i.incognito === true })),
     'conversations.rename': (i) => must(renameConversation(db, i.id, i.title)),
-    'conversations.archive': (i) => must(archiveConversation(db, i.id, true)),
+    'conversations.archive': (i) => must(archiveConversation(db, i.id, true, { forgetMemories: i.forgetMemories === true })),
+    'memory.list': (i) => {
+      const settings = readSettings(db);
+      return {
+        memories: listMemories(db, {
+          ...(i.query !== undefined ? { query: i.query } : {}),
+          ...(i.includeArchived !== undefined ? { includeArchived: i.includeArchived } : {}),
+          ...(i.conversationId !== undefined ? { conversationId: i.conversationId } : {}),
+        }),
+        enabled: settings.memory,
+        budget: memoryBudgetNow(db, settings),
+      };
+    },
     'conversations.unarchive': (i) => must(archiveConversation(db, i.id, false)),
     'conversations.messages': (i) => loadMessages(db, conversation(i.id).id),
     'conversations.export': (i) => must(exportConversation(db, i.id, i.format)),

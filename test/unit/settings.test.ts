@@ -36,6 +36,9 @@ describe('settings: validated, with the allowed range in the refusal', () => {
       wikipedia: false,
       wikipediaUrl: 'https://en.wikipedia.org',
       mcpServers: {},
+      // memory on, within 800 tokens of the prompt
+      memory: true,
+      memoryTokens: 800,
       quickCaptureShortcut: 'CommandOrControl+Shift+Space',
       workStart: '09:00',
       workEnd: '17:00',

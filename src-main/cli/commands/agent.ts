@@ -95,6 +95,7 @@ interface AskOptions {
   json?: boolean;
   protocol?: string;
   stream?: boolean;
+  incognito?: boolean;
 }
 
 /**
@@ -119,6 +120,7 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
   if (protocol && !protocol.success) throw usage(`--protocol ${o.protocol} is not a protocol`, 'use native, json or auto');
 
   const db = cli.db();
+  if (o.incognito && (o.continue || o.conversation)) throw usage('--incognito starts a new conversation', 'leave out --continue and --conversation');
   if (o.conversation && !getConversation(db, o.conversation)) throw new CliFailure(`no conversation with id ${o.conversation}`, 'see tidy runs for conversation ids, or use --new');
   const connection = cliConnection(cli);
   // A new conversation unless asked otherwise (as `claude -p` / `-c`): an unrelated earlier one never shapes the answer by surprise.
@@ -163,6 +165,7 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
         ...(protocol?.success ? { protocol: protocol.data } : {}),
         ...(o.stream !== undefined ? { stream: o.stream } : {}),
         approveAll: o.yes === true,
+        ...(o.incognito ? { incognito: true } : {}),
       },
       onEvent,
     ).catch((e: unknown) => {
@@ -201,6 +204,7 @@ export function registerAgentCommands(program: Command, cli: Cli): void {
     .option('-c, --continue', 'continue the most recent conversation (default: a new one)')
     .option('--conversation <id>', 'continue this conversation')
     .option('--new', 'start a new conversation (the default)')
+    .option('--incognito', 'a new conversation that neither reads nor writes memory')
     .option('--yes', 'run tools that need approval without asking')
     .option('--json', 'print the events as JSON lines; the last is run_finished with the run id and status')
     .option('--protocol <protocol>', 'native tool calls or the json ReAct format (default: the protocol setting)')

@@ -35,7 +35,7 @@ function addedSentence(t: Task, actionId: string, rule: string | null): string {
   return `Added ${t.id} ${JSON.stringify(t.content)} to ${t.project}${extras.length ? `, ${extras.join(', ')}` : ''} — undo: tidy undo ${actionId}`;
 }
 
-const GROUP_TITLES: Record<SearchKind, string> = { task: 'Tasks', project: 'Projects', list: 'Lists', item: 'List items', event: 'Events', conversation: 'Conversations' };
+const GROUP_TITLES: Record<SearchKind, string> = { task: 'Tasks', project: 'Projects', list: 'Lists', item: 'List items', event: 'Events', memory: 'Memories', conversation: 'Conversations' };
 
 const VIEWS: readonly TaskView[] = ['today', 'upcoming', 'completed'];
 

@@ -12,29 +12,36 @@ export interface ConversationInfo {
   updatedAt: string;
   /** When it was archived; null for a live one. */
   archivedAt: string | null;
+  /** Present (true) only for an incognito conversation: it neither reads nor writes memory. */
+  incognito?: true;
 }
 
-const COLUMNS = 'id, title, created_at AS createdAt, updated_at AS updatedAt, archived_at AS archivedAt';
+const COLUMNS = 'id, title, created_at AS createdAt, updated_at AS updatedAt, archived_at AS archivedAt, incognito';
 
-export function createConversation(db: Db, firstMessage: string): string {
+const toInfo = (row: Omit<ConversationInfo, 'incognito'> & { incognito: number }): ConversationInfo => {
+  const { incognito, ...info } = row;
+  return incognito === 1 ? { ...info, incognito: true } : info;
+};
+
+export function createConversation(db: Db, firstMessage: string, options: { incognito?: boolean } = {}): string {
   const id = nextId(db, 'c');
   const now = new Date().toISOString();
   const title = firstMessage.replace(/\s+/g, ' ').trim().slice(0, 80);
-  cached(db, `INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)`).run(id, title, now, now);
+  cached(db, `INSERT INTO conversations (id, title, created_at, updated_at, incognito) VALUES (?, ?, ?, ?, ?)`).run(id, title, now, now, options.incognito ? 1 : 0);
   return id;
 }
 
 export function getConversation(db: Db, id: string): ConversationInfo | null {
-  const row = cached(db, `SELECT ${COLUMNS} FROM conversations WHERE id = ?`).get(id);
-  return (row as ConversationInfo | undefined) ?? null;
+  const row = cached(db, `SELECT ${COLUMNS} FROM conversations WHERE id = ?`).get(id) as Parameters<typeof toInfo>[0] | undefined;
+  return row ? toInfo(row) : null;
 }
 
 /** Conversations, the most recently active first: the live ones, or only the archived ones. */
 export function listConversations(db: Db, limit = 100, archived = false): ConversationInfo[] {
-  return cached(
+  return (cached(
     db,
     `SELECT ${COLUMNS} FROM conversations WHERE archived_at IS ${archived ? 'NOT NULL' : 'NULL'} ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
-  ).all(limit) as ConversationInfo[];
+  ).all(limit) as Parameters<typeof toInfo>[0][]).map(toInfo);
 }
 
 /** The conversation the user talked in last, to continue it by default. */

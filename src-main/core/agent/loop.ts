@@ -58,6 +58,12 @@ export interface RunAgentOptions {
   services?: ToolServices;
   /** Ask once when the request would change more than this many existing items (0 or none: never). */
   bulkApproval?: number;
+  /**
+   * Memory for this request (src-main/core/agent/memory.ts): the block of memories that apply, placed after
+   * the system rules (bytes that change only when memory changes), and whether the memory tools may write.
+   * Without it the prompt has no block and the memory tools refuse.
+   */
+  memory?: { block: string | null; off?: string };
   /** Whether a call of this tool waits for the user's approval (its policy: settings `approvals` over the tool's default). Default: never. */
   needsApproval?: (tool: Tool, input: unknown) => boolean;
   /**
@@ -127,8 +133,11 @@ interface Prefix {
   cacheKey: string;
 }
 
-function prefixOf(protocol: ProtocolAdapter, tools: readonly Tool[]): Prefix {
-  const { system, specs } = protocol.prepare(tools);
+function prefixOf(protocol: ProtocolAdapter, tools: readonly Tool[], memoryBlock: string | null): Prefix {
+  const prepared = protocol.prepare(tools);
+  const { specs } = prepared;
+  // The memories come after the rules, never above them: the user's preferences, not instructions that override them.
+  const system = memoryBlock ? `${prepared.system}\n\n${memoryBlock}` : prepared.system;
   const specsText = specs ? JSON.stringify(specs) : '';
   return {
     system,
@@ -163,7 +172,25 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
   const { signal } = timeLimit(o.limits.timeLimitMs, [o.signal]);
   const stops = o.stopWhen ?? defaultStops(o.limits);
   const byName = new Map(o.tools.map((t) => [t.name, t]));
-  const ctx: ToolContext = { db: o.db, action: { requestId: o.runId, source: 'agent' }, signal, services: o.services ?? createToolServices() };
+  const ctx: ToolContext = {
+    db: o.db,
+    action: { requestId: o.runId, source: 'agent' },
+    signal,
+    services: o.services ?? createToolServices(),
+    ...(o.memory
+      ? {
+          memory: {
+            ...(o.memory.off ? { off: o.memory.off } : {}),
+            from: { conversationId: o.conversationId, runId: o.runId },
+            // The user's own words: their messages, never observations (tool results in the json protocol).
+            userText: o.messages
+              .filter((m) => m.role === 'user' && !isObservation(m))
+              .map((m) => m.content)
+              .join('\n'),
+          },
+        }
+      : {}),
+  };
 
   let seq = 0;
   const emit = (body: AgentEventBody): void => o.onEvent({ ...body, runId: o.runId, seq: seq++, at: new Date().toISOString() });
@@ -330,7 +357,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     for (;;) {
       if (signal.aborted) return interrupted();
       let prefix = prefixes.get(protocol);
-      if (!prefix) prefixes.set(protocol, (prefix = prefixOf(protocol, o.tools)));
+      if (!prefix) prefixes.set(protocol, (prefix = prefixOf(protocol, o.tools, o.memory?.block ?? null)));
       const { system, specs } = prefix;
       const window = historyWindow(transcript, requestIndex, o.limits.historyLength, isObservation);
       const from = transcript.length - window.length;

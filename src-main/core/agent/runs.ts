@@ -24,6 +24,8 @@ import type { ApprovalCard } from '../../../src-shared/approvals';
 import { createToolServices } from '../tools/tool';
 import { appendMessages, createConversation, getConversation, loadMessages, rememberedProtocol, rememberProtocol, type Endpoint } from './conversations';
 import { createTraceWriter } from './trace';
+import { memoryForRun } from './memory';
+import { isObservation } from './protocols';
 
 interface LiveRun {
   conversationId: string;
@@ -69,6 +71,8 @@ export interface StartRunInput {
   allowTool?: (tool: Tool) => boolean;
   /** An answered approval of an earlier run, put back in the conversation before the model is asked. */
   resume?: ResumedCall;
+  /** A new conversation that neither reads nor writes memory (`tidy ask --incognito`); ignored when continuing one. */
+  incognito?: boolean;
 }
 
 export interface RunResult extends RunOutcome {
@@ -117,11 +121,17 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
   // One transaction for the run's id, its conversation and the user's message: one commit, not four.
   const { runId, conversationId, history } = db.transaction(() => {
     const runId = nextId(db, 'r');
-    const conversationId = input.conversationId ?? createConversation(db, message);
+    const conversationId = input.conversationId ?? createConversation(db, message, { incognito: input.incognito === true });
     const history = [...loadMessages(db, conversationId, LOAD_MESSAGES), { role: 'user' as const, content: message, at: new Date().toISOString() }];
     appendMessages(db, conversationId, runId, history.slice(-1));
     return { runId, conversationId, history };
   }).immediate();
+  // The memories that apply, read once for the whole run: the prompt's block stays the same from step to step.
+  const userText = history
+    .filter((m) => m.role === 'user' && !isObservation(m))
+    .map((m) => m.content ?? '')
+    .join('\n');
+  const memory = memoryForRun(db, settings, conversationId, userText);
 
   const run: LiveRun = { conversationId, controller: new AbortController(), approvals: new Map() };
   live.set(runId, run);
@@ -167,6 +177,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     stream: input.stream ?? settings.stream,
     signal: run.controller.signal,
     db,
+    memory: { block: memory.block, ...(memory.off ? { off: memory.off } : {}) },
     ...(deps.services ? { services: deps.services } : {}),
     onEvent: (event) => {
       for (const listener of listeners) {

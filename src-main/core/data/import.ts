@@ -75,7 +75,7 @@ export function parseExport(textIn: string, name = 'the file'): ExportData & { s
 }
 
 /** Tables that hold the user's data: a database with rows in any of them (or a project beyond the inbox) is not empty. */
-const USER_TABLES = ['tasks', 'sections', 'labels', 'comments', 'filters', 'routines', 'lists', 'list_items', 'events', 'conversations', 'messages', 'runs', 'steps', 'actions', 'action_entities'];
+const USER_TABLES = ['tasks', 'sections', 'labels', 'comments', 'filters', 'memories', 'routines', 'lists', 'list_items', 'events', 'conversations', 'messages', 'runs', 'steps', 'actions', 'action_entities'];
 
 export function isEmptyDatabase(db: Db): boolean {
   if (USER_TABLES.some((t) => db.prepare(`SELECT 1 FROM ${t} LIMIT 1`).get() !== undefined)) return false;
@@ -130,7 +130,7 @@ export function importTidyExport(db: Db, path: string, options: { maxBytes?: num
       };
       for (const r of data.projects) see(r.id);
       for (const r of data.tasks) see(r.id);
-      for (const r of [...data.sections, ...data.labels, ...data.taskLabels, ...data.comments, ...data.filters, ...data.routines]) see(r.id);
+      for (const r of [...data.sections, ...data.labels, ...data.taskLabels, ...data.comments, ...data.filters, ...data.memories, ...data.routines]) see(r.id);
       for (const r of data.lists) see(r.id);
       for (const r of data.items) see(r.id);
       for (const r of data.calendars) see(r.id);

@@ -17,6 +17,8 @@
  * A new column or table is a new version of this format; a reader refuses versions newer than it knows.
  * Version 2 (schema 12): tasks gain description, parentId, sectionId, deadline, durationMin; new
  * collections sections, labels, taskLabels, comments and filters (absent from a version 1 file: read as empty).
+ * Schema 13 adds, still as version 2, the collection memories and the conversations' incognito (a file
+ * without them has no memories and no incognito conversation; when a memory was last used is not exported).
  * (Schema 6 added the tasks' recurrence, position and completedAt, schema 9 the conversations' archivedAt, as
  * optional fields of version 1: a file without them is read as one of an older schema, which `schemaVersion` says.)
  */
@@ -138,7 +140,18 @@ export const eventRow = z.strictObject({
   planId: maybe.default(null),
   pinned: z.boolean().default(false),
 });
-export const conversationRow = z.strictObject({ id, title: text, createdAt: text, updatedAt: text, archivedAt: maybe.optional() });
+export const conversationRow = z.strictObject({ id, title: text, createdAt: text, updatedAt: text, archivedAt: maybe.optional(), incognito: z.boolean().optional() });
+/** A memory (schema 13): conversationId and runId are where it came from (null: by hand), plain references. */
+export const memoryRow = z.strictObject({
+  id,
+  text,
+  projectId: id.nullable(),
+  conversationId: id.nullable(),
+  runId: id.nullable(),
+  createdAt: text,
+  updatedAt: text,
+  archivedAt: maybe,
+});
 /** A session of another AI app through `tidy mcp`: the name its request carries in the action log. */
 export const mcpSessionRow = z.strictObject({ id, clientName: text, clientVersion: maybe, startedAt: text });
 export const messageRow = z.strictObject({
@@ -212,6 +225,8 @@ export const exportSchema = z.strictObject({
     taskLabels: z.array(taskLabelRow).default([]),
     comments: z.array(commentRow).default([]),
     filters: z.array(filterRow).default([]),
+    // Added with schema 13 (still export version 2: a file without them has none).
+    memories: z.array(memoryRow).default([]),
     // Added with schema 14; an export written before has none.
     routines: z.array(routineRow).default([]),
     lists: z.array(listRow),
@@ -287,6 +302,21 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
   { key: 'taskLabels', table: 'task_labels', order: 'id', columns: { id: 'id', taskId: 'task_id', labelId: 'label_id' } },
   { key: 'comments', table: 'comments', order: 'id', columns: { id: 'id', taskId: 'task_id', text: 'text', createdAt: 'created_at', updatedAt: 'updated_at' } },
   { key: 'filters', table: 'filters', order: 'id', columns: { id: 'id', name: 'name', nameKey: 'name_key', query: 'query', createdAt: 'created_at', updatedAt: 'updated_at' } },
+  {
+    key: 'memories',
+    table: 'memories',
+    order: 'id',
+    columns: {
+      id: 'id',
+      text: 'text',
+      projectId: 'project_id',
+      conversationId: 'conversation_id',
+      runId: 'run_id',
+      createdAt: 'created_at',
+      updatedAt: 'updated_at',
+      archivedAt: 'archived_at',
+    },
+  },
   {
     key: 'routines',
     table: 'routines',
@@ -384,7 +414,13 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
     },
     bools: ['allDay', 'busy', 'pinned'],
   },
-  { key: 'conversations', table: 'conversations', order: 'id', columns: { id: 'id', title: 'title', createdAt: 'created_at', updatedAt: 'updated_at', archivedAt: 'archived_at' } },
+  {
+    key: 'conversations',
+    table: 'conversations',
+    order: 'id',
+    columns: { id: 'id', title: 'title', createdAt: 'created_at', updatedAt: 'updated_at', archivedAt: 'archived_at', incognito: 'incognito' },
+    bools: ['incognito'],
+  },
   { key: 'mcpSessions', table: 'mcp_sessions', order: 'id', columns: { id: 'id', clientName: 'client_name', clientVersion: 'client_version', startedAt: 'started_at' } },
   {
     key: 'messages',
@@ -451,6 +487,6 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
 ];
 
 /** Tables (and columns) deliberately left out of the export; a test checks that every other column is in it. */
-export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent', 'wikipedia_cache',
+export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent', 'wikipedia_cache', 'memory_uses',
   // What runs routines and waits for answers in this database (claims, failures in a row, pending approvals): not user data.
   'routine_state', 'routine_runs', 'approvals'];

@@ -42,6 +42,10 @@ const SEARCH = `
       JOIN calendars k ON k.id = e.calendar_id
       WHERE e.cancelled_at IS NULL AND k.archived_at IS NULL
     UNION ALL
+    SELECT 'memory', y.id, y.text, m.snippet, y.project_id, p.name, 0, NULL, m.rank FROM m JOIN memories y ON m.kind = 'memories' AND y.id = m.ref
+      LEFT JOIN projects p ON p.id = y.project_id
+      WHERE y.archived_at IS NULL
+    UNION ALL
     SELECT 'conversation', c.id, c.title, m.snippet, NULL, NULL, 0, NULL, m.rank FROM m JOIN conversations c ON m.kind = 'conversations' AND c.id = m.ref
     UNION ALL
     SELECT 'conversation', c.id, c.title, m.snippet, NULL, NULL, 0, NULL, m.rank FROM m JOIN messages g ON m.kind = 'messages' AND g.seq = m.ref
@@ -50,7 +54,7 @@ const SEARCH = `
   best AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY kind, id ORDER BY rank) AS n FROM hits)
   SELECT kind, id, title, snippet, parent_id, parent, done, start_ms FROM best WHERE n = 1 ORDER BY rank`;
 
-const ORDER: readonly SearchKind[] = ['task', 'project', 'list', 'item', 'event', 'conversation'];
+const ORDER: readonly SearchKind[] = ['task', 'project', 'list', 'item', 'event', 'memory', 'conversation'];
 
 interface Row {
   kind: SearchKind;

@@ -32,6 +32,9 @@ import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import { clientName, sessionClient, startSessionRequest, type ClientId } from './sessions';
 import { approvalPolicy, invokeTool, type BulkPolicy } from '../tools/invoke';
+import { MCP_MEMORY_TOOLS, MEMORY_TOOLS, rememberTool } from '../tools/memory';
+
+const MEMORY_TOOL_NAMES = new Set(MEMORY_TOOLS.map((t) => t.name));
 import { offeredTools, type Tool, type ToolOutcome, type ToolServices } from '../tools/tool';
 
 export const INSTRUCTIONS = `Tidy keeps the user's tasks, projects and lists. Look before you change: read tasks, projects or lists first and use their ids exactly.
@@ -135,7 +138,8 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
   }
 
   const settings = readSettings(db);
-  const tools = offeredTools(deps.tools, settings);
+  // Memory: a client reads it and may `remember` with the user's yes; it never changes or forgets one.
+  const tools = [...offeredTools(deps.tools, settings).filter((t) => !MEMORY_TOOL_NAMES.has(t.name)), ...MCP_MEMORY_TOOLS];
   const byName = new Map(tools.map((t) => [t.name, t]));
 
   const identify = (server: McpServer, ctx: ServerContext): void => {
@@ -194,10 +198,28 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
         { tool: tool.name, args },
         {
           tools: byName,
-          ctx: { db, action, signal: ctx.mcpReq.signal, services: deps.services },
+          ctx: {
+            db,
+            action,
+            signal: ctx.mcpReq.signal,
+            services: deps.services,
+            memory: {
+              ...(s.memory ? {} : { off: 'memory is switched off in Tidy' }),
+              from: {
+                conversationId: null,
+                get runId() {
+                  return action.requestId;
+                },
+              },
+              userText: '',
+              // remember always asks here (below): it runs only after the user's yes.
+              approvedByUser: answer?.approve === true,
+            },
+          },
           bulk,
           approval: {
-            needed: (t) => approvalPolicy(s.approvals, t) === 'ask',
+            // Memories change only through an approval the user sees: remember always asks.
+            needed: (t) => t.name === rememberTool.name || approvalPolicy(s.approvals, t) === 'ask',
             ask: (_t, question) => {
               if (answer) return Promise.resolve(answer.approve ? 'approve' : 'decline');
               if (answered) return Promise.resolve('decline'); // declined or cancelled in the client

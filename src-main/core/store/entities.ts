@@ -103,6 +103,13 @@ export const ENTITIES = [
     word: KINDS.filter.noun,
   },
   {
+    table: KINDS.memory.table,
+    prefix: KINDS.memory.letter,
+    word: KINDS.memory.noun,
+    parent: { table: 'projects', column: 'project_id', live: (row) => row['archived_at'] === null },
+    search: { column: 'text' },
+  },
+  {
     table: KINDS.routine.table,
     prefix: KINDS.routine.letter,
     word: KINDS.routine.noun,

@@ -479,6 +479,40 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 13,
+    description: 'memories: short facts the user keeps for the agent (scope, where each came from); incognito conversations',
+    up(db) {
+      db.exec(`
+        -- A memory: one short fact (at most 500 characters), for every request (project_id NULL) or for one
+        -- project's. conversation_id and run_id say where it came from (NULL: the user wrote it by hand); plain
+        -- references, as a memory outlives the conversation it came from and an export carries no conversations.
+        -- archived_at: forgotten (undo brings it back).
+        CREATE TABLE memories (
+          id TEXT PRIMARY KEY,
+          text TEXT NOT NULL,
+          project_id TEXT REFERENCES projects(id),
+          conversation_id TEXT,
+          run_id TEXT,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          archived_at TEXT
+        );
+        CREATE INDEX memories_live ON memories(archived_at, project_id);
+        CREATE INDEX memories_by_conversation ON memories(conversation_id) WHERE conversation_id IS NOT NULL;
+
+        -- When a memory was last put in a request's prompt. A table of its own, not a column of memories: the
+        -- action log compares whole rows, and being read must not block undoing an edit.
+        CREATE TABLE memory_uses (
+          memory_id TEXT PRIMARY KEY,
+          last_used_at TEXT NOT NULL
+        ) WITHOUT ROWID;
+
+        -- An incognito conversation neither reads nor writes memory.
+        ALTER TABLE conversations ADD COLUMN incognito INTEGER NOT NULL DEFAULT 0;
+      `);
+    },
+  },
+  {
     version: 14,
     description: 'pending approvals kept as rows (answerable after a restart); routines: the agent on a schedule, with claims per occurrence',
     up(db) {

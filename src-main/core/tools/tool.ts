@@ -21,6 +21,22 @@ export interface ToolServices {
   fetch: typeof fetch;
 }
 
+/**
+ * What the memory tools may do in this call (src-main/core/tools/memory.ts): set by the agent loop for a
+ * conversation with the user, and by the MCP server for a call the user approved; absent elsewhere, where
+ * memory cannot be written.
+ */
+export interface MemoryAccess {
+  /** Set when memory is off for this request, saying why (the setting is off, the conversation is incognito). */
+  off?: string;
+  /** Where a remembered fact comes from. */
+  from: { conversationId: string | null; runId: string | null };
+  /** The user's own messages of this conversation (no tool results): a remembered text must be made of their words. */
+  userText: string;
+  /** The user approved this very call (MCP elicitation): the words need not be checked. */
+  approvedByUser?: boolean;
+}
+
 /** What a tool runs with: the database, the request its changes are logged under, the run's signal, and its services. */
 export interface ToolContext {
   db: Db;
@@ -29,6 +45,8 @@ export interface ToolContext {
   /** Aborted on cancel or at the time limit; long-running tools (the calculator) must stop on it. */
   signal: AbortSignal;
   services: ToolServices;
+  /** Memory for this call; without it the memory tools refuse. */
+  memory?: MemoryAccess;
 }
 
 /** Services for a process: one lazily started calculator, the real clock and fetch. */

@@ -14,7 +14,7 @@ import '../../styles/tasks-ui.css';
 
 type Hit = SearchResults['groups'][number]['hits'][number];
 
-const GROUP_NAMES: Record<Hit['kind'], string> = { task: 'Tasks', project: 'Projects', list: 'Lists', item: 'List items', event: 'Events', conversation: 'Conversations' };
+const GROUP_NAMES: Record<Hit['kind'], string> = { task: 'Tasks', project: 'Projects', list: 'Lists', item: 'List items', event: 'Events', memory: 'Memories', conversation: 'Conversations' };
 
 /** The id of the search box, for Ctrl+F and /. */
 export const SEARCH_BOX = 'search-box';

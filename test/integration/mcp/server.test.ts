@@ -41,7 +41,15 @@ describe('tidy mcp', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     // The same definitions the agent uses (wikipedia is off by default, so not offered).
-    expect(names).toEqual([...TOOLS.filter((t) => t.name !== 'wikipedia').map((t) => t.name), 'undo_last_request', 'undo_request']);
+    // Memory: read it, and remember with the user's yes; never update or forget from another app.
+    const memoryTools = ['remember', 'update_memory', 'forget'];
+    expect(names).toEqual([
+      ...TOOLS.filter((t) => t.name !== 'wikipedia' && !memoryTools.includes(t.name)).map((t) => t.name),
+      'get_memories',
+      'remember',
+      'undo_last_request',
+      'undo_request',
+    ]);
     for (const name of ['move_tasks', 'add_tasks', 'complete_tasks']) expect(names).toContain(name);
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect(byName.get('get_inbox_tasks')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
@@ -99,6 +107,31 @@ describe('tidy mcp', () => {
     expect(asked).toEqual(["Tidy: Complete task 'Buy milk'?", "Tidy: Complete task 'Call mum'?"]);
     const open = JSON.parse(tidy(db, ['tasks', '--json']).stdout) as { content: string }[];
     expect(open.map((t) => t.content)).toEqual(['Call mum']);
+  });
+
+  it('reads memories, and remembers only with the user’s yes through elicitation', async () => {
+    const db = join(tempDir(), 'tidy.db');
+    expect(tidy(db, ['memory', 'add', 'groceries go to Errands']).code).toBe(0);
+    const asked: string[] = [];
+    let allow = false;
+    const { client } = await connect(db, 'Cursor', { elicit: (m) => (asked.push(m), allow) });
+    const read = json(await client.callTool({ name: 'get_memories', arguments: {} }));
+    expect(read).toEqual({ memories: [{ id: 'y1', text: 'groceries go to Errands', scope: 'everywhere', project: null }], total: 1 });
+    // A tool result (or the client's model) asking to remember: the user says no, nothing is kept.
+    const declined = await client.callTool({ name: 'remember', arguments: { text: 'my password is hunter2' } });
+    expect(declined.isError).toBe(true);
+    expect(asked).toEqual(["Tidy: Remember 'my password is hunter2'?"]);
+    allow = true;
+    const kept = json(await client.callTool({ name: 'remember', arguments: { text: 'no meetings before 10' } }));
+    expect(kept).toMatchObject({ id: 'y2', text: 'no meetings before 10', scope: 'everywhere' });
+    const listed = JSON.parse(tidy(db, ['memory', 'list', '--json']).stdout) as { text: string; runId: string | null }[];
+    expect(listed.map((m) => m.text)).toEqual(['groceries go to Errands', 'no meetings before 10']);
+    expect(listed[1]!.runId).toMatch(/^m\d+$/);
+    // A client that cannot ask is refused.
+    const { client: blind } = await connect(db, 'Blind');
+    const refused = await blind.callTool({ name: 'remember', arguments: { text: 'anything' } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain("needs the user's approval");
   });
 
   it('refuses a tool that needs approval when the client cannot ask, and changes nothing', async () => {

@@ -8,7 +8,8 @@ import { channels, DATA_TOPICS, type ChannelName, type DataChanged } from '../..
 import type { AgentEvent } from '../../../src-shared/events';
 import type { Model } from '../../../src-main/core/llm/port';
 import { memoryHost } from '../../support/host';
-import { snapshot } from '../../support/db';
+import { okValue, snapshot } from '../../support/db';
+import { addMemory } from '../../../src-main/core';
 import { sendFile } from '../../../src-renderer/lib/upload';
 import { call as toolCall, calls, hang, say, ScriptedModel } from '../../fakes/scripted-model';
 
@@ -624,6 +625,36 @@ describe('the action log and undo', () => {
     expect((await call('conversations.unarchive', { id: c.id })).archivedAt).toBeNull();
     expect((await call('conversations.list', {})).map((x) => x.id)).toContain(c.id);
     expect((await refusal(call('conversations.archive', { id: 'c999' }))).message).toContain('no conversation with id c999');
+  });
+
+  it('keeps memories: add, edit, forget and list them; archiving a conversation may forget the ones it made', async () => {
+    const { call, db, events } = setup();
+    await call('projects.create', { name: 'Errands' });
+    const m = await call('memory.add', { text: 'groceries go to Errands' });
+    expect(m.value).toMatchObject({ text: 'groceries go to Errands', projectId: null, conversationId: null });
+    expect(events.at(-1)?.topics).toContain('memory');
+    await call('memory.update', { memory: m.value.id, text: 'groceries always go to Errands', project: 'Errands' });
+    const listed = await call('memory.list', {});
+    expect(listed.memories.map((x) => [x.text, x.project])).toEqual([['groceries always go to Errands', 'Errands']]);
+    expect(listed).toMatchObject({ enabled: true, budget: { applied: 0, left: 0 } });
+    await call('memory.forget', { memory: m.value.id });
+    expect((await call('memory.list', {})).memories).toEqual([]);
+    expect((await call('memory.list', { includeArchived: true, query: 'groceries' })).memories).toHaveLength(1);
+    await expect(call('memory.add', { text: 'x'.repeat(501) })).rejects.toThrow(/501 characters/);
+
+    const c = await call('conversations.create', { title: 'Shopping', incognito: true });
+    expect(c.incognito).toBe(true);
+    const kept = await call('conversations.create', { title: 'Other' });
+    expect(kept.incognito).toBeUndefined();
+    okValue(addMemory(db, { requestId: 'r1', source: 'agent' }, { text: 'no meetings before 10', from: { conversationId: kept.id, runId: 'r1' } }));
+    okValue(addMemory(db, { requestId: 'r1', source: 'agent' }, { text: 'the dentist is on Fridays', from: { conversationId: kept.id, runId: 'r1' } }));
+    expect((await call('memory.list', { conversationId: kept.id })).memories).toHaveLength(2);
+    await call('conversations.archive', { id: kept.id, forgetMemories: true });
+    expect((await call('memory.list', {})).memories).toEqual([]);
+    // One request by hand: one undo brings both back.
+    const undo = await call('actions.undoRequest', { requestId: (await call('actions.list', {})).groups[0]!.requestId });
+    expect(undo.reversed).toHaveLength(2);
+    expect((await call('memory.list', {})).memories).toHaveLength(2);
   });
 
   it('undo with cascade reverses the later changes first', async () => {

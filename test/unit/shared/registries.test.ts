@@ -14,7 +14,7 @@ describe('topics (src-shared/topics.ts)', () => {
 
 describe('kinds (src-shared/entities.ts)', () => {
   it('give search kinds, nouns and plurals', () => {
-    expect(SEARCH_KINDS).toEqual(['task', 'project', 'list', 'item', 'event', 'conversation']);
+    expect(SEARCH_KINDS).toEqual(['task', 'project', 'list', 'item', 'event', 'conversation', 'memory']);
     expect(SearchKind.safeParse('calendar').success).toBe(false);
     expect(kindOfTable('list_items')).toBe('item');
     expect(kindOfTable('settings')).toBeNull();

@@ -28,6 +28,7 @@ describe('the tool catalogue', () => {
       'get_events', 'find_free_slots', 'book_event', 'move_event', 'cancel_event',
       'calculate', 'search', 'wikipedia',
       'plan_tasks',
+      'remember', 'update_memory', 'forget',
       'create_routine',
     ]);
     for (const t of TOOLS) {
@@ -66,6 +67,9 @@ describe('the tool catalogue', () => {
       cancel_event: '{event_id}',
       // The card sends the edited blocks back as arguments too; the model is shown only DESIGN's.
       plan_tasks: '{task_ids?: array, filter?, from, to}',
+      remember: '{text, scope?}',
+      update_memory: '{memory_id, text}',
+      forget: '{memory_id}',
       create_routine: '{name, request, schedule}',
     });
   });
