@@ -49,6 +49,11 @@ describe('tidy mcp', () => {
     expect(byName.get('move_task')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     for (const t of tools) expect(t.annotations?.destructiveHint).toBe(false);
     expect(byName.get('move_tasks')!.inputSchema).toMatchObject({ type: 'object', required: ['task_ids', 'project_id'] });
+    // The rich fields (issue 30) reach MCP clients as they reach the agent.
+    const props = (name: string) => Object.keys((byName.get(name)!.inputSchema as { properties: object }).properties);
+    expect(props('update_task')).toEqual(expect.arrayContaining(['description', 'deadline', 'duration_min', 'labels', 'section', 'parent_id']));
+    const item = (byName.get('add_tasks')!.inputSchema as unknown as { properties: { tasks: { items: { properties: object } } } }).properties.tasks.items.properties;
+    expect(Object.keys(item)).toEqual(expect.arrayContaining(['description', 'deadline', 'duration_min', 'labels', 'section', 'parent_id']));
   });
 
   it('logs a session’s changes as one request named after the client, and undoes it', async () => {
