@@ -140,7 +140,9 @@ describe('tidy mcp', () => {
     expect(tidy(db, ['add', 'Buy milk']).code).toBe(0);
     const { client } = await connect(db, 'Inspector');
     const other = new Database(db);
-    onTestFinished(() => other.close());
+    onTestFinished(() => {
+      other.close();
+    });
     other.prepare('BEGIN IMMEDIATE').run();
     let settled = false;
     const call = client.callTool({ name: 'add_task', arguments: { content: 'After the lock' } }).finally(() => (settled = true));
