@@ -17,3 +17,21 @@ describe('taskCounts', () => {
     expect(taskCounts(db, '2035-03-14')).toEqual({ inbox: 5, today: 6, overdue: 3, upcoming: 4 });
   });
 });
+
+describe('date terms of the filter language as ranges of due', () => {
+  it('today, tomorrow, overdue, due before: and due after: keep the date-part boundaries, with or without a time', async () => {
+    const { findTasks } = await import('../../../src-main/core/domain/filter');
+    const { db } = tempDb();
+    const ctx = userCtx(db);
+    for (const d of ['2035-03-13T23:59', '2035-03-14', '2035-03-14T10:00', '2035-03-15T00:00', '2035-03-16'])
+      okValue(addTask(db, ctx, { content: d, due: d }));
+    const now = new Date(2035, 2, 14, 12, 0);
+    const q = (filter: string) => findTasks(db, { filter, today: '2035-03-14', now }).tasks.map((t) => t.content);
+    expect(q('today')).toEqual(['2035-03-14', '2035-03-14T10:00']);
+    expect(q('tomorrow')).toEqual(['2035-03-15T00:00']);
+    expect(q('overdue')).toEqual(['2035-03-13T23:59']);
+    expect(q('due before: 2035-03-15')).toEqual(['2035-03-13T23:59', '2035-03-14', '2035-03-14T10:00']);
+    expect(q('due after: 2035-03-14')).toEqual(['2035-03-15T00:00', '2035-03-16']);
+    expect(q('no date | !overdue & !today')).toEqual(['2035-03-15T00:00', '2035-03-16']);
+  });
+});
