@@ -17,6 +17,7 @@ import { createOpenAIModel } from '../src-main/core/llm/openai';
 import type { ChatMessage, Model } from '../src-main/core/llm/port';
 import { SEED_INBOX } from '../test/fakes/seed';
 import { benchScale } from './scale';
+import { benchThousand } from './thousand';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply, type RecordedRequest } from '../test/fakes/openai-server';
 
 const STEPS = 20;
@@ -318,6 +319,8 @@ async function promptTokens(): Promise<void> {
 
 export async function benchAgent(): Promise<void> {
   await benchScale(seedSystemPrompt);
+  console.log('');
+  await benchThousand();
   console.log('');
   await overhead();
   console.log('');

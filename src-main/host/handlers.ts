@@ -169,7 +169,7 @@ function operationHandlers(db: Db, operations: readonly AnyOperation[]): Operati
 /** A plan as the UI's preview shows it: counts, the first few tasks of each project, and the plan in words. */
 function previewOf(plan: TodoistPlan) {
   return {
-    projects: plan.projects.map((p) => ({ name: p.name, isNew: p.existingId === null, tasks: p.tasks.length, sections: p.sections.slice(0, 20), sample: p.tasks.slice(0, 5).map((t) => t.content.slice(0, 200)) })),
+    projects: plan.projects.map((p) => ({ name: p.name, isNew: p.existingId === null, tasks: p.tasks.length, sections: p.sections.slice(0, 20), sample: p.tasks.slice(0, 5).map((t) => [t.content, ...t.labels.map((l) => `@${l}`)].join(' ').slice(0, 200)) })),
     totals: plan.totals,
     lines: describePlan(plan),
   };

@@ -19,8 +19,9 @@ export function printConfig(cli: Cli, client: string): unknown {
 
 async function serve(cli: Cli): Promise<void> {
   const log = (line: string) => process.stderr.write(`tidy mcp: ${printable(line)}\n`);
-  const db = cli.db({ verify: 'always' });
-  const { createTidyMcpServer } = await import('../../core/mcp/server');
+  const { createTidyMcpServer, MCP_BUSY_TIMEOUT_MS } = await import('../../core/mcp/server');
+  // A short busy timeout: a call waits for another process's write lock on a timer (server.ts whileBusy), not by blocking.
+  const db = cli.db({ verify: 'always', busyTimeoutMs: MCP_BUSY_TIMEOUT_MS });
   const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
   const { BoundedStdioTransport } = await import('../../core/mcp/stdio');
   let calculator: ReturnType<ToolServices['calculator']> | undefined;

@@ -4,29 +4,35 @@
  * preview show exactly what the import (applyTodoistImport) then creates, in one transaction, as one
  * request in the action log (source 'import'): `tidy undo --run <request>` takes the whole import back.
  *
- * How Todoist's rows map (TYPE column):
- * - `task` → a Tidy task. CONTENT is the text (labels such as `@errands` stay in it); PRIORITY is the CSV's
- *   1–4 where 1 = p1, which is Tidy's meaning too; DATE goes through todoistDate(): a date, a date-time, a
- *   phrase such as "tomorrow at 5pm", or a recurring one ("every monday") that becomes the task's
- *   recurrence; a phrase Tidy cannot read (fully) is kept in the task's text in brackets.
- * - INDENT > 1 (subtasks): Tidy has no subtasks; they become tasks of their own in the same project, in
- *   file order, and the summary counts them.
- * - `section`: Tidy has no sections; their tasks go into the project, and the summary names the sections.
- * - `note` (a comment on the task above) and DESCRIPTION: Tidy tasks have no notes yet; they are not
- *   imported, and the summary counts them so nobody is surprised.
+ * How Todoist's rows map (TYPE column), losing nothing Tidy has a field for:
+ * - `task` → a Tidy task. CONTENT is the text, with its `@labels` taken out as labels (created on first
+ *   use); PRIORITY is the CSV's 1–4 where 1 = p1, which is Tidy's meaning too; DATE goes through
+ *   todoistDate(): a date, a date-time, a phrase such as "tomorrow at 5pm", or a recurring one ("every
+ *   monday") that becomes the task's recurrence; a phrase Tidy cannot read (fully) is kept in the task's
+ *   text in brackets. DESCRIPTION is the task's description; DEADLINE its deadline; DURATION with
+ *   DURATION_UNIT (minute or day) its duration (the newer exports' columns, when present). A value Tidy
+ *   cannot store stays in the text in brackets, like an unread date.
+ * - INDENT > 1: a subtask of the nearest task above with a smaller INDENT (any depth; a jump of more than
+ *   one level hangs under that nearest task).
+ * - `section`: a section of the project (one of an existing project's, by name, or a new one); the tasks
+ *   below it are in it, until the next section.
+ * - `note`: a comment on the task above, dated by its DATE when that is an ISO date or date-time; a note
+ *   above every task (on the project itself) has nowhere to go and is counted in the preview.
  * - `meta` rows (view settings) and blank rows are skipped.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import { checkDate } from '../../../src-shared/dates';
 import { basename, join } from 'node:path';
 import { INBOX_ID } from '../../../src-shared/domain';
-import { nextOccurrence, parseDue, parseQuickAdd } from '../../../src-shared/quickadd';
+import { nextOccurrence, parseDue, parseQuickAdd, recurrenceWords } from '../../../src-shared/quickadd';
 import { ChangeSet } from '../actions/changes';
 import { recordAction, type ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { MAX_NAME, MAX_TEXT, nameKey } from '../domain/text';
+import { hasVisibleText, MAX_NAME, MAX_TEXT, nameKey } from '../domain/text';
+import { MAX_DESCRIPTION, MAX_DURATION_MIN, MAX_COMMENTS } from '../domain/tasks';
+import { labelId, MAX_LABELS } from '../domain/labels';
 import { backupDatabase, backupsDir, stamp } from './backup';
 import { ImportError } from './import';
 import { readZip, ZipError } from './zip';
@@ -44,6 +50,7 @@ export interface TodoistFile {
 }
 
 export interface PlannedTask {
+  /** The text, without the labels taken out of it. */
   content: string;
   priority: 1 | 2 | 3 | 4;
   due: string | null;
@@ -51,8 +58,18 @@ export interface PlannedTask {
   recurrence: string | null;
   /** Line in the CSV where the row starts (1-based, the header is line 1). */
   line: number;
-  /** 1 for a top-level task, 2–5 for subtasks. */
+  /** 1 for a top-level task, 2–5 for subtasks, as the CSV says. */
   indent: number;
+  /** The task it is a subtask of: its index in the project's `tasks` (always an earlier one), or null. */
+  parent: number | null;
+  /** Its section: an index into the project's `sections`, or null. */
+  section: number | null;
+  labels: string[];
+  description: string | null;
+  deadline: string | null;
+  durationMin: number | null;
+  /** Its note rows, in file order; `at` is the note's date (ISO) when the row gave one. */
+  comments: { text: string; at: string | null }[];
 }
 
 export interface PlannedProject {
@@ -62,18 +79,41 @@ export interface PlannedProject {
   /** A live project of that name already exists: the tasks go into it. */
   existingId: string | null;
   tasks: PlannedTask[];
+  /** Its sections, each name once, in file order. */
   sections: string[];
-  /** note rows and non-empty DESCRIPTIONs, which Tidy does not import yet. */
+  /** note rows (comments) on its tasks, and non-empty DESCRIPTIONs. */
   notes: number;
   descriptions: number;
   subtasks: number;
+  /** The deepest subtask level (0: none). */
+  depth: number;
+  /** Note rows above every task: on the project itself, which Tidy has no comments for. */
+  projectNotes: number;
   /** Dates Tidy could not read (kept in the content). */
   unreadDates: number;
 }
 
 export interface TodoistPlan {
   projects: PlannedProject[];
-  totals: { projects: number; newProjects: number; tasks: number; sections: number; notes: number; descriptions: number; subtasks: number; recurring: number; unreadDates: number };
+  totals: {
+    projects: number;
+    newProjects: number;
+    tasks: number;
+    sections: number;
+    notes: number;
+    descriptions: number;
+    subtasks: number;
+    recurring: number;
+    unreadDates: number;
+    /** Distinct labels, and how many of them Tidy does not have yet. */
+    labels: number;
+    newLabels: number;
+    deadlines: number;
+    durations: number;
+    projectNotes: number;
+  };
+  /** The distinct labels, first spelling, in file order. */
+  labels: string[];
 }
 
 export interface TodoistResult extends TodoistPlan {
@@ -222,11 +262,63 @@ function parseFile(file: TodoistFile): Parsed {
 
 const PRIORITIES = new Set(['1', '2', '3', '4']);
 
+/** `@label` words in a task's text (Todoist writes a task's labels so): after a space or at the start, up to a space or the end. */
+const LABEL_IN_TEXT = /(^|[ \t]+)@([^\s,@#]{1,60})(?=\s|$)/gu;
+
+/**
+ * The labels written in a task's text, and the text without them. A word that is no valid label (a
+ * control character, say) stays in the text; a text of nothing but labels keeps them in it too.
+ */
+export function labelsOutOfText(text: string): { content: string; labels: string[] } {
+  const labels: string[] = [];
+  const seen = new Set<string>();
+  const content = text
+    .replace(LABEL_IN_TEXT, (whole, _pre: string, name: string) => {
+      const clean = name.normalize('NFC');
+      if (/\p{Cc}/u.test(clean)) return whole;
+      if (!seen.has(nameKey(clean))) {
+        seen.add(nameKey(clean));
+        labels.push(clean);
+      }
+      return '';
+    })
+    .trim();
+  if (!hasVisibleText(content) || labels.length > MAX_LABELS) return { content: text, labels: [] };
+  return { content, labels };
+}
+
+/** A note row's DATE as an ISO instant, when it is an ISO date or date-time; anything else is no date. */
+function noteDate(raw: string): string | null {
+  const iso = ISO.exec(raw.trim());
+  if (!iso || !checkDate(iso[2] ? `${iso[1]}T${iso[2]}:${iso[3]}` : iso[1]).ok) return null;
+  const d = new Date(iso[4] ? raw.trim().replace(' ', 'T') : iso[2] ? `${iso[1]}T${iso[2]}:${iso[3]}:00` : `${iso[1]}T00:00:00`);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** DEADLINE as a date (YYYY-MM-DD), or what to keep in the text when Tidy cannot read it. */
+function deadlineOf(raw: string, dateOfCell: (raw: string) => ReturnType<typeof todoistDate>): { deadline: string | null; keep: string | null } {
+  if (!raw) return { deadline: null, keep: null };
+  const d = dateOfCell(raw);
+  if (d.due && !d.recurrence && !d.keep) return { deadline: d.due.slice(0, 10), keep: null };
+  return { deadline: null, keep: `deadline ${raw}` };
+}
+
+/** DURATION and DURATION_UNIT (minute or day) as minutes, or what to keep in the text when out of Tidy's range. */
+function durationOf(amount: string, unit: string): { minutes: number | null; keep: string | null } {
+  if (!amount) return { minutes: null, keep: null };
+  const n = /^\d{1,9}$/.test(amount) ? Number(amount) : NaN;
+  const per = /^(minutes?|)$/i.test(unit) ? 1 : /^days?$/i.test(unit) ? 1440 : NaN;
+  const minutes = n * per;
+  if (Number.isInteger(minutes) && minutes >= 1 && minutes <= MAX_DURATION_MIN) return { minutes, keep: null };
+  return { minutes: null, keep: `takes ${amount.slice(0, 20)}${unit ? ` ${unit.slice(0, 20)}` : ''}` };
+}
+
 /** Reads every file and works out what an import would create. Writes nothing; throws an ImportError of one line. */
 export function planTodoistImport(db: Db, files: TodoistFile[], options: { project?: string; now?: Date } = {}): TodoistPlan {
   const now = options.now ?? new Date();
   if (options.project !== undefined && files.length > 1) fail('--project applies to a single CSV; a backup ZIP makes one project per CSV');
   const projects = new Map<string, PlannedProject>();
+  const labels = new Map<string, string>();
   let total = 0;
   // Exports repeat the same few phrases ("every monday", "tomorrow") thousands of times; chrono is slow.
   const dates = new Map<string, ReturnType<typeof todoistDate>>();
@@ -247,49 +339,99 @@ export function planTodoistImport(db: Db, files: TodoistFile[], options: { proje
         key === nameKey('Inbox')
           ? { id: INBOX_ID }
           : (cached(db, `SELECT id FROM projects WHERE name_key = ? AND archived_at IS NULL`).get(key) as { id: string } | undefined);
-      project = { name, file: file.name, existingId: existing?.id ?? null, tasks: [], sections: [], notes: 0, descriptions: 0, subtasks: 0, unreadDates: 0 };
+      project = { name, file: file.name, existingId: existing?.id ?? null, tasks: [], sections: [], notes: 0, descriptions: 0, subtasks: 0, depth: 0, projectNotes: 0, unreadDates: 0 };
       projects.set(key, project);
     }
     const cell = (cells: string[], col: string): string => {
       const i = header[col];
       return i === undefined ? '' : (cells[i] ?? '').trim();
     };
+    // The open branch of the subtask tree: the latest task at each depth, as indices into project.tasks.
+    const branch: { indent: number; index: number; depth: number }[] = [];
+    let section: number | null = null;
+    let last: PlannedTask | null = null;
     for (const { line, cells } of rows) {
       const type = cell(cells, 'TYPE').toLowerCase();
       const where = `${file.name}, line ${line}`;
       if (type === '' && cells.every((c) => c.trim() === '')) continue;
       if (type === 'meta') continue;
       if (type === 'section') {
-        const s = cell(cells, 'CONTENT');
-        if (s) project.sections.push(s.slice(0, MAX_NAME));
+        const s = cell(cells, 'CONTENT').normalize('NFC').replace(/\s+/g, ' ').slice(0, MAX_NAME).trim();
+        if (s && hasVisibleText(s)) {
+          const at = project.sections.findIndex((x) => nameKey(x) === nameKey(s));
+          section = at >= 0 ? at : project.sections.push(s) - 1;
+        } else section = null;
+        branch.length = 0;
+        last = null;
         continue;
       }
       if (type === 'note') {
-        if (cell(cells, 'CONTENT')) project.notes++;
+        const text = cell(cells, 'CONTENT');
+        if (!text || !hasVisibleText(text)) continue;
+        if (text.length > MAX_DESCRIPTION) fail(`${where}: the comment is ${text.length} characters long, more than Tidy's ${MAX_DESCRIPTION}; shorten it — nothing was imported`);
+        if (!last) {
+          project.projectNotes++;
+          continue;
+        }
+        if (last.comments.length >= MAX_COMMENTS) fail(`${where}: more than ${MAX_COMMENTS} comments on one task; nothing was imported`);
+        last.comments.push({ text, at: noteDate(cell(cells, 'DATE')) });
+        project.notes++;
         continue;
       }
       if (type !== 'task') fail(`${where}: TYPE ${JSON.stringify(type.slice(0, 40))} is not task, section, note or meta; fix the row — nothing was imported`);
-      const content = cell(cells, 'CONTENT').normalize('NFC');
-      if (!content) fail(`${where}: the task has no CONTENT; fix the row — nothing was imported`);
+      const raw = cell(cells, 'CONTENT').normalize('NFC');
+      if (!raw || !hasVisibleText(raw)) fail(`${where}: the task has no CONTENT; fix the row — nothing was imported`);
       const p = cell(cells, 'PRIORITY');
       if (p && !PRIORITIES.has(p)) fail(`${where}: PRIORITY ${JSON.stringify(p.slice(0, 20))} is not 1, 2, 3 or 4; fix the row — nothing was imported`);
       const ind = cell(cells, 'INDENT');
       if (ind && !/^[1-5]$/.test(ind)) fail(`${where}: INDENT ${JSON.stringify(ind.slice(0, 20))} is not 1 to 5; fix the row — nothing was imported`);
       const date = dateOfCell(cell(cells, 'DATE'));
-      const text = date.keep ? `${content} (${date.keep})` : content;
+      const deadline = deadlineOf(cell(cells, 'DEADLINE'), dateOfCell);
+      const duration = durationOf(cell(cells, 'DURATION'), cell(cells, 'DURATION_UNIT'));
+      const { content, labels: own } = labelsOutOfText(raw);
+      const kept = [date.keep, deadline.keep, duration.keep].filter((k): k is string => k !== null);
+      const text = kept.length ? `${content} (${kept.join('; ')})` : content;
       if (text.length > MAX_TEXT) fail(`${where}: the task is ${text.length} characters long, more than Tidy's ${MAX_TEXT}; shorten it — nothing was imported`);
-      if (cell(cells, 'DESCRIPTION')) project.descriptions++;
+      const description = cell(cells, 'DESCRIPTION').replace(/\r\n?/g, '\n');
+      if (description.length > MAX_DESCRIPTION) fail(`${where}: the description is ${description.length} characters long, more than Tidy's ${MAX_DESCRIPTION}; shorten it — nothing was imported`);
+      if (description) project.descriptions++;
       const indent = ind ? Number(ind) : 1;
-      if (indent > 1) project.subtasks++;
+      while (branch.length && branch[branch.length - 1]!.indent >= indent) branch.pop();
+      const up = indent > 1 ? branch[branch.length - 1] : undefined;
+      if (up) {
+        project.subtasks++;
+        project.depth = Math.max(project.depth, up.depth + 1);
+      }
       if (date.keep && !date.recurrence) project.unreadDates++;
-      project.tasks.push({ content: text, priority: (p ? Number(p) : 4) as PlannedTask['priority'], due: date.due, recurrence: date.recurrence, line, indent });
+      for (const l of own) if (!labels.has(nameKey(l))) labels.set(nameKey(l), l);
+      const task: PlannedTask = {
+        content: text,
+        priority: (p ? Number(p) : 4) as PlannedTask['priority'],
+        due: date.due,
+        recurrence: date.recurrence,
+        line,
+        indent,
+        parent: up ? up.index : null,
+        section,
+        labels: own,
+        description: description && hasVisibleText(description) ? description : null,
+        deadline: deadline.deadline,
+        durationMin: duration.minutes,
+        comments: [],
+      };
+      branch.push({ indent, index: project.tasks.length, depth: up ? up.depth + 1 : 0 });
+      project.tasks.push(task);
+      last = task;
       if (++total > MAX_TODOIST_TASKS) fail(`${where}: more than ${MAX_TODOIST_TASKS} tasks in one import; import the projects one at a time — nothing was imported`);
     }
   }
   const list = [...projects.values()];
   const sum = (f: (p: PlannedProject) => number): number => list.reduce((n, p) => n + f(p), 0);
+  const tasks = (f: (t: PlannedTask) => boolean): number => sum((p) => p.tasks.filter(f).length);
+  const known = cached(db, `SELECT 1 FROM labels WHERE name_key = ?`);
   return {
     projects: list,
+    labels: [...labels.values()],
     totals: {
       projects: list.length,
       newProjects: list.filter((p) => p.existingId === null).length,
@@ -298,15 +440,21 @@ export function planTodoistImport(db: Db, files: TodoistFile[], options: { proje
       notes: sum((p) => p.notes),
       descriptions: sum((p) => p.descriptions),
       subtasks: sum((p) => p.subtasks),
-      recurring: sum((p) => p.tasks.filter((t) => t.recurrence !== null).length),
+      recurring: tasks((t) => t.recurrence !== null),
       unreadDates: sum((p) => p.unreadDates),
+      labels: labels.size,
+      newLabels: [...labels.keys()].filter((k) => !known.get(k)).length,
+      deadlines: tasks((t) => t.deadline !== null),
+      durations: tasks((t) => t.durationMin !== null),
+      projectNotes: sum((p) => p.projectNotes),
     },
   };
 }
 
 /**
  * Creates what the plan says, in one transaction, as one request (source 'import'): one action per
- * project, holding the project (when new) and all its tasks, so the log stays short and undo is exact.
+ * project, holding the project (when new), its sections, its tasks with their labels and comments (and the
+ * labels it creates), so the log stays short and undo is exact.
  */
 export function applyTodoistImport(db: Db, plan: TodoistPlan, source = 'Todoist'): { requestId: string } {
   return db
@@ -328,10 +476,23 @@ export function applyTodoistImport(db: Db, plan: TodoistPlan, source = 'Todoist'
             cs.insert('projects', { id: projectId, name: p.name, name_key: nameKey(p.name), builtin: 0, archived_at: null, created_at: t, updated_at: t });
           }
         }
+        // Sections by name: one the project already has (live), else a new one at the end.
+        let sectionPosition = (cached(db, `SELECT max(position) AS p FROM sections WHERE project_id = ?`).get(projectId) as { p: number | null }).p ?? 0;
+        const sectionIds = p.sections.map((name) => {
+          const found = cached(db, `SELECT id FROM sections WHERE project_id = ? AND name_key = ? AND archived_at IS NULL`).get(projectId, nameKey(name)) as { id: string } | undefined;
+          if (found) return found.id;
+          const id = nextId(db, 's');
+          cs.insert('sections', { id, project_id: projectId, name, name_key: nameKey(name), position: ++sectionPosition, archived_at: null, created_at: t, updated_at: t });
+          return id;
+        });
         let position = (cached(db, `SELECT max(position) AS p FROM tasks WHERE project_id = ?`).get(projectId) as { p: number | null }).p ?? 0;
-        for (const task of p.tasks)
+        const taskIds: string[] = [];
+        const createdLabels: string[] = [];
+        for (const task of p.tasks) {
+          const id = nextId(db, 't');
+          taskIds.push(id);
           cs.insert('tasks', {
-            id: nextId(db, 't'),
+            id,
             content: task.content,
             project_id: projectId,
             priority: task.priority,
@@ -341,7 +502,15 @@ export function applyTodoistImport(db: Db, plan: TodoistPlan, source = 'Todoist'
             status: 'open',
             created_at: t,
             updated_at: t,
+            description: task.description,
+            parent_id: task.parent === null ? null : taskIds[task.parent]!,
+            section_id: task.section === null ? null : sectionIds[task.section]!,
+            deadline: task.deadline,
+            duration_min: task.durationMin,
           });
+          for (const name of task.labels) cs.insert('task_labels', { id: nextId(db, 'j'), task_id: id, label_id: labelId(cs, db, name, createdLabels) });
+          for (const c of task.comments) cs.insert('comments', { id: nextId(db, 'n'), task_id: id, text: c.text, created_at: c.at ?? t, updated_at: t });
+        }
         const summary = `Imported ${p.tasks.length} task${p.tasks.length === 1 ? '' : 's'} from ${source} into ${p.existingId === null ? 'new project ' : ''}'${p.name}'`;
         recordAction(db, ctx, { tool: 'import_todoist', args: { file: p.file, project: p.name }, summary, what: { verb: 'imported', kind: 'task', id: null, name: null, count: p.tasks.length, reverses: null }, result: { project: projectId, tasks: p.tasks.length } }, cs.changes);
       }
@@ -350,20 +519,26 @@ export function applyTodoistImport(db: Db, plan: TodoistPlan, source = 'Todoist'
     .immediate();
 }
 
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const some = (names: readonly string[], n = 5): string => `${names.slice(0, n).join(', ')}${names.length > n ? ', …' : ''}`;
+
 /** The plan in words, one line each (the CLI's output and the UI's preview say the same). */
 export function describePlan(plan: TodoistPlan): string[] {
   const lines = plan.projects.map(
     (p) =>
-      `${p.existingId === null ? 'new project' : 'into project'} '${p.name}': ${p.tasks.length} task${p.tasks.length === 1 ? '' : 's'}` +
-      (p.sections.length ? `; sections flattened: ${p.sections.slice(0, 5).join(', ')}${p.sections.length > 5 ? ', …' : ''}` : ''),
+      `${p.existingId === null ? 'new project' : 'into project'} '${p.name}': ${plural(p.tasks.length, 'task')}` +
+      (p.sections.length ? ` in ${plural(p.sections.length, 'section')} (${some(p.sections)})` : ''),
   );
   const t = plan.totals;
   const notes: string[] = [];
-  if (t.subtasks) notes.push(`${t.subtasks} subtask${t.subtasks === 1 ? '' : 's'} become tasks of their own (Tidy has no subtasks)`);
-  if (t.recurring) notes.push(`${t.recurring} recurring task${t.recurring === 1 ? '' : 's'}, due on the next occurrence`);
+  const depth = Math.max(0, ...plan.projects.map((p) => p.depth));
+  if (t.subtasks) notes.push(`${plural(t.subtasks, 'subtask')}, ${depth === 1 ? 'one level' : `up to ${depth} levels`} deep`);
+  if (t.labels) notes.push(`${plural(t.labels, 'label')}: ${some(plan.labels.map((l) => `@${l}`), 8)}${t.newLabels ? ` (${t.newLabels} new)` : ''}`);
+  if (t.descriptions || t.notes) notes.push(`${plural(t.descriptions, 'description')} and ${plural(t.notes, 'comment')}`);
+  if (t.deadlines || t.durations) notes.push(`${plural(t.deadlines, 'deadline')} and ${plural(t.durations, 'duration')}`);
+  if (t.recurring) notes.push(`${plural(t.recurring, 'recurring task')}, due on the next occurrence`);
   if (t.unreadDates) notes.push(`${t.unreadDates} date${t.unreadDates === 1 ? '' : 's'} Tidy could not read, kept in the task text`);
-  if (t.notes || t.descriptions)
-    notes.push(`not imported: ${t.notes} comment${t.notes === 1 ? '' : 's'} and ${t.descriptions} description${t.descriptions === 1 ? '' : 's'} (Tidy tasks have no notes yet)`);
+  if (t.projectNotes) notes.push(`not imported: ${plural(t.projectNotes, 'comment')} on a project itself (Tidy keeps comments on tasks)`);
   return [...lines, ...notes];
 }
 
@@ -383,4 +558,64 @@ export async function importTodoist(
   if (dbPath !== ':memory:') backup = (await backupDatabase(db, join(backupsDir(dbPath), `tidy-before-import-${stamp(options.now ?? new Date())}.db`))).path;
   const { requestId } = applyTodoistImport(db, plan);
   return { ...plan, requestId, backup };
+}
+
+/** The columns of Todoist's CSV template, as its newest exports write them. */
+export const TODOIST_COLUMNS = ['TYPE', 'CONTENT', 'DESCRIPTION', 'PRIORITY', 'INDENT', 'AUTHOR', 'RESPONSIBLE', 'DATE', 'DATE_LANG', 'TIMEZONE', 'DURATION', 'DURATION_UNIT', 'DEADLINE', 'DEADLINE_LANG'] as const;
+
+const csvCell = (v: string): string => (/[",\r\n]/.test(v) || /^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+/**
+ * A project's open tasks as Todoist's CSV template (what planTodoistImport reads): tasks outside any
+ * section first, then each live section with its tasks; subtasks below their parent with INDENT one
+ * deeper (capped at Todoist's 5); labels written into the text as `@label`; a repeating task's DATE is
+ * its rule in words; comments as note rows dated by their creation. Importing it gives the same tree.
+ */
+export function exportTodoistCsv(db: Db, projectId: string): string {
+  type Row = { id: string; content: string; priority: number; due: string | null; recurrence: string | null; parent_id: string | null; section_id: string | null; description: string | null; deadline: string | null; duration_min: number | null };
+  const tasks = db
+    .prepare(`SELECT id, content, priority, due, recurrence, parent_id, section_id, description, deadline, duration_min FROM tasks WHERE project_id = ? AND status = 'open' ORDER BY position, id`)
+    .all(projectId) as Row[];
+  const sections = db.prepare(`SELECT id, name FROM sections WHERE project_id = ? AND archived_at IS NULL ORDER BY position, id`).all(projectId) as { id: string; name: string }[];
+  const labelsOf = db.prepare(`SELECT l.name FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ? ORDER BY tl.id`).pluck();
+  const commentsOf = db.prepare(`SELECT text, created_at FROM comments WHERE task_id = ? ORDER BY created_at, rowid`);
+  const open = new Set(tasks.map((t) => t.id));
+  const children = new Map<string | null, Row[]>();
+  for (const t of tasks) {
+    // A subtask whose parent is done or archived is written at the top, as Todoist shows it.
+    const parent = t.parent_id !== null && open.has(t.parent_id) ? t.parent_id : null;
+    const list = children.get(parent) ?? [];
+    list.push(t);
+    children.set(parent, list);
+  }
+  const live = new Set(sections.map((s) => s.id));
+  const lines: string[] = [TODOIST_COLUMNS.join(',')];
+  const row = (values: Partial<Record<(typeof TODOIST_COLUMNS)[number], string>>) => lines.push(TODOIST_COLUMNS.map((c) => csvCell(values[c] ?? '')).join(','));
+  const write = (t: Row, depth: number) => {
+    const labels = (labelsOf.all(t.id) as string[]).map((l) => ` @${l}`).join('');
+    const date = t.recurrence ? recurrenceWords(t.recurrence) : (t.due ?? '');
+    row({
+      TYPE: 'task',
+      CONTENT: `${t.content}${labels}`,
+      DESCRIPTION: t.description ?? '',
+      PRIORITY: String(t.priority),
+      INDENT: String(Math.min(depth, 5)),
+      DATE: date,
+      DATE_LANG: date ? 'en' : '',
+      DURATION: t.duration_min === null ? '' : String(t.duration_min),
+      DURATION_UNIT: t.duration_min === null ? '' : 'minute',
+      DEADLINE: t.deadline ?? '',
+      DEADLINE_LANG: t.deadline ? 'en' : '',
+    });
+    for (const c of commentsOf.all(t.id) as { text: string; created_at: string }[]) row({ TYPE: 'note', CONTENT: c.text, DATE: c.created_at });
+    for (const child of children.get(t.id) ?? []) write(child, depth + 1);
+  };
+  const top = children.get(null) ?? [];
+  for (const t of top) if (t.section_id === null || !live.has(t.section_id)) write(t, 1);
+  for (const s of sections) {
+    lines.push('');
+    row({ TYPE: 'section', CONTENT: s.name });
+    for (const t of top) if (t.section_id === s.id) write(t, 1);
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -18,7 +18,7 @@ import { mutate, type Mutated } from './mutation';
 import type { ActionContext } from '../actions/log';
 import { fail } from '../fail';
 import { cleanLabel } from './labels';
-import { localDate, parseDue, rowsToTasks, SELECT_TASK } from './tasks';
+import { addDays, localDate, parseDue, rowsToTasks, SELECT_TASK } from './tasks';
 import { cleanName, nameKey, now as nowIso, quote } from './text';
 
 /** Longer queries are refused: a filter is a line, not a program. */
@@ -77,9 +77,14 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date 
       params.push(v);
       return '?';
     };
-    if (word === 'today') return `(t.due IS NOT NULL AND substr(t.due, 1, 10) = ${p(today)})`;
-    if (word === 'tomorrow') return `(t.due IS NOT NULL AND substr(t.due, 1, 10) = ${p(dateArg('tomorrow', at))})`;
-    if (word === 'overdue') return `(t.due IS NOT NULL AND substr(t.due, 1, 10) < ${p(today)})`;
+    // Dates as ranges of due itself (YYYY-MM-DD or YYYY-MM-DDTHH:MM sorts by its date part first), so the
+    // (status, due) index answers them instead of a pass over every open task.
+    if (word === 'today') return `(t.due >= ${p(today)} AND t.due < ${p(addDays(today, 1))})`;
+    if (word === 'tomorrow') {
+      const d = dateArg('tomorrow', at);
+      return `(t.due >= ${p(d)} AND t.due < ${p(addDays(d, 1))})`;
+    }
+    if (word === 'overdue') return `(t.due < ${p(today)})`;
     if (word === 'no date' || word === 'no due date') return `(t.due IS NULL)`;
     if (word === 'no deadline') return `(t.deadline IS NULL)`;
     if (word === 'no labels') return `(NOT EXISTS (SELECT 1 FROM task_labels tl WHERE tl.task_id = t.id))`;
@@ -108,11 +113,12 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date 
     }
     const m = /^(due|deadline)\s+(before|after)\s*:\s*(.*)$/is.exec(t);
     if (m) {
-      const column = m[1]!.toLowerCase() === 'due' ? 'substr(t.due, 1, 10)' : 't.deadline';
+      const column = m[1]!.toLowerCase() === 'due' ? 't.due' : 't.deadline';
       const argAt = at + raw.indexOf(':') + 1;
       if (!m[3]!.trim()) bad(text, argAt, 'a date after the colon');
-      const op = m[2]!.toLowerCase() === 'before' ? '<' : '>';
-      return `(${column} IS NOT NULL AND ${column} ${op} ${p(dateArg(m[3]!, argAt))})`;
+      const d = dateArg(m[3]!, argAt);
+      // Before D: any due below D's date; after D: from the next day on (a due with a time on D is not after it).
+      return m[2]!.toLowerCase() === 'before' ? `(${column} < ${p(d)})` : `(${column} >= ${p(addDays(d, 1))})`;
     }
     const s = /^search\s*:\s*(.*)$/is.exec(t);
     if (s) {
@@ -200,8 +206,9 @@ export interface FindQuery {
 export function findTasks(db: Db, q: FindQuery): { tasks: Task[]; total: number } {
   const { sql, params } = compileFilter(q.filter, { today: q.today, now: q.now });
   const status = q.status ?? 'open';
-  const where = `WHERE (? = 'all' OR t.status = ?) AND ${sql}`;
-  const all = [status, status, ...params];
+  // The status as its own term (not `? = 'all' OR …`), so SQLite can use the (status, …) indexes.
+  const where = status === 'all' ? `WHERE ${sql}` : `WHERE t.status = ? AND ${sql}`;
+  const all = status === 'all' ? [...params] : [status, ...params];
   // Not in the statement cache: every query is different text, and preparing one costs microseconds.
   const total = (db.prepare(`SELECT count(*) AS n FROM tasks t ${where}`).get(...all) as { n: number }).n;
   const limit = Math.max(0, Math.min(q.limit ?? 200, 10_000));

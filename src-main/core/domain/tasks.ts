@@ -128,15 +128,16 @@ export function listTasks(db: Db, q: TaskQuery = {}): { tasks: Task[]; total: nu
 
 /** The numbers the sidebar shows: open tasks in the inbox, due today or before (today), before today (overdue), and in Upcoming. */
 export function taskCounts(db: Db, today = localDate()): { inbox: number; today: number; overdue: number; upcoming: number } {
+  // Ranges of the (status, due) and (project_id, status, …) indexes, not a pass over every open task: a due
+  // is YYYY-MM-DD or YYYY-MM-DDTHH:MM, so "on or before today" is every due below the next day's date.
   return cached(
     db,
     `SELECT
-       coalesce(sum(project_id = @inbox), 0) AS inbox,
-       coalesce(sum(due IS NOT NULL AND substr(due, 1, 10) <= @today), 0) AS today,
-       coalesce(sum(due IS NOT NULL AND substr(due, 1, 10) < @today), 0) AS overdue,
-       coalesce(sum(due IS NOT NULL AND substr(due, 1, 10) BETWEEN @today AND @last), 0) AS upcoming
-     FROM tasks WHERE status = 'open'`,
-  ).get({ inbox: INBOX_ID, today, last: addDays(today, UPCOMING_DAYS - 1) }) as { inbox: number; today: number; overdue: number; upcoming: number };
+       (SELECT count(*) FROM tasks WHERE project_id = @inbox AND status = 'open') AS inbox,
+       (SELECT count(*) FROM tasks WHERE status = 'open' AND due < @tomorrow) AS today,
+       (SELECT count(*) FROM tasks WHERE status = 'open' AND due < @today) AS overdue,
+       (SELECT count(*) FROM tasks WHERE status = 'open' AND due >= @today AND due < @after) AS upcoming`,
+  ).get({ inbox: INBOX_ID, today, tomorrow: addDays(today, 1), after: addDays(today, UPCOMING_DAYS) }) as { inbox: number; today: number; overdue: number; upcoming: number };
 }
 
 export function getTask(db: Db, ref: string): Task {

@@ -13,6 +13,7 @@ import { inputShapeProblem, type InputLimits } from '../../../src-shared/bounds'
 import { MCP_SEPARATOR, modelToolName, type McpServerConfig, type McpServers, type McpToolInfo } from '../../../src-shared/mcp';
 import { recordAction } from '../actions/log';
 import type { Tool, ToolContext, ToolOutcome, ToolServices } from '../tools/tool';
+import { boundedFetch } from './http';
 import { JSONL_LIMITS, JsonLineReader, type JsonLineLimits } from './jsonl';
 
 export const MCP_CONNECT_TIMEOUT_MS = 10_000;
@@ -190,7 +191,9 @@ async function connectOne(name: string, config: McpServerConfig, o: McpConnectOp
   let transport;
   if ('url' in config) {
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    transport = new StreamableHTTPClientTransport(new URL(config.url), { ...(o.fetch ? { fetch: o.fetch } : {}), redirectPolicy: 'same-origin' });
+    // Its answers are read within the same bounds as a stdio server's (http.ts), not held whole by the SDK.
+    const base = o.fetch ?? ((input, init) => fetch(input, init));
+    transport = new StreamableHTTPClientTransport(new URL(config.url), { fetch: boundedFetch(base, name, o.onProblem ?? (() => {})), redirectPolicy: 'same-origin' });
   } else {
     const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
     // stderr is read and dropped: a chatty server must not write into Tidy's terminal or fill a pipe.

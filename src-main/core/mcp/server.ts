@@ -49,6 +49,40 @@ export interface TidyMcpDeps {
   version: string;
   /** One line for the log (stderr): stdout carries only the protocol. */
   log?: (line: string) => void;
+  /** Waits between attempts of a call that found the database busy (default MCP_BUSY_RETRY_MS). */
+  busyRetryMs?: readonly number[];
+}
+
+/**
+ * `tidy mcp` opens the database with this short busy timeout (better-sqlite3 waits for a lock by blocking
+ * the thread): a call that finds another process writing waits on a timer instead, MCP_BUSY_RETRY_MS
+ * apart (about 10 s in all), so the server keeps answering (pings, cancels, the client's other messages)
+ * and never holds up the other process for seconds. As the hosts do (host/dispatch.ts).
+ */
+export const MCP_BUSY_TIMEOUT_MS = 20;
+export const MCP_BUSY_RETRY_MS: readonly number[] = [10, 20, 40, 80, 160, 320, 500, 750, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000];
+
+const isBusy = (e: unknown): boolean => typeof e === 'object' && e !== null && 'code' in e && /^SQLITE_(BUSY|LOCKED)/.test(String((e as { code: unknown }).code));
+const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `run` again after each wait while it fails because the database is busy — only while nothing of it
+ * was written yet (SQLite's change count of this connection is unchanged: a failed attempt's transaction
+ * was rolled back, so trying again is safe; a batch that wrote some items before the lock is not re-run).
+ */
+export async function whileBusy<T>(db: Db, run: () => Promise<T> | T, waits: readonly number[], signal?: AbortSignal): Promise<T> {
+  const written = (): number => (cached(db, `SELECT total_changes() AS n`).get() as { n: number }).n;
+  for (let attempt = 0; ; attempt++) {
+    const before = written();
+    try {
+      return await run();
+    } catch (e) {
+      if (!isBusy(e) || signal?.aborted || written() !== before) throw e;
+      if (attempt >= waits.length)
+        throw new Error(`the database is busy: another program has been writing to it for ${Math.round(waits.reduce((a, b) => a + b, 0) / 1000)} s; nothing was changed`, { cause: e });
+      await wait(waits[attempt]!);
+    }
+  }
 }
 
 /** A session's request: created on its first change, replaced after an undo so later changes stand alone. */
@@ -138,8 +172,12 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
   }
 
   const settings = readSettings(db);
+  const waits = deps.busyRetryMs ?? MCP_BUSY_RETRY_MS;
   // Memory: a client reads it and may `remember` with the user's yes; it never changes or forgets one.
-  const tools = [...offeredTools(deps.tools, settings).filter((t) => !MEMORY_TOOL_NAMES.has(t.name)), ...MCP_MEMORY_TOOLS];
+  // Each tool waits for a busy database on a timer, inside the run invokeTool makes (which would turn the error into a failure).
+  const tools = [...offeredTools(deps.tools, settings).filter((t) => !MEMORY_TOOL_NAMES.has(t.name)), ...MCP_MEMORY_TOOLS].map(
+    (t): Tool => ({ ...t, run: (input, ctx) => whileBusy(db, () => t.run(input, ctx), waits, ctx.signal) }),
+  );
   const byName = new Map(tools.map((t) => [t.name, t]));
 
   const identify = (server: McpServer, ctx: ServerContext): void => {
@@ -331,7 +369,7 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
       (_args: unknown, ctx: ServerContext) =>
         serially(
           ctx.mcpReq.signal,
-          () => {
+          () => whileBusy(db, () => {
             identify(server, ctx);
             const id = lastOwn();
             if (id === null)
@@ -341,7 +379,7 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
                 hint: "other changes are the user's; they can undo them in Tidy (tidy undo --run ID)",
               });
             return undo((c) => undoRequest(db, id, { ctx: c }));
-          },
+          }, waits, ctx.mcpReq.signal),
           gone,
         ),
     );
@@ -355,10 +393,10 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
       ({ id }: { id: string }, ctx: ServerContext) =>
         serially(
           ctx.mcpReq.signal,
-          () => {
+          () => whileBusy(db, () => {
             identify(server, ctx);
             return undoOther(server, id, ctx);
-          },
+          }, waits, ctx.mcpReq.signal),
           gone,
         ),
     );

@@ -31,11 +31,41 @@ function taskRow(t: Task, created = false): Record<string, unknown> {
  * every character of a schema is paid on every step of every run; the domain checks the values.
  */
 export const RICH_TOOL_FIELDS = {
+  description: z.string().optional(),
   deadline: z.string().optional(),
   duration_min: z.number().optional(),
   labels: z.array(z.string()).optional(),
+  section: z.string().optional(),
   parent_id: z.string().optional(),
 };
+
+/** The same fields as update_task takes them: null clears (labels: [] clears). */
+const RICH_UPDATE_FIELDS = {
+  description: z.string().nullable().optional(),
+  deadline: z.string().nullable().optional(),
+  duration_min: z.number().nullable().optional(),
+  labels: z.array(z.string()).optional(),
+  section: z.string().nullable().optional(),
+  parent_id: z.string().nullable().optional(),
+};
+
+/** A task as update_task answers: the fields it can change, the rich ones only when set. */
+function updatedRow(t: Task): Record<string, unknown> {
+  return {
+    id: t.id,
+    content: t.content,
+    project: t.project,
+    priority: t.priority,
+    due: t.due,
+    status: t.status,
+    ...(t.deadline ? { deadline: t.deadline } : {}),
+    ...(t.durationMin ? { duration_min: t.durationMin } : {}),
+    ...(t.labels?.length ? { labels: t.labels } : {}),
+    ...(t.section ? { section: t.section } : {}),
+    ...(t.parentId ? { parent_id: t.parentId } : {}),
+    ...(t.description ? { description: t.description.length > 200 ? `${t.description.slice(0, 200)}…` : t.description } : {}),
+  };
+}
 
 type RichToolInput = { description?: string | null; deadline?: string | null; duration_min?: number | null; labels?: string[]; section?: string | null; parent_id?: string | null };
 
@@ -137,25 +167,17 @@ export const TASK_TOOLS = [
   defineTool({
     name: 'update_task',
     idempotent: true,
-    description:
-      "Change a task's content, priority (1 urgent…4 normal) or due (YYYY-MM-DD or YYYY-MM-DDTHH:MM local; null clears).",
+    description: "Change a task's fields; priority 1 urgent…4 normal; due/deadline YYYY-MM-DD[THH:MM]; null clears; labels replace.",
     input: z.strictObject({
       task_id: z.string(),
       content: z.string().optional(),
       priority: z.number().int().min(1).max(4).optional(),
       due: z.string().nullable().optional(),
+      ...RICH_UPDATE_FIELDS,
     }),
     effect: 'write',
-    run: ({ task_id, ...change }, { db, action }) =>
-      badDue(change.due) ??
-      mutation(updateTask(db, action, { task: task_id, ...change }), (t) => ({
-        id: t.id,
-        content: t.content,
-        project: t.project,
-        priority: t.priority,
-        due: t.due,
-        status: t.status,
-      })),
+    run: ({ task_id, content, priority, due, ...rich }, { db, action }) =>
+      badDue(due) ?? badDue(rich.deadline) ?? mutation(updateTask(db, action, { task: task_id, content, priority, due, ...richInput(rich) }), updatedRow),
   }),
   defineTool({
     name: 'complete_task',

@@ -147,7 +147,8 @@ describe('tidy import todoist (real process)', () => {
     const dry = tidy(db, ['import', 'todoist', join(FIXTURES, 'todoist-backup.zip'), '--dry-run']);
     expect(dry.stderr).toBe('');
     expect(dry.stdout).toMatch(/^Would import 11 tasks into 3 projects \(nothing changed\):\n/);
-    expect(dry.stdout).toContain("new project 'Home Renovation': 6 tasks; sections flattened: Kitchen 🍳, Garden");
+    expect(dry.stdout).toContain("new project 'Home Renovation': 6 tasks in 2 sections (Kitchen 🍳, Garden)");
+    expect(dry.stdout).toContain('3 descriptions and 2 comments');
     expect(dry.stdout).toContain("into project 'Inbox': 2 tasks");
     expect(JSON.parse(tidy(db, ['tasks', '--all', '--json']).stdout)).toHaveLength(1);
     expect(existsSync(join(dir, 'backups'))).toBe(false);

@@ -2,6 +2,7 @@
 // logged as one request named after the client, approvals asked through elicitation (or refused), undo.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase } from '../../../src-main/core';
 import { TOOLS } from '../../../src-main/core/agent';
@@ -57,6 +58,11 @@ describe('tidy mcp', () => {
     expect(byName.get('move_task')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     for (const t of tools) expect(t.annotations?.destructiveHint).toBe(false);
     expect(byName.get('move_tasks')!.inputSchema).toMatchObject({ type: 'object', required: ['task_ids', 'project_id'] });
+    // The rich fields (issue 30) reach MCP clients as they reach the agent.
+    const props = (name: string) => Object.keys((byName.get(name)!.inputSchema as { properties: object }).properties);
+    expect(props('update_task')).toEqual(expect.arrayContaining(['description', 'deadline', 'duration_min', 'labels', 'section', 'parent_id']));
+    const item = (byName.get('add_tasks')!.inputSchema as unknown as { properties: { tasks: { items: { properties: object } } } }).properties.tasks.items.properties;
+    expect(Object.keys(item)).toEqual(expect.arrayContaining(['description', 'deadline', 'duration_min', 'labels', 'section', 'parent_id']));
   });
 
   it('logs a session’s changes as one request named after the client, and undoes it', async () => {
@@ -160,6 +166,26 @@ describe('tidy mcp', () => {
     expect(unknownRequest['error']).toMatch(/no request with id m404/);
     // The connection survived all of it.
     expect((await client.listTools()).tools.length).toBeGreaterThan(10);
+  });
+
+  it('waits for another process’s write lock without blocking: it answers a ping meanwhile, then makes the change', async () => {
+    const db = join(tempDir(), 'tidy.db');
+    expect(tidy(db, ['add', 'Buy milk']).code).toBe(0);
+    const { client } = await connect(db, 'Inspector');
+    const other = new Database(db);
+    onTestFinished(() => {
+      other.close();
+    });
+    other.prepare('BEGIN IMMEDIATE').run();
+    let settled = false;
+    const call = client.callTool({ name: 'add_task', arguments: { content: 'After the lock' } }).finally(() => (settled = true));
+    await client.ping();
+    expect(settled).toBe(false);
+    other.prepare('COMMIT').run();
+    const r = await call;
+    expect(r.isError).toBeFalsy();
+    expect(json(r)).toMatchObject({ content: 'After the lock' });
+    expect(JSON.parse(tidy(db, ['tasks', '--json']).stdout).map((t: { content: string }) => t.content)).toEqual(['Buy milk', 'After the lock']);
   });
 
   it('prints the configuration snippet for a client', () => {

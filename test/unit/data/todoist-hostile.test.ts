@@ -203,3 +203,71 @@ describe('parallel Todoist imports into one new project', () => {
     expect(snapshot(db)).toEqual(before);
   });
 });
+
+describe('the rich columns under attack (issue 30: labels, subtasks, sections, comments, deadlines, durations)', () => {
+  const file = (...rows: string[]): TodoistFile[] => [{ name: 'R.csv', text: [HEADER, ...rows].join('\n') }];
+  const plan = (...rows: string[]) => planTodoistImport(tempDb().db, file(...rows), { now: NOW }).projects[0]!;
+
+  it('a task of only invisible characters (a zero-width space) is refused as empty, with its line', () => {
+    expect(() => plan('task,ok,,4,1', 'task,\u200b\u200b,,4,1')).toThrow(/^R\.csv, line 3: the task has no CONTENT/);
+  });
+
+  it('labels: only whole @words become labels; e-mail addresses, control characters, over-long and label-only texts stay text', () => {
+    const p = plan(
+      'task,Mail bob@example.com @work,,4,1',
+      `task,Odd @a\u0007b and @${'x'.repeat(61)},,4,1`,
+      'task,@only @labels,,4,1',
+      'task,Same twice @Home @home @HOME,,4,1',
+      `task,"Many ${Array.from({ length: 150 }, (_, i) => `@l${i}`).join(' ')}",,4,1`,
+    );
+    expect(p.tasks.map((t) => [t.content, t.labels])).toEqual([
+      ['Mail bob@example.com', ['work']],
+      [`Odd @a\u0007b and @${'x'.repeat(61)}`, []],
+      ['@only @labels', []],
+      ['Same twice', ['Home']],
+      [`Many ${Array.from({ length: 150 }, (_, i) => `@l${i}`).join(' ')}`, []],
+    ]);
+  });
+
+  it('an INDENT that jumps hangs under the nearest task above; a subtask at the top of a section is a task; a note above every task is counted', () => {
+    const p = plan('note,On the project', 'task,A,,4,1', 'task,B,,4,4', 'task,C,,4,2', 'note,on C', 'section,S', 'task,D,,4,3', 'note,on D');
+    expect(p.tasks.map((t) => [t.content, t.parent, t.section, t.comments.map((c) => c.text)])).toEqual([
+      ['A', null, null, []],
+      ['B', 0, null, []],
+      ['C', 0, null, ['on C']],
+      ['D', null, 0, ['on D']],
+    ]);
+    expect(p.projectNotes).toBe(1);
+  });
+
+  it('a deadline or duration Tidy cannot store stays in the text; a huge description or comment is refused with its line', () => {
+    const p = plan(
+      'task,A,,4,1,,,,,,99999999,minute,,',
+      'task,B,,4,1,,,,,,30,fortnight,2026-02-30,en',
+      'task,C,,4,1,,,,,,-5,minute,every monday,en',
+      'task,D,,4,1,,,,,,1.5,day,2026-12-24,en',
+    );
+    expect(p.tasks.map((t) => [t.content, t.deadline, t.durationMin])).toEqual([
+      ['A (takes 99999999 minute)', null, null],
+      ['B (deadline 2026-02-30; takes 30 fortnight)', null, null],
+      ['C (deadline every monday; takes -5 minute)', null, null],
+      ['D (takes 1.5 day)', '2026-12-24', null],
+    ]);
+    expect(() => plan(`task,A,"${'d'.repeat(20_001)}",4,1`)).toThrow(/^R\.csv, line 2: the description is 20001 characters long/);
+    expect(() => plan('task,A,,4,1', `note,"${'n'.repeat(20_001)}"`)).toThrow(/^R\.csv, line 3: the comment is 20001 characters long/);
+  });
+
+  it('a deep, wide export (2,000 tasks, INDENT 1→5 repeating, 500 sections, a note on each) plans and applies in one transaction', () => {
+    const rows: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      if (i % 4 === 0) rows.push(`section,S${i / 4}`);
+      rows.push(`task,T${i} @l${i % 7},,4,${(i % 5) + 1}`, `note,n${i},,,,,,2035-01-01T00:00:00Z`);
+    }
+    const { db } = tempDb();
+    const p = planTodoistImport(db, file(...rows), { now: NOW });
+    expect(p.totals).toMatchObject({ tasks: 2000, sections: 500, notes: 2000, labels: 7 });
+    applyTodoistImport(db, p);
+    expect(db.prepare(`SELECT count(*) FROM tasks WHERE parent_id IS NOT NULL`).pluck().get()).toBe(p.totals.subtasks);
+    expect(db.prepare(`SELECT count(*) FROM comments WHERE created_at = '2035-01-01T00:00:00.000Z'`).pluck().get()).toBe(2000);
+  });
+});

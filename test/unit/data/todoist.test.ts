@@ -32,22 +32,40 @@ describe('Todoist CSV export → plan', () => {
     expect(p.existingId).toBeNull();
     expect(p.sections).toEqual(['Kitchen 🍳', 'Garden']);
     expect(p.tasks.map((t) => [t.content, t.priority, t.due, t.recurrence, t.indent])).toEqual([
-      ['Buy paint, primer and brushes @errands', 1, '2026-11-24T17:00', null, 1],
+      ['Buy paint, primer and brushes', 1, '2026-11-24T17:00', null, 1],
       ['Sand the cupboard doors', 2, '2026-12-05', null, 2],
       ['Choose tiles — ask Zoë about the grout', 3, '2026-12-12', null, 1],
-      ['Water the plants @home', 4, '2026-11-23', 'FREQ=WEEKLY;BYDAY=MO', 1],
+      ['Water the plants', 4, '2026-11-23', 'FREQ=WEEKLY;BYDAY=MO', 1],
       ['Clean the gutters', 1, expect.stringMatching(/^2026-08-13T\d\d:30$/), null, 1],
       // Read only in part ("starting" is left over): the rule is kept, and the phrase too.
       ['Prune the roses 🌹 (every 3 weeks starting 1 mar)', 4, '2027-03-01', 'FREQ=WEEKLY;INTERVAL=3', 1],
     ]);
+    // Nothing Tidy has a field for is lost: labels out of the text, the subtask under its parent, sections,
+    // descriptions, the note as a comment, the deadline and the duration.
+    expect(p.tasks.map((t) => [t.labels, t.parent, t.section === null ? null : p.sections[t.section]])).toEqual([
+      [['errands'], null, 'Kitchen 🍳'],
+      [[], 0, 'Kitchen 🍳'],
+      [[], null, 'Kitchen 🍳'],
+      [['home'], null, 'Garden'],
+      [[], null, 'Garden'],
+      [[], null, 'Garden'],
+    ]);
+    expect(p.tasks[0]).toMatchObject({ description: 'Two litres of "Eggshell white", one primer', durationMin: 30, comments: [{ text: 'Remember the 10% coupon,\nit expires Friday', at: null }] });
+    expect(p.tasks[2]).toMatchObject({ deadline: '2026-12-20', durationMin: null });
+    expect(p.tasks[4]!.description).toBe('Line one\nLine two, with a comma');
     // Lines name where each row starts, counting the quoted newline inside the note above it.
     expect(p.tasks.map((t) => t.line)).toEqual([5, 8, 9, 12, 13, 15]);
     expect(p.notes).toBe(1);
     expect(p.descriptions).toBe(2);
     expect(p.subtasks).toBe(1);
-    expect(plan.totals).toMatchObject({ projects: 1, newProjects: 1, tasks: 6, sections: 2, notes: 1, descriptions: 2, subtasks: 1, recurring: 2 });
-    expect(describePlan(plan).join('\n')).toMatch(/new project 'Home Renovation': 6 tasks; sections flattened: Kitchen 🍳, Garden/);
-    expect(describePlan(plan).join('\n')).toMatch(/not imported: 1 comment and 2 descriptions/);
+    expect(plan.totals).toMatchObject({ projects: 1, newProjects: 1, tasks: 6, sections: 2, notes: 1, descriptions: 2, subtasks: 1, recurring: 2, labels: 2, newLabels: 2, deadlines: 1, durations: 1, projectNotes: 0 });
+    const words = describePlan(plan).join('\n');
+    expect(words).toMatch(/new project 'Home Renovation': 6 tasks in 2 sections \(Kitchen 🍳, Garden\)/);
+    expect(words).toMatch(/1 subtask, one level deep/);
+    expect(words).toMatch(/2 labels: @errands, @home \(2 new\)/);
+    expect(words).toMatch(/2 descriptions and 1 comment/);
+    expect(words).toMatch(/1 deadline and 1 duration/);
+    expect(words).not.toMatch(/not imported|flattened/);
   });
 
   it('reads a backup ZIP as one project per CSV, into the Inbox and existing projects by name', () => {
@@ -163,14 +181,15 @@ describe('Todoist import writes', () => {
     expect(actions.map((a) => a.summary)).toContain("Imported 2 tasks from Todoist into 'Inbox'");
     const home = listTasks(db, { project: 'Home Renovation' }).tasks;
     expect(home).toHaveLength(6);
-    expect(home.find((t) => t.content === 'Water the plants @home')).toMatchObject({ due: '2026-11-23', recurrence: 'FREQ=WEEKLY;BYDAY=MO', priority: 4 });
-    expect(listTasks(db, { project: 'inbox' }).tasks.map((t) => t.content)).toEqual(['Call the accountant @phone', '日本語のタスク']);
+    expect(home.find((t) => t.content === 'Water the plants')).toMatchObject({ due: '2026-11-23', recurrence: 'FREQ=WEEKLY;BYDAY=MO', priority: 4, labels: ['home'], section: 'Garden' });
+    expect(listTasks(db, { project: 'inbox' }).tasks.map((t) => [t.content, t.labels])).toEqual([['Call the accountant', ['phone']], ['日本語のタスク', []]]);
 
     const u = undoRequest(db, r.requestId, { ctx: userCtx(db) });
     expect(u.ok).toBe(true);
     const after = snapshot(db);
     expect(after['tasks']).toEqual(before['tasks']);
     expect(after['projects']).toEqual(before['projects']);
+    expect(after).toEqual(before);
   });
 
   it('--project puts a CSV into the project named', async () => {

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { getTask, type Db } from '../../../src-main/core';
 import { createToolServices, TOOLS, signature, type ToolOutcome } from '../../../src-main/core/tools';
 import { findTasksTool } from '../../../src-main/core/tools/tasks';
+import { createSection } from '../../../src-main/core/domain/sections';
+import { createProject } from '../../../src-main/core/domain/projects';
+import { okValue, userCtx } from '../../support/db';
 import { tempDb } from '../../support/db';
 
 // A fixed now far from any real today: the agent's "today" is the tool services' clock.
@@ -69,5 +72,38 @@ describe('rich tasks through the agent tools', () => {
     expect(await use(db, 'find_tasks', { filter: 'p1', fields: ['secret'] })).toMatchObject({ ok: false, error: 'no field "secret"' });
     const r = await value(db, 'add_tasks', { tasks: [{ content: 'A', parent_id: 't404' }] });
     expect(r.failed).toEqual([{ content: 'A', error: "no task with id 't404'", hint: expect.any(String) }]);
+  });
+
+  it('update_task sets and clears description, deadline, duration, labels, section and parent; a bad deadline changes nothing', async () => {
+    const { db } = tempDb();
+    const home = okValue(createProject(db, userCtx(db), { name: 'Home' }));
+    okValue(createSection(db, userCtx(db), { project: home.id, name: 'Kitchen' }));
+    const r = await value(db, 'add_tasks', {
+      tasks: [
+        { content: 'Renovate', project_id: home.id },
+        { content: 'Tiles', project_id: home.id, section: 'Kitchen', description: 'Grey, *matte*' },
+      ],
+    });
+    expect(r.failed).toEqual([]);
+    const [renovate, tiles] = r.added.map((t: { id: string }) => t.id);
+    expect(getTask(db, tiles)).toMatchObject({ section: 'Kitchen', description: 'Grey, *matte*' });
+
+    const set = await value(db, 'update_task', { task_id: renovate, description: 'The whole flat', deadline: '2035-06-30', duration_min: 120, labels: ['Home', 'big'], section: 'Kitchen' });
+    expect(set).toMatchObject({ id: renovate, deadline: '2035-06-30', duration_min: 120, labels: ['big', 'Home'], section: 'Kitchen', description: 'The whole flat' });
+    expect(await value(db, 'update_task', { task_id: tiles, parent_id: renovate })).toMatchObject({ parent_id: renovate });
+    expect(getTask(db, tiles).parentId).toBe(renovate);
+
+    const cleared = await value(db, 'update_task', { task_id: renovate, description: null, deadline: null, duration_min: null, labels: [], section: null });
+    expect(getTask(db, renovate)).toMatchObject({ description: null, deadline: null, durationMin: null, labels: [], section: null });
+    expect(cleared).not.toHaveProperty('deadline');
+    expect(await value(db, 'update_task', { task_id: tiles, parent_id: null })).not.toHaveProperty('parent_id');
+
+    const before = getTask(db, renovate);
+    expect(await use(db, 'update_task', { task_id: renovate, deadline: 'next week', description: 'x' })).toMatchObject({ ok: false, error: expect.stringContaining('is not a date') });
+    expect(await use(db, 'update_task', { task_id: renovate, duration_min: -5 })).toMatchObject({ ok: false, error: expect.stringContaining('duration') });
+    expect(await use(db, 'update_task', { task_id: renovate, parent_id: renovate })).toMatchObject({ ok: false, error: expect.stringContaining('own subtask') });
+    expect(await use(db, 'update_task', { task_id: renovate, section: 'Nowhere' })).toMatchObject({ ok: false });
+    expect(await use(db, 'update_task', { task_id: renovate, description: 'x'.repeat(100_000) })).toMatchObject({ ok: false });
+    expect(getTask(db, renovate)).toEqual(before);
   });
 });

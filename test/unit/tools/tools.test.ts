@@ -47,7 +47,7 @@ describe('the tool catalogue', () => {
       create_project: '{name}',
       move_task: '{task_id, project_id}',
       add_task: '{content, project_id?}',
-      update_task: '{task_id, content?, priority?: 1-4, due?: string|null}',
+      update_task: '{task_id, content?, priority?: 1-4, due?: string|null, description?: string|null, deadline?: string|null, duration_min?: number|null, labels?: array, section?: string|null, parent_id?: string|null}',
       complete_task: '{task_id}',
       get_list_items: '{list}',
       add_list_item: '{list, text}',
