@@ -38,10 +38,13 @@ export function addFromText(db: Db, ctx: ActionContext, text: string, options: Q
     parent: options.parent,
     section: options.section,
   });
-  const note =
+  const notes = [
     parsed.unknownProject && !parsed.project
       ? `no project is named ${JSON.stringify(parsed.unknownProject)}, so "#${parsed.unknownProject}" stayed in the text; create it (tidy project add ${parsed.unknownProject}) and move the task there`
-      : null;
+      : null,
+    parsed.unread ? `"${parsed.unread}" is not a repeat Tidy reads, so it stayed in the text (try "every day", "every 2nd of the month", "every 3rd friday")` : null,
+  ].filter((n): n is string => n !== null);
+  const note = notes.length ? notes.join('; ') : null;
   return { ...r, note, parsed };
 }
 

@@ -34,6 +34,10 @@ function segments(text: string, q: QuickAdd): ReactNode[] {
     if (at >= 0 && !marks.some((m) => at < m.end && m.start < at + q.unknownProject!.length + 1))
       marks.push({ start: at, end: at + q.unknownProject.length + 1, kind: 'unknown' });
   }
+  if (q.unread) {
+    const at = text.toLowerCase().indexOf(q.unread.toLowerCase());
+    if (at >= 0 && !marks.some((m) => at < m.end && m.start < at + q.unread!.length)) marks.push({ start: at, end: at + q.unread.length, kind: 'unknown' });
+  }
   marks.sort((a, b) => a.start - b.start);
   const out: ReactNode[] = [];
   let at = 0;
@@ -121,7 +125,8 @@ export function QuickAddSummary({ id, parsed, hint }: { id: string; parsed: Quic
           No project “{parsed.unknownProject}”: it stays in the text
         </span>
       )}
-      {items.length === 0 && !parsed.unknownProject && hint && <span className="muted">{hint}</span>}
+      {parsed.unread && <span className="qa-chip qa-unknown">“{parsed.unread}” is not a repeat Tidy reads: it stays in the text</span>}
+      {items.length === 0 && !parsed.unknownProject && !parsed.unread && hint && <span className="muted">{hint}</span>}
     </p>
   );
 }
