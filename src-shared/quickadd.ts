@@ -32,6 +32,8 @@ export interface QuickAdd {
   project: { id: string; name: string } | null;
   /** A name after '#' that is no existing project (it stays in the content). */
   unknownProject: string | null;
+  /** The existing project nearest to the unknown name, for "Did you mean Family?" ("#Famly"); null when none is near. */
+  projectSuggestion: { id: string; name: string } | null;
   /** An RRULE value such as 'FREQ=WEEKLY;BYDAY=MO'. */
   recurrence: string | null;
   /** `@label` words (several, any case; without the @), in text order, no repeats. */
@@ -425,6 +427,7 @@ export function parseQuickAdd(text: string, ctx: QuickAddContext): QuickAdd {
     priority: null,
     project: null,
     unknownProject: null,
+    projectSuggestion: null,
     recurrence: null,
     labels: [],
     deadline: null,
@@ -598,7 +601,52 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
   content = (content + text.slice(at)).replace(/\s+/g, ' ').trim();
   // Nothing but a date (or a project) is no task: keep the words as the content, recognise nothing.
   if (content === '') return null;
-  return { content, due, priority, project, unknownProject, recurrence, labels, deadline, durationMin, unread, parts };
+  const projectSuggestion = unknownProject && !project ? nearestProject(unknownProject, ctx.projects) : null;
+  return { content, due, priority, project, unknownProject, projectSuggestion, recurrence, labels, deadline, durationMin, unread, parts };
+}
+
+/** Edit distance (insertions, deletions, substitutions, swaps of neighbours) of two short strings. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The existing project a mistyped #name most likely meant ("Famly" → Family, "wrok" → Work, "birthday" →
+ * "Birthday Celebration" as the start of its name): the nearest by edit distance, at most 1 for names of up to
+ * 4 letters and 2 beyond; null when none is that near or two are equally near. Bounded: names over 60
+ * characters and lists beyond 2,000 projects are not compared.
+ */
+export function nearestProject(name: string, projects: readonly { id: string; name: string }[]): { id: string; name: string } | null {
+  const typed = name.toLowerCase();
+  if (typed.length === 0 || typed.length > 60) return null;
+  const limit = typed.length <= 4 ? 1 : 2;
+  let best: { id: string; name: string } | null = null;
+  let bestD = Infinity;
+  let tie = false;
+  for (const p of projects.slice(0, 2000)) {
+    const candidate = p.name.toLowerCase();
+    if (candidate.length === 0 || candidate.length > 60 || Math.abs(candidate.length - typed.length) > limit) {
+      // A multi-word name whose first word was typed ("#birthday" → Birthday Celebration) counts as near.
+      if (!(candidate.startsWith(`${typed} `) && typed.length >= 3)) continue;
+    }
+    const dd = candidate.startsWith(`${typed} `) ? limit : distance(typed, candidate);
+    if (dd > limit || dd === 0) continue;
+    if (dd < bestD) {
+      best = { id: p.id, name: p.name };
+      bestD = dd;
+      tie = false;
+    } else if (dd === bestD) tie = true;
+  }
+  return tie ? null : best;
 }
 
 /** The words of a stored rule (the UI's rows and editor, the action log, the CLI): RRULE parts by name. */

@@ -246,8 +246,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'capture.add': (i) => {
-      const r = addFromText(db, ctx(), i.text);
-      return { ...logged(r), note: r.note };
+      const request = ctx();
+      const r = addFromText(db, request, i.text, { createProject: i.createProject === true });
+      return { ...logged(r), note: r.note, requestId: request.requestId };
     },
     'capture.ask': (i) => ask(i.text),
     'app.open': (i) => {
