@@ -76,5 +76,5 @@ describe('quick add: what it cannot file', () => {
     await notice.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => stored().projects, { timeout: 15_000 }).toEqual(['Inbox', 'Family']);
     expect(stored().tasks.find((t) => t.content === 'Book the hall')).toBeUndefined();
-  });
+  }, 90_000);
 });
