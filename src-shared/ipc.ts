@@ -299,7 +299,8 @@ export const channels = {
    * (src-shared/quickadd.ts): a date, #Project, p1–p4, every …. `note` says what was not understood
    * (a #name that is no project), null otherwise.
    */
-  'capture.add': { input: z.object({ text: Text }), output: mutationOutput(Task).extend({ note: z.string().nullable() }), changes: ['tasks', ...logged] },
+  // createProject: a #name that is no project becomes one, in the same request as the add (undone together).
+  'capture.add': { input: z.object({ text: Text, createProject: z.boolean().optional() }), output: mutationOutput(Task).extend({ note: z.string().nullable(), requestId: z.string().optional() }), changes: ['tasks', 'projects', ...logged] },
 
   /** Sends the text to the agent instead, in a new conversation. */
   'capture.ask': { input: z.object({ text: Message }), output: StartedRun, changes: ['conversations', 'runs'] },

@@ -32,6 +32,8 @@ export interface QuickAdd {
   project: { id: string; name: string } | null;
   /** A name after '#' that is no existing project (it stays in the content). */
   unknownProject: string | null;
+  /** The existing project nearest to the unknown name, for "Did you mean Family?" ("#Famly"); null when none is near. */
+  projectSuggestion: { id: string; name: string } | null;
   /** An RRULE value such as 'FREQ=WEEKLY;BYDAY=MO'. */
   recurrence: string | null;
   /** `@label` words (several, any case; without the @), in text order, no repeats. */
@@ -40,6 +42,11 @@ export interface QuickAdd {
   deadline: string | null;
   /** `for 45m`, `for 2h`, `for 1h30m`: minutes. */
   durationMin: number | null;
+  /**
+   * An "every …" phrase that says a repeat but is none Tidy reads ("every 12 hours", "every fortnight"): it
+   * stays whole in the content, and the preview says so. Null when there is none.
+   */
+  unread: string | null;
   /** The recognised parts, in text order, never overlapping. */
   parts: QuickAddPart[];
 }
@@ -71,16 +78,32 @@ const DAY_CODES: Record<string, string> = {
   su: 'SU', sun: 'SU', sunday: 'SU',
 };
 const DAY = '(?:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?';
+const DAY_LIST = `${DAY}(?:\\s*(?:,|and|&)\\s*${DAY})*`;
 const UNIT = '(?:day|week|month|year|weekday|workday|weekend)s?';
 const NUMBER_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12 };
-const EVERY = new RegExp(
-  `(?<![\\p{L}\\p{N}])every\\s+(?:(other)\\s+|(\\d{1,3}|${Object.keys(NUMBER_WORDS).join('|')})\\s+)?` +
-    `(${DAY}(?:\\s*(?:,|and|&)\\s*${DAY})*|${UNIT})(?![\\p{L}\\p{N}])`,
-  'iu',
-);
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
+  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12, december: 12,
+};
+const MONTH = `(?:${Object.keys(MONTHS).sort((a, b) => b.length - a.length).join('|')})`;
+const ORDINAL_WORDS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, last: -1 };
+/** "3rd", "1st", "third", "last". */
+const ORD = '(?:\\d{1,2}(?:st|nd|rd|th)|first|second|third|fourth|fifth|last)';
+const OF_MONTH = '(?:\\s+of\\s+(?:the|each|every)\\s+month)?';
+const END = '(?![\\p{L}\\p{N}])';
+/** Todoist's times of day: "every morning" is every day at 9am. */
+const TIMES_OF_DAY: Record<string, string> = { morning: '09:00', afternoon: '12:00', evening: '19:00', night: '22:00' };
 
-/** What may follow "every month": " on the 1st", " on the 15th", " on day 3". */
-const MONTH_DAY = /^\s+on\s+(?:the\s+|day\s+)?(\d{1,2})(?:st|nd|rd|th)?(?![\p{L}\p{N}])/iu;
+const ordinalOf = (s: string): number => ORDINAL_WORDS[s.toLowerCase()] ?? parseInt(s, 10);
+const dayList = (what: string): string[] => [
+  ...new Set(
+    what
+      .toLowerCase()
+      .split(/\s*(?:,|and|&)\s*/)
+      .map((d) => DAY_CODES[d.trim().replace(/s$/, '')] ?? DAY_CODES[d.trim()])
+      .filter((d): d is string => d !== undefined),
+  ),
+];
 
 function everyRule(other: string | undefined, count: string | undefined, what: string): string | null {
   const interval = other ? 2 : count ? (NUMBER_WORDS[count.toLowerCase()] ?? Number(count)) : 1;
@@ -93,14 +116,142 @@ function everyRule(other: string | undefined, count: string | undefined, what: s
   if (w === 'year') return `FREQ=YEARLY${every}`;
   if (w === 'weekday' || w === 'workday') return `FREQ=WEEKLY${every};BYDAY=MO,TU,WE,TH,FR`;
   if (w === 'weekend') return `FREQ=WEEKLY${every};BYDAY=SA,SU`;
-  const days = what
-    .toLowerCase()
-    .split(/\s*(?:,|and|&)\s*/)
-    .map((d) => DAY_CODES[d.trim().replace(/s$/, '')] ?? DAY_CODES[d.trim()])
-    .filter((d): d is string => d !== undefined);
+  const days = dayList(what);
   if (days.length === 0) return null;
-  return `FREQ=WEEKLY${every};BYDAY=${[...new Set(days)].join(',')}`;
+  return `FREQ=WEEKLY${every};BYDAY=${days.join(',')}`;
 }
+
+/** One way of saying a repeat after "every ": its pattern (read at the word after "every") and the rule it gives. */
+interface Phrase {
+  re: RegExp;
+  rule(m: RegExpExecArray): string | null;
+  /** The time of day the phrase implies ("every evening": 19:00) when no time is typed. */
+  time?(m: RegExpExecArray): string;
+}
+
+const sticky = (source: string): RegExp => new RegExp(source, 'iuy');
+
+/**
+ * The phrases of Todoist's help page on recurring dates that a task can repeat by (daily to yearly), tried in
+ * this order at the word after "every"; the first that matches wins. Hourly repeats ("every 12 hours") are
+ * not task repeats: they stay text and the preview says so.
+ */
+const PHRASES: Phrase[] = [
+  // every morning / afternoon / evening / night
+  { re: sticky(`(morning|afternoon|evening|night)s?${END}`), rule: () => 'FREQ=DAILY', time: (m) => TIMES_OF_DAY[m[1]!.toLowerCase()]! },
+  // every last day (of the month)
+  { re: sticky(`last\\s+day${OF_MONTH}${END}`), rule: () => 'FREQ=MONTHLY;BYMONTHDAY=-1' },
+  // every first workday, every last workday, every 15th workday (of the month)
+  { re: sticky(`(${ORD})\\s+(?:workday|weekday|business\\s+day)${OF_MONTH}${END}`), rule: (m) => `FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=${ordinalOf(m[1]!)}` },
+  // every 3rd friday, every last monday (of the month)
+  { re: sticky(`(${ORD})\\s+(${DAY})${OF_MONTH}${END}`), rule: (m) => `FREQ=MONTHLY;BYDAY=${ordinalOf(m[1]!)}${dayList(m[2]!)[0]}` },
+  // every 2nd week, every 3rd day: an interval
+  { re: sticky(`(\\d{1,2})(?:st|nd|rd|th)\\s+(day|week|month|year)${END}`), rule: (m) => everyRule(undefined, String(parseInt(m[1]!, 10)), m[2]!) },
+  // every jan 27th, every january 27, every 27th of january, every 27 jan
+  {
+    re: sticky(`(?:(${MONTH})\\s+(\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH}))${END}`),
+    rule: (m) => `FREQ=YEARLY;BYMONTH=${MONTHS[(m[1] ?? m[4])!.toLowerCase()]};BYMONTHDAY=${parseInt((m[2] ?? m[3])!, 10)}`,
+  },
+  // every 27th, every 2nd of the month, every 15 of each month
+  { re: sticky(`(?:(\\d{1,2})(?:st|nd|rd|th)(?:\\s+(?:day\\s+)?of\\s+(?:the|each|every)\\s+month)?|(\\d{1,2})\\s+(?:day\\s+)?of\\s+(?:the|each|every)\\s+month)${END}`), rule: (m) => `FREQ=MONTHLY;BYMONTHDAY=${parseInt((m[1] ?? m[2])!, 10)}` },
+  // every other day / week / monday, every 2 weeks, every three days, every mon and thu, every weekday
+  {
+    re: sticky(`(?:(other)\\s+|(\\d{1,3}|${Object.keys(NUMBER_WORDS).join('|')})\\s+)?(${DAY_LIST}|${UNIT})${END}`),
+    rule: (m) => everyRule(m[1], m[2], m[3]!),
+  },
+];
+
+/** What may follow "every month": " on the 1st", " on the 15th", " on day 3". */
+const MONTH_DAY = /^\s+on\s+(?:the\s+|day\s+)?(\d{1,2})(?:st|nd|rd|th)?(?![\p{L}\p{N}])/iu;
+/** What may follow "every 2 weeks": " on monday", " on mon and thu". */
+const WEEK_DAYS = new RegExp(`^\\s+on\\s+(${DAY_LIST})(?![\\p{L}\\p{N}])`, 'iu');
+/** A time typed between the repeat and its start or end ("every day at 9am starting monday"): left for the dates. */
+const TIME_BETWEEN = /^\s+(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:am|pm)?(?![\p{L}\p{N}])/iu;
+const START_WORDS = /^\s+(?:starting|beginning|from)(?:\s+(?:on|from))?\s+/iu;
+const END_WORDS = /^\s+(?:ending|until|till)(?:\s+on)?\s+/iu;
+/** The one-word repeats, read only as the last word of the line ("Standup daily"; "Create monthly report" stays text). */
+const ADVERB = /(?<![\p{L}\p{N}_#@])(daily|weekly|monthly|yearly|annually)\s*$/iu;
+const ADVERB_RULES: Record<string, string> = { daily: 'FREQ=DAILY', weekly: 'FREQ=WEEKLY', monthly: 'FREQ=MONTHLY', yearly: 'FREQ=YEARLY', annually: 'FREQ=YEARLY' };
+
+/** A recognised repeat: its rule, its spans in the text, and what it says of the first due and a default time. */
+interface Repeat {
+  rule: string;
+  spans: [number, number][];
+  /** 'YYYY-MM-DD' or with a time: "starting dec 3". */
+  start: string | null;
+  time: string | null;
+}
+
+/** A date right at the start of `rest` (after spaces), with its length in `rest`. */
+function dateAt(rest: string, now: Date): { due: string; length: number } | null {
+  const lead = rest.length - rest.trimStart().length;
+  const r = parseDates(rest.slice(0, 80), now)[0];
+  if (!r || r.index !== lead) return null;
+  return { due: dueOf(r), length: r.index + r.text.length };
+}
+
+/** Reads a repeat phrase that begins at `at` (the index of "every" in `work`); null when it is not one. */
+function readRepeatAt(work: string, at: number, now: Date): Repeat | null {
+  const head = /^every\s+/iu.exec(work.slice(at));
+  if (!head) return null;
+  const from = at + head[0].length;
+  for (const phrase of PHRASES) {
+    phrase.re.lastIndex = from;
+    const m = phrase.re.exec(work);
+    if (!m) continue;
+    let rule = phrase.rule(m);
+    if (!rule) continue;
+    let end = from + m[0].length;
+    // "every month on the 1st": the day of the month belongs to the repeat, not to a one-off date.
+    const onDay = rule.startsWith('FREQ=MONTHLY') && !rule.includes(';BY') ? MONTH_DAY.exec(work.slice(end)) : null;
+    if (onDay && Number(onDay[1]) >= 1 && Number(onDay[1]) <= 31) {
+      rule = `${rule};BYMONTHDAY=${Number(onDay[1])}`;
+      end += onDay[0].length;
+    }
+    const onDays = /^FREQ=WEEKLY(;INTERVAL=\d+)?$/.test(rule) ? WEEK_DAYS.exec(work.slice(end)) : null;
+    if (onDays) {
+      rule = `${rule};BYDAY=${dayList(onDays[1]!).join(',')}`;
+      end += onDays[0].length;
+    }
+    if (!validRecurrence(rule)) return null;
+    const repeat: Repeat = { rule, spans: [[at, end]], start: null, time: phrase.time?.(m) ?? null };
+    readBounds(work, end, now, repeat);
+    return repeat;
+  }
+  return null;
+}
+
+/** "starting <date>" and "ending <date>" after a repeat (a time may stand between: it is left for the dates). */
+function readBounds(work: string, from: number, now: Date, repeat: Repeat): void {
+  let at = from;
+  for (let i = 0; i < 3; i++) {
+    const rest = work.slice(at);
+    const time = TIME_BETWEEN.exec(rest);
+    const skip = time ? time[0].length : 0;
+    const after = rest.slice(skip);
+    const start = repeat.start === null ? START_WORDS.exec(after) : null;
+    const stop = !repeat.rule.includes(';UNTIL=') ? END_WORDS.exec(after) : null;
+    const words = start ?? stop;
+    if (!words) return;
+    const date = dateAt(after.slice(words[0].length), now);
+    if (!date) return;
+    const s = at + skip + (after.length - after.trimStart().length);
+    const e = at + skip + words[0].length + date.length;
+    if (start) repeat.start = date.due;
+    else {
+      // An end before the start (or before today) would leave no occurrence: it stays text.
+      const until = date.due.slice(0, 10);
+      const rule = `${repeat.rule};UNTIL=${until.replace(/-/g, '')}`;
+      if (until < (repeat.start ?? dateOf(now)).slice(0, 10) || !validRecurrence(rule)) return;
+      repeat.rule = rule;
+    }
+    repeat.spans.push([s, e]);
+    at = e;
+  }
+}
+
+/** Words after an "every" that say a repeat was meant, though not one Tidy reads ("every 12 hours", "every fortnight"). */
+const REPEATISH = /^(?:\d|other\b|last\b|first\b|second\b|third\b|fourth\b|fifth\b|hours?\b|minutes?\b|fortnight|quarter|morning|afternoon|evening|night|day|week|month|year|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/iu;
 
 /** The frequencies a task repeats by. */
 export const TASK_FREQS = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
@@ -190,6 +341,9 @@ export function readRepeat(text: string): RepeatReading {
 
 // --- dates ------------------------------------------------------------------------------------------
 
+/** Words a date cannot follow without leaving them dangling ("Think of tomorrow", "every … ending jan 5" refused). */
+const DANGLING = /(?<![\p{L}\p{N}_])(?:of|every|starting|ending|beginning)\s+(?:(?:on|by|due|at|before)\s+)?$/iu;
+
 /** Words that glue a date to the sentence ("due friday", "by tomorrow"); removed with the date. */
 const LEAD_WORDS = /(?<![\p{L}\p{N}_])(?:on|by|due|at|before)\s+$/iu;
 
@@ -273,10 +427,12 @@ export function parseQuickAdd(text: string, ctx: QuickAddContext): QuickAdd {
     priority: null,
     project: null,
     unknownProject: null,
+    projectSuggestion: null,
     recurrence: null,
     labels: [],
     deadline: null,
     durationMin: null,
+    unread: null,
     parts: [],
   };
   if (text.length > QUICK_ADD_MAX_CHARS) return { ...none, content: text.trim() };
@@ -297,22 +453,36 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
   };
 
   // Recurrence first: "every monday" must not become a one-off date.
-  let recurrence: string | null = null;
-  const every = EVERY.exec(work);
-  if (every) {
-    let rule = everyRule(every[1], every[2], every[3]!);
-    let end = every.index + every[0].length;
-    // "every month on the 1st": the day of the month belongs to the repeat, not to a one-off date.
-    const onDay = rule?.startsWith('FREQ=MONTHLY') ? MONTH_DAY.exec(work.slice(end)) : null;
-    if (rule && onDay && Number(onDay[1]) >= 1 && Number(onDay[1]) <= 31) {
-      rule = `${rule};BYMONTHDAY=${Number(onDay[1])}`;
-      end += onDay[0].length;
+  let repeat: Repeat | null = null;
+  // The words after an "every" that is no repeat Tidy reads: no date is taken from them, so "every 12 hours
+  // tomorrow" or "every fortnight" stay whole rather than leave "every" behind.
+  const unreadEvery: { start: number; end: number; phrase: string; said: boolean }[] = [];
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}_])every(?![\p{L}\p{N}_])/giu)) {
+    if (repeat?.spans.some(([s, e]) => m.index >= s && m.index < e)) continue;
+    // Not after a word it would leave dangling ("every every day", "of every month"): that stays text.
+    const dangling = DANGLING.test(work.slice(Math.max(0, m.index - 24), m.index));
+    const found: Repeat | null = repeat === null && !dangling ? readRepeatAt(work, m.index, ctx.now) : null;
+    if (found) {
+      repeat = found;
+      continue;
     }
-    if (rule && validRecurrence(rule)) {
-      recurrence = rule;
-      take('recurrence', every.index, end);
-    }
+    const words = [...text.slice(m.index + 5, m.index + 125).matchAll(/\S+/gu)].slice(0, 3);
+    const kept = words.findIndex((w) => /^[#@{]|^p[1-4]$/iu.test(w[0]));
+    const window = kept === -1 ? words : words.slice(0, kept);
+    const last = window.at(-1);
+    const end = last ? m.index + 5 + last.index + last[0].length : m.index + 5;
+    const next = window[0]?.[0] ?? '';
+    const phraseEnd = window.length > 1 && /^\d|^(?:other|last|first|second|third|fourth|fifth)$/iu.test(next) ? 2 : window.length > 0 ? 1 : 0;
+    const shownEnd = phraseEnd ? m.index + 5 + window[phraseEnd - 1]!.index + window[phraseEnd - 1]![0].length : end;
+    unreadEvery.push({ start: m.index, end, phrase: text.slice(m.index, shownEnd), said: REPEATISH.test(next) });
   }
+  // "daily" at the end, unless an "every" was typed that is not read: one repeat a line, and no "every" left.
+  if (repeat === null && unreadEvery.length === 0) {
+    const adverb = ADVERB.exec(work);
+    if (adverb && !DANGLING.test(work.slice(Math.max(0, adverb.index - 24), adverb.index))) repeat = { rule: ADVERB_RULES[adverb[1]!.toLowerCase()]!, spans: [[adverb.index, adverb.index + adverb[0].trimEnd().length]], start: null, time: null };
+  }
+  const recurrence = repeat?.rule ?? null;
+  for (const [s, e] of repeat?.spans ?? []) take('recurrence', s, e);
 
   // #Project: the longest existing name after '#', case-insensitively, ending at a word boundary.
   let project: QuickAdd['project'] = null;
@@ -375,10 +545,17 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
     take('label', m.index, m.index + m[0].length);
   }
 
-  // Dates and times, in what is left.
+  // Dates and times, in what is left: not one inside the words of an "every" Tidy did not read, nor one
+  // that "of", "every", "starting" or "ending" points at ("Think of tomorrow"), which would leave those behind.
   let due: string | null = null;
-  const dates = parseDates(work, ctx.now);
-  const r = dates[0];
+  const r = parseDates(work, ctx.now).find((d) => {
+    const guard = unreadEvery.find((u) => d.index < u.end && d.index + d.text.length > u.start);
+    if (guard) {
+      guard.said = true;
+      return false;
+    }
+    return !DANGLING.test(work.slice(Math.max(0, d.index - 24), d.index));
+  });
   if (r) {
     let start = r.index;
     const end = r.index + r.text.length;
@@ -400,15 +577,19 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
   }
 
   const today = dateOf(ctx.now);
-  if (recurrence) {
+  if (repeat) {
     const timeOnly = r && !r.start.isCertain('day') && !r.start.isCertain('weekday');
     if (!due || timeOnly) {
-      const first = firstOccurrence(recurrence, today);
-      if (first) due = due && due.length > 10 ? `${first}${due.slice(10)}` : first;
+      // The first occurrence on or after the start ("starting dec 3") or today, at the typed time, else the
+      // start's time, else the phrase's ("every evening": 19:00).
+      const time = due && due.length > 10 ? due.slice(10) : repeat.start && repeat.start.length > 10 ? repeat.start.slice(10) : repeat.time ? `T${repeat.time}` : '';
+      const first = firstOccurrence(repeat.rule, (repeat.start ?? today).slice(0, 10));
+      due = first ? `${first}${time}` : null;
       // "every day at 9am" typed at 10: the first one is tomorrow's.
-      if (due && due.length > 10 && due < dateTimeOf(ctx.now)) due = nextOccurrence(recurrence, due, today) ?? due;
+      if (due && due.length > 10 && due < dateTimeOf(ctx.now)) due = nextOccurrence(repeat.rule, due, today) ?? due;
     }
   }
+  const unread = unreadEvery.find((u) => u.said)?.phrase ?? null;
 
   parts.sort((a, b) => a.start - b.start);
   let content = '';
@@ -420,29 +601,101 @@ function parseLine(text: string, ctx: QuickAddContext): QuickAdd | null {
   content = (content + text.slice(at)).replace(/\s+/g, ' ').trim();
   // Nothing but a date (or a project) is no task: keep the words as the content, recognise nothing.
   if (content === '') return null;
-  return { content, due, priority, project, unknownProject, recurrence, labels, deadline, durationMin, parts };
+  const projectSuggestion = unknownProject && !project ? nearestProject(unknownProject, ctx.projects) : null;
+  return { content, due, priority, project, unknownProject, projectSuggestion, recurrence, labels, deadline, durationMin, unread, parts };
+}
+
+/** Edit distance (insertions, deletions, substitutions, swaps of neighbours) of two short strings. */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The existing project a mistyped #name most likely meant ("Famly" → Family, "wrok" → Work, "birthday" →
+ * "Birthday Celebration" as the start of its name): the nearest by edit distance, at most 1 for names of up to
+ * 4 letters and 2 beyond; null when none is that near or two are equally near. Bounded: names over 60
+ * characters and lists beyond 2,000 projects are not compared.
+ */
+export function nearestProject(name: string, projects: readonly { id: string; name: string }[]): { id: string; name: string } | null {
+  const typed = name.toLowerCase();
+  if (typed.length === 0 || typed.length > 60) return null;
+  const limit = typed.length <= 4 ? 1 : 2;
+  let best: { id: string; name: string } | null = null;
+  let bestD = Infinity;
+  let tie = false;
+  for (const p of projects.slice(0, 2000)) {
+    const candidate = p.name.toLowerCase();
+    if (candidate.length === 0 || candidate.length > 60 || Math.abs(candidate.length - typed.length) > limit) {
+      // A multi-word name whose first word was typed ("#birthday" → Birthday Celebration) counts as near.
+      if (!(candidate.startsWith(`${typed} `) && typed.length >= 3)) continue;
+    }
+    const dd = candidate.startsWith(`${typed} `) ? limit : distance(typed, candidate);
+    if (dd > limit || dd === 0) continue;
+    if (dd < bestD) {
+      best = { id: p.id, name: p.name };
+      bestD = dd;
+      tie = false;
+    } else if (dd === bestD) tie = true;
+  }
+  return tie ? null : best;
 }
 
 /** The words of a stored rule (the UI's rows and editor, the action log, the CLI): RRULE parts by name. */
 const DAYS: Record<string, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' };
 const UNITS: Record<string, [string, string]> = { DAILY: ['day', 'days'], WEEKLY: ['week', 'weeks'], MONTHLY: ['month', 'months'], YEARLY: ['year', 'years'] };
 
-/** An RRULE in words: FREQ=WEEKLY;BYDAY=MO → "every Monday", FREQ=DAILY;INTERVAL=2 → "every 2 days". */
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const nth = (n: number): string => (n === -1 ? 'last' : ordinal(n));
+
+/**
+ * An RRULE in words: FREQ=WEEKLY;BYDAY=MO → "every Monday", FREQ=DAILY;INTERVAL=2 → "every 2 days",
+ * FREQ=MONTHLY;BYDAY=3FR → "every 3rd Friday", FREQ=MONTHLY;BYMONTHDAY=-1 → "every last day of the month",
+ * with " until Jan 5, 2027" for an UNTIL.
+ */
 export function recurrenceWords(rule: string): string {
   const parts = new Map(rule.split(';').map((p) => p.split('=') as [string, string]));
+  const until = /^(\d{4})(\d{2})(\d{2})/.exec(parts.get('UNTIL') ?? '');
+  const end = until ? ` until ${MONTH_NAMES[Number(until[2]) - 1]?.slice(0, 3) ?? until[2]} ${Number(until[3])}, ${until[1]}` : '';
+  return repeatWords(parts, rule) + end;
+}
+
+function repeatWords(parts: Map<string, string>, rule: string): string {
   const freq = parts.get('FREQ') ?? '';
   const interval = Number(parts.get('INTERVAL') ?? '1');
-  const days = (parts.get('BYDAY') ?? '').split(',').filter((d) => DAYS[d]);
+  const byday = (parts.get('BYDAY') ?? '').split(',').filter(Boolean);
+  const days = byday.filter((d) => DAYS[d]);
   const unit = UNITS[freq];
   if (!unit) return rule;
+  const monthDay = Number(parts.get('BYMONTHDAY'));
+  const validDay = Number.isInteger(monthDay) && ((monthDay >= 1 && monthDay <= 31) || monthDay === -1);
+  if (freq === 'MONTHLY' && interval === 1) {
+    const setpos = Number(parts.get('BYSETPOS'));
+    const workdays = days.length === 5 && ['MO', 'TU', 'WE', 'TH', 'FR'].every((d) => days.includes(d));
+    if (workdays && Number.isInteger(setpos) && setpos !== 0) return `every ${nth(setpos)} workday of the month`;
+    const numbered = byday.length === 1 ? /^([+-]?\d{1,2})([A-Z]{2})$/.exec(byday[0]!) : null;
+    if (numbered && DAYS[numbered[2]!]) return `every ${nth(Number(numbered[1]))} ${DAYS[numbered[2]!]} of the month`;
+    if (monthDay === -1) return 'every last day of the month';
+  }
+  if (freq === 'YEARLY' && interval === 1) {
+    const month = Number(parts.get('BYMONTH'));
+    if (Number.isInteger(month) && month >= 1 && month <= 12 && validDay && monthDay > 0) return `every ${MONTH_NAMES[month - 1]} ${monthDay}`;
+  }
   if (freq === 'WEEKLY' && days.length > 0) {
     const names = days.map((d) => DAYS[d]!);
     const weekdays = days.length === 5 && ['MO', 'TU', 'WE', 'TH', 'FR'].every((d) => days.includes(d));
     const list = weekdays ? 'weekday' : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
     return interval > 1 ? `every ${interval} weeks on ${list}` : `every ${list}`;
   }
-  const monthDay = Number(parts.get('BYMONTHDAY'));
-  const on = freq === 'MONTHLY' && Number.isInteger(monthDay) && monthDay >= 1 && monthDay <= 31 ? ` on the ${ordinal(monthDay)}` : '';
+  const on = freq === 'MONTHLY' && validDay ? ` on the ${monthDay === -1 ? 'last day' : ordinal(monthDay)}` : '';
   return `${interval > 1 ? `every ${interval} ${unit[1]}` : `every ${unit[0]}`}${on}`;
 }
 

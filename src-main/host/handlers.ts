@@ -317,8 +317,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'plans.propose': (i) => proposePlan(db, planQuery(i, { now: services.now().getTime(), zone: localZone(), settings: readSettings(db) })),
 
     'capture.add': (i) => {
-      const r = addFromText(db, ctx(), i.text);
-      return { ...logged(r), note: r.note };
+      const request = ctx();
+      const r = addFromText(db, request, i.text, { createProject: i.createProject === true });
+      return { ...logged(r), note: r.note, requestId: request.requestId };
     },
     'capture.ask': (i) => ask(i.text),
     'app.open': (i) => {

@@ -54,9 +54,11 @@ export function registerDataCommands(program: Command, cli: Cli): void {
     .option('--label <names...>', 'labels, besides the @labels of the text (created on first use)')
     .option('--parent <task>', 'the task it is a subtask of')
     .option('--section <name>', 'a section of its project (id or name)')
+    .option('--create-project', 'a #Project that does not exist yet is created (undone with the task)')
     .option('--json', 'print the new task as JSON')
     .action((words: string[], o: AddFlags) => {
-      const r = addFromText(cli.db(), cli.request(), text(words), {
+      const request = cli.request();
+      const r = addFromText(cli.db(), request, text(words), {
         project: o.project,
         priority: o.priority,
         due: o.due,
@@ -66,11 +68,17 @@ export function registerDataCommands(program: Command, cli: Cli): void {
         labels: o.label,
         parent: o.parent,
         section: o.section,
+        createProject: o.createProject === true,
       });
       const task = must(r);
       if (r.note) process.stderr.write(`note: ${r.note}\n`);
       if (o.json) cli.json(task);
-      else if (r.ok) cli.out(addedSentence(task, r.actionId, r.parsed.parts.find((p) => p.kind === 'recurrence')?.text ?? null));
+      else if (r.ok) {
+        const rule = r.parsed.parts.filter((p) => p.kind === 'recurrence').map((p) => p.text).join(' ') || null;
+        // A project made for it is undone with it: the whole request.
+        if (r.createdProject) cli.out(`Created project ${JSON.stringify(r.createdProject)}`);
+        cli.out(addedSentence(task, r.createdProject ? `--run ${request.requestId}` : r.actionId, rule));
+      }
     });
 
   program
@@ -204,6 +212,7 @@ export function registerDataCommands(program: Command, cli: Cli): void {
 
 interface AddFlags {
   project?: string;
+  createProject?: boolean;
   priority?: string;
   due?: string;
   description?: string;

@@ -7,7 +7,7 @@ import { parseQuickAdd, type QuickAdd } from '../../../src-shared/quickadd';
 import type { ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
 import type { Mutated } from './mutation';
-import { listProjects } from './projects';
+import { createProject, listProjects } from './projects';
 import { addTask, type RichInput } from './tasks';
 
 /** The rich fields (RichInput) come apart from the text (`tidy add --description …`); labels add to the text's @labels. */
@@ -17,14 +17,24 @@ export interface QuickAddOptions extends RichInput {
   priority?: number | string;
   due?: string | null;
   now?: Date;
+  /** A #name that is no project becomes one (`tidy add --create-project`, the preview's "Create project"), in the same request as the add. */
+  createProject?: boolean;
 }
 
 /** The add, and what the text held that was not understood (a #name that is no project), in words; null when nothing. */
-export type QuickAdded = Mutated<Task> & { note: string | null; parsed: QuickAdd };
+export type QuickAdded = Mutated<Task> & { note: string | null; parsed: QuickAdd; /** The project made for a #name (createProject), else null. */ createdProject?: string | null };
 
 export function addFromText(db: Db, ctx: ActionContext, text: string, options: QuickAddOptions = {}): QuickAdded {
-  const projects = listProjects(db).map((p) => ({ id: p.id, name: p.name }));
-  const parsed = parseQuickAdd(text, { projects, now: options.now ?? new Date() });
+  let created: string | null = null;
+  let projects = listProjects(db).map((p) => ({ id: p.id, name: p.name }));
+  let parsed = parseQuickAdd(text, { projects, now: options.now ?? new Date() });
+  if (options.createProject && parsed.unknownProject && !parsed.project) {
+    const made = createProject(db, ctx, { name: parsed.unknownProject });
+    if (!made.ok) return { ...made, note: null, parsed };
+    created = made.value.name;
+    projects = listProjects(db).map((p) => ({ id: p.id, name: p.name }));
+    parsed = parseQuickAdd(text, { projects, now: options.now ?? new Date() });
+  }
   const r = addTask(db, ctx, {
     content: parsed.content,
     project: parsed.project?.id ?? options.project,
@@ -38,11 +48,16 @@ export function addFromText(db: Db, ctx: ActionContext, text: string, options: Q
     parent: options.parent,
     section: options.section,
   });
-  const note =
+  const notes = [
     parsed.unknownProject && !parsed.project
-      ? `no project is named ${JSON.stringify(parsed.unknownProject)}, so "#${parsed.unknownProject}" stayed in the text; create it (tidy project add ${parsed.unknownProject}) and move the task there`
-      : null;
-  return { ...r, note, parsed };
+      ? parsed.projectSuggestion
+        ? `no project is named ${JSON.stringify(parsed.unknownProject)}, so "#${parsed.unknownProject}" stayed in the text; did you mean ${parsed.projectSuggestion.name}? (#${parsed.projectSuggestion.name}, or --create-project to create ${parsed.unknownProject})`
+        : `no project is named ${JSON.stringify(parsed.unknownProject)}, so "#${parsed.unknownProject}" stayed in the text; add it with --create-project to create the project and file the task there`
+      : null,
+    parsed.unread ? `"${parsed.unread}" is not a repeat Tidy reads, so it stayed in the text (try "every day", "every 2nd of the month", "every 3rd friday")` : null,
+  ].filter((n): n is string => n !== null);
+  const note = notes.length ? notes.join('; ') : null;
+  return { ...r, note, parsed, createdProject: created };
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

@@ -10,6 +10,7 @@ import type { Problem } from '../../lib/problem';
 import { isProblem, type ModelPlan } from '../settings';
 import { useApp } from '../../store/react';
 import '../../styles/firstrun.css';
+import { Outcome } from './Outcome';
 
 /** Shows `children` (the example prompts) only once a model works; the welcome until then. */
 export function SetupGate({ children }: { children: ReactNode }) {
@@ -123,24 +124,6 @@ function ModelField({ models, value, onChange, placeholder }: { models: readonly
         <input id={id} className="input" value={value} spellCheck={false} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
       )}
     </div>
-  );
-}
-
-/** The outcome of "Test and use": connected (and which models), or what is wrong and what to do. */
-function Outcome({ report, problem }: { report: ConnectionReport | null; problem: Problem | null }) {
-  if (problem) {
-    return (
-      <p className="firstrun-outcome bad" role="alert">
-        {problem.message} — {problem.hint}
-      </p>
-    );
-  }
-  if (!report) return null;
-  return (
-    <p className={`firstrun-outcome ${report.ok ? 'ok' : 'bad'}`} role={report.ok ? 'status' : 'alert'}>
-      {report.ok ? `Connected: ${report.message}.` : `${report.message} — ${report.hint}`}
-      {report.ok && report.warning ? ` ${report.warning}.` : ''}
-    </p>
   );
 }
 

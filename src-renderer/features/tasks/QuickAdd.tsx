@@ -41,6 +41,10 @@ function segments(text: string, q: QuickAdd): ReactNode[] {
     if (at >= 0 && !marks.some((m) => at < m.end && m.start < at + q.unknownProject!.length + 1))
       marks.push({ start: at, end: at + q.unknownProject.length + 1, kind: 'unknown' });
   }
+  if (q.unread) {
+    const at = text.toLowerCase().indexOf(q.unread.toLowerCase());
+    if (at >= 0 && !marks.some((m) => at < m.end && m.start < at + q.unread!.length)) marks.push({ start: at, end: at + q.unread.length, kind: 'unknown' });
+  }
   marks.sort((a, b) => a.start - b.start);
   const out: ReactNode[] = [];
   let at = 0;
@@ -113,8 +117,20 @@ export const QuickAddInput = forwardRef<HTMLInputElement, QuickAddInputProps>(fu
   );
 });
 
+/** The text with its first `#name` (the unknown one) made `#Project` (the suggestion taken). */
+export function withProjectName(text: string, unknown: string, project: string): string {
+  const at = text.toLowerCase().indexOf(`#${unknown.toLowerCase()}`);
+  return at < 0 ? text : `${text.slice(0, at)}#${project}${text.slice(at + 1 + unknown.length)}`;
+}
+
+/** What the preview offers for an unknown #name: taking the nearest project's name, or creating the project. */
+export interface UnknownProjectActions {
+  onUseProject?(name: string): void;
+  onCreateProject?(): void;
+}
+
 /** "Due tomorrow · Tue Nov 24 · Project Birthday Celebration · p1", or the unknown #name, or a hint. */
-export function QuickAddSummary({ id, parsed, hint }: { id: string; parsed: QuickAdd; hint?: string }) {
+export function QuickAddSummary({ id, parsed, hint, onUseProject, onCreateProject }: { id: string; parsed: QuickAdd; hint?: string } & UnknownProjectActions) {
   const items = quickAddSummary(parsed, new Date());
   return (
     <p id={id} className="qa-summary">
@@ -126,9 +142,21 @@ export function QuickAddSummary({ id, parsed, hint }: { id: string; parsed: Quic
       {parsed.unknownProject && (
         <span className="qa-chip qa-unknown">
           No project “{parsed.unknownProject}”: it stays in the text
+          {parsed.projectSuggestion && <> · Did you mean {parsed.projectSuggestion.name}?</>}
         </span>
       )}
-      {items.length === 0 && !parsed.unknownProject && hint && <span className="muted">{hint}</span>}
+      {parsed.unknownProject && parsed.projectSuggestion && onUseProject && (
+        <button type="button" className="btn small" onClick={() => onUseProject(parsed.projectSuggestion!.name)}>
+          Use {parsed.projectSuggestion.name}
+        </button>
+      )}
+      {parsed.unknownProject && onCreateProject && (
+        <button type="button" className="btn small" onClick={onCreateProject}>
+          Create project {parsed.unknownProject}
+        </button>
+      )}
+      {parsed.unread && <span className="qa-chip qa-unknown">“{parsed.unread}” is not a repeat Tidy reads: it stays in the text</span>}
+      {items.length === 0 && !parsed.unknownProject && !parsed.unread && hint && <span className="muted">{hint}</span>}
     </p>
   );
 }
@@ -142,7 +170,11 @@ const HINT = 'Try “tomorrow 9am”, “#Project”, “p1”, “every monday�
 export function QuickAddForm({ label, button, placeholder, problem, onAdd }: { label: string; button: string; placeholder?: string; problem?: Problem | undefined; onAdd: (parsed: QuickAdd) => Promise<boolean> }) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  const [createProblem, setCreateProblem] = useState<Problem | null>(null);
+  const addCreatingProject = useApp((s) => s.addCreatingProject);
   const parsed = useQuickAdd(text);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const shown = problem ?? createProblem ?? undefined;
   const errorId = useId();
   const summaryId = useId();
   return (
@@ -166,17 +198,36 @@ export function QuickAddForm({ label, button, placeholder, problem, onAdd }: { l
           onValue={setText}
           parsed={parsed}
           summaryId={summaryId}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? errorId : undefined}
+          ref={inputRef}
+          aria-invalid={shown ? true : undefined}
+          aria-describedby={shown ? errorId : undefined}
         />
         <button type="submit" className="btn" disabled={busy || !text.trim()}>
           {button}
         </button>
       </div>
-      <QuickAddSummary id={summaryId} parsed={parsed} hint={text.trim() ? undefined : HINT} />
-      {problem && (
+      <QuickAddSummary
+        id={summaryId}
+        parsed={parsed}
+        hint={text.trim() ? undefined : HINT}
+        onUseProject={(name) => {
+          if (parsed.unknownProject) setText(withProjectName(text, parsed.unknownProject, name));
+          inputRef.current?.focus();
+        }}
+        onCreateProject={() => {
+          if (busy) return;
+          setBusy(true);
+          void addCreatingProject(text).then((p) => {
+            setBusy(false);
+            setCreateProblem(p);
+            if (!p) setText('');
+            inputRef.current?.focus();
+          });
+        }}
+      />
+      {shown && (
         <p id={errorId} className="field-error" role="alert">
-          {problem.message} — {problem.hint}
+          {shown.message} — {shown.hint}
         </p>
       )}
     </form>

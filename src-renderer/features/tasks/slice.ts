@@ -80,6 +80,8 @@ export interface TasksSlice {
    * `project`, else the inbox). The form shows a refusal; an unknown #name is said in a notice.
    */
   addQuick(form: DataForm, parsed: QuickAdd, project?: string, section?: string): Promise<boolean>;
+  /** Adds quick-add text whose #name is no project yet: the project is created and the task filed there, one undoable request. */
+  addCreatingProject(text: string): Promise<Problem | null>;
   /** Applies an inline edit (one update and, if the project changed, one move). Null when it worked. */
   editTask(task: Task, patch: TaskPatch): Promise<Problem | null>;
   archiveTask(task: Task): Promise<void>;
@@ -215,6 +217,20 @@ export const createTasksSlice =
         );
         set((s) => ({ formProblems: { ...s.formProblems, [form]: problem ?? undefined } }));
         return problem === null;
+      },
+      addCreatingProject: async (text) => {
+        const problem = await attempt(
+          () => api.invoke('capture.add', { text, createProject: true }),
+          (r) =>
+            get().notify(`Created project ${r.value.project} and added “${r.value.content}” to it`, 'info', {
+              label: 'Undo',
+              run: async () => {
+                if (r.requestId) await get().undoRequest(r.requestId);
+              },
+            }),
+        );
+        if (!problem) void get().loadProjects();
+        return problem;
       },
       editTask: async (task, patch) => {
         const update: Omit<TaskPatch, 'project'> = {};

@@ -55,12 +55,13 @@ describe('the Repeats field reads quick-add words', () => {
   });
 
   it('shows a rule in words that read back as the same rule, else as the RRULE', () => {
-    for (const r of ['FREQ=WEEKLY;BYDAY=MO', 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', 'FREQ=DAILY;INTERVAL=2', 'FREQ=MONTHLY', 'FREQ=WEEKLY;BYDAY=TU,TH', 'FREQ=MONTHLY;BYMONTHDAY=1', 'FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=22', 'FREQ=MONTHLY;BYMONTHDAY=13']) {
+    for (const r of ['FREQ=WEEKLY;BYDAY=MO', 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', 'FREQ=DAILY;INTERVAL=2', 'FREQ=MONTHLY', 'FREQ=WEEKLY;BYDAY=TU,TH', 'FREQ=MONTHLY;BYMONTHDAY=1', 'FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=22', 'FREQ=MONTHLY;BYMONTHDAY=13', 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO', 'FREQ=MONTHLY;BYMONTHDAY=-1', 'FREQ=MONTHLY;BYDAY=3FR', 'FREQ=MONTHLY;BYDAY=-1MO', 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', 'FREQ=YEARLY;BYMONTH=1;BYMONTHDAY=27']) {
       expect(repeatText(r)).toMatch(/^every /);
       expect(rule(repeatText(r))).toBe(r);
     }
-    // "every 2 weeks on Monday" is no quick-add phrase: the rule itself is shown, and reads back.
-    expect(repeatText('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO')).toBe('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO');
+    // "every 2 weeks on Monday" is a quick-add phrase now; a rule with no phrase is shown as itself, and reads back.
+    expect(repeatText('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO')).toBe('every 2 weeks on Monday');
+    expect(repeatText('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9')).toBe('FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;BYHOUR=9');
     expect(repeatText(null)).toBe('');
     expect(repeatText('FREQ=MONTHLY;BYMONTHDAY=1')).toBe('every month on the 1st');
     expect(repeatText('FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=22')).toBe('every 2 months on the 22nd');
