@@ -359,7 +359,7 @@ export function describePlan(plan: TodoistPlan): string[] {
   );
   const t = plan.totals;
   const notes: string[] = [];
-  if (t.subtasks) notes.push(`${t.subtasks} subtask${t.subtasks === 1 ? '' : 's'} become tasks of their own (Tidy has no subtasks)`);
+  if (t.subtasks) notes.push(t.subtasks === 1 ? '1 subtask becomes a task of its own (Tidy has no subtasks)' : `${t.subtasks} subtasks become tasks of their own (Tidy has no subtasks)`);
   if (t.recurring) notes.push(`${t.recurring} recurring task${t.recurring === 1 ? '' : 's'}, due on the next occurrence`);
   if (t.unreadDates) notes.push(`${t.unreadDates} date${t.unreadDates === 1 ? '' : 's'} Tidy could not read, kept in the task text`);
   if (t.notes || t.descriptions)

@@ -7,7 +7,8 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ActionEntry } from '../../../src-shared/domain';
 import type { ActionGroup } from '../../../src-shared/ipc';
 import { count, shortTime } from '../../lib/format';
-import { canRedo, canUndo, logRows } from './slice';
+import { readableDates } from '../../lib/when';
+import { canRedo, canUndo, logRows, requestTitle } from './slice';
 import { Undoable } from './Undoable';
 import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
@@ -90,12 +91,6 @@ export function ActionsView() {
 
 const SOURCE_BADGE: Record<ActionGroup['source'], string> = { agent: 'Agent', mcp: 'MCP', user: 'You', import: 'Import' };
 
-function requestTitle(g: ActionGroup): string {
-  if (g.source === 'user') return g.actions.length > 1 ? 'Your changes' : 'Your change';
-  if (g.source === 'mcp') return g.request ? `${g.request} (through MCP)` : `An MCP client's session ${g.requestId}`;
-  return g.request ? `“${g.request}”` : `Agent request ${g.requestId}`;
-}
-
 const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
   const live = group.actions.filter(canUndo).length;
   const undone = group.actions.filter(canRedo).length;
@@ -127,6 +122,8 @@ const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
 const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
   const undone = entry.undoneAt !== null;
   const reversal = entry.undoes !== null;
+  // Its words, with any ISO date in them shown as the user's locale writes dates.
+  const summary = readableDates(entry.summary);
   return (
     <Undoable
       target={{ kind: 'action', id: entry.id }}
@@ -134,11 +131,11 @@ const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
       rowClassName={`log-entry${undone ? ' undone' : ''}${reversal ? ' reversal' : ''}`}
       canUndo={canUndo(entry)}
       canRedo={canRedo(entry)}
-      undoName={`Undo: ${entry.summary}`}
-      redoName={`Redo: ${entry.summary}`}
+      undoName={`Undo: ${summary}`}
+      redoName={`Redo: ${summary}`}
     >
-      <span className="summary" title={entry.summary}>
-        {entry.summary}
+      <span className="summary" title={summary}>
+        {summary}
       </span>
       {entry.external && <span className="badge warn">Cannot be undone</span>}
       {undone && !reversal && <span className="badge warn">Undone</span>}

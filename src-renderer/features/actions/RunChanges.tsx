@@ -5,6 +5,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { ActionEntry } from '../../../src-shared/domain';
 import { changesInWords } from '../../lib/words';
+import { readableDates } from '../../lib/when';
 import type { RunState } from '../../lib/runs';
 import { canRedo, canUndo } from './slice';
 import { useApp } from '../../store/react';
@@ -65,6 +66,7 @@ export function RunChanges({ run }: { run: RunState }) {
 
 function ChangeRow({ entry }: { entry: ActionEntry }) {
   const undone = entry.undoneAt !== null;
+  const summary = readableDates(entry.summary);
   return (
     <li className={undone ? 'undone' : undefined}>
       <Undoable
@@ -73,12 +75,12 @@ function ChangeRow({ entry }: { entry: ActionEntry }) {
         rowClassName="run-change"
         canUndo={canUndo(entry)}
         canRedo={canRedo(entry)}
-        undoName={`Undo: ${entry.summary}`}
-        redoName={`Redo: ${entry.summary}`}
+        undoName={`Undo: ${summary}`}
+        redoName={`Redo: ${summary}`}
         buttonClassName="btn small ghost"
         revealProblem
       >
-        <span className="grow">{entry.summary}</span>
+        <span className="grow">{summary}</span>
         {undone && <span className="badge warn">Undone</span>}
       </Undoable>
     </li>

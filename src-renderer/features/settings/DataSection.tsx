@@ -4,11 +4,12 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Problem } from '../../lib/problem';
+import { dateTimeText } from '../../lib/when';
 import { useApp } from '../../store/react';
 import { type TodoistImported, type TodoistPreview, type TodoistUpload } from './transfer-slice';
 import '../../styles/data-md.css';
 
-const when = (iso: string): string => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = dateTimeText;
 const size = (bytes: number): string => (bytes < 1048576 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
 
 export function DataSection() {

@@ -48,6 +48,8 @@ describe('Todoist CSV export → plan', () => {
     expect(plan.totals).toMatchObject({ projects: 1, newProjects: 1, tasks: 6, sections: 2, notes: 1, descriptions: 2, subtasks: 1, recurring: 2 });
     expect(describePlan(plan).join('\n')).toMatch(/new project 'Home Renovation': 6 tasks; sections flattened: Kitchen 🍳, Garden/);
     expect(describePlan(plan).join('\n')).toMatch(/not imported: 1 comment and 2 descriptions/);
+    // One subtask is said in the singular (it said "1 subtask become").
+    expect(describePlan(plan)).toContain('1 subtask becomes a task of its own (Tidy has no subtasks)');
   });
 
   it('reads a backup ZIP as one project per CSV, into the Inbox and existing projects by name', () => {
