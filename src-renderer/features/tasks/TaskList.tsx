@@ -344,7 +344,11 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
         void save();
       }}
       onKeyDown={(e) => {
-        if (actionOf(TASK_EDITOR_KEYS, e.key) === 'cancel') {
+        // A choice list would keep Enter to itself: there it saves as in a text field (where the form submits).
+        if (actionOf(TASK_EDITOR_KEYS, e.key) === 'save' && e.target instanceof HTMLSelectElement) {
+          e.preventDefault();
+          void save();
+        } else if (actionOf(TASK_EDITOR_KEYS, e.key) === 'cancel') {
           e.preventDefault();
           e.stopPropagation();
           onClose();
