@@ -25,7 +25,7 @@ export function GoTo({ onGo, onClose }: { onGo: (view: View) => void; onClose: (
         Go to
       </h2>
       <input
-        className="input"
+        className="input goto-input"
         aria-label="View name"
         placeholder="Type a view’s name…"
         value={text}

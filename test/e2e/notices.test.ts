@@ -2,7 +2,7 @@
 // project, and a repeating task completed, leave a visible notice that says where they went or when
 // they come back; dates and times are shown in the browser's locale (en-US here), never as ISO 8601.
 // Found by role and accessible name; every change is checked in the database.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -36,6 +36,7 @@ beforeAll(async () => {
   addTask(db, ctx(), { content: 'Water the plants', due: day(0), recurrence: 'FREQ=WEEKLY' });
   addTask(db, ctx(), { content: 'Call the plumber', due: day(1, '16:00') });
   addTask(db, ctx(), { content: 'Fix the shelf', project: 'Home' });
+  addTask(db, ctx(), { content: 'Book the venue' });
   db.close();
   served = await startServe(dbPath);
   browser = await launchChromium();
@@ -143,5 +144,95 @@ describe('dates and times in the user locale', () => {
     const log = page.getByRole('list', { name: 'Action log' });
     await visible(log.getByText(/Completed .Water the plants./).first());
     expect(await log.innerText()).not.toMatch(ISO);
+  }, 60_000);
+});
+
+describe('keys and Settings', () => {
+  const focusedName = () =>
+    page.evaluate(`(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return 'body';
+      return (el.getAttribute('aria-label') || el.textContent || '').trim();
+    })()`);
+
+  it('Q jumps to the add field: this view’s, or the Inbox’s from a view without one', async () => {
+    await openInbox();
+    await page.getByRole('heading', { name: 'Inbox', exact: true }).focus();
+    await page.keyboard.press('q');
+    await expect.poll(focusedName).toBe('New inbox task');
+    // Typed in a field, q is a letter.
+    await page.keyboard.type('quiet');
+    expect(await page.getByRole('textbox', { name: 'New inbox task' }).inputValue()).toBe('quiet');
+    await page.getByRole('textbox', { name: 'New inbox task' }).fill('');
+    await nav(/^Settings/).click();
+    await visible(page.getByRole('heading', { name: 'Settings', exact: true }));
+    await page.getByRole('heading', { name: 'Settings', exact: true }).focus();
+    await page.keyboard.press('q');
+    await expect.poll(focusedName).toBe('New inbox task');
+  });
+
+  it('Enter on a choice list in the task editor saves, as in a text field', async () => {
+    await openInbox();
+    await row('Book the venue').getByRole('button', { name: 'Edit: Book the venue' }).click();
+    const form = page.getByRole('form', { name: 'Edit task: Book the venue' });
+    const priority = form.getByRole('combobox', { name: 'Priority' });
+    await priority.selectOption({ label: 'p2 · high' });
+    await priority.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => task('Book the venue')?.priority).toBe(2);
+    await expect.poll(() => form.count()).toBe(0);
+  }, 60_000);
+
+  it('Alt+0 opens Go to, which reaches every view by name', async () => {
+    await openInbox();
+    await page.keyboard.press('Alt+0');
+    const dialog = page.getByRole('dialog', { name: 'Go to' });
+    await visible(dialog);
+    await expect.poll(focusedName).toBe('View name');
+    // More views than Alt+1…9 reach: all are listed.
+    expect(await dialog.getByRole('list', { name: 'Views' }).getByRole('button').count()).toBeGreaterThan(9);
+    await page.keyboard.type('compl');
+    expect(await dialog.getByRole('list', { name: 'Views' }).getByRole('button').count()).toBe(1);
+    await screenshot(page, 'goto-dialog');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await visible(page.getByRole('heading', { name: 'Completed', exact: true }));
+    // Hostile text finds nothing and breaks nothing.
+    await page.keyboard.press('Alt+0');
+    await page.getByRole('textbox', { name: 'View name' }).fill('<img src=x>'.repeat(8));
+    await visible(dialog.getByText('No view is called that.'));
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+
+  it('Settings has its own navigation: a button a section, which brings the section to view', async () => {
+    await nav(/^Settings/).click();
+    const sections = page.getByRole('navigation', { name: 'Settings sections' });
+    await visible(sections);
+    await visible(sections.getByRole('button', { name: 'Model provider' }));
+    await sections.getByRole('button', { name: 'Your data', exact: true }).click();
+    await expect.poll(focusedName).toBe('Your data');
+    await visible(page.getByRole('heading', { name: 'Your data', exact: true }));
+    await screenshot(page, 'settings-sections');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 800, height: 800 });
+    await visible(sections.getByRole('button', { name: 'Your data', exact: true }));
+    await screenshot(page, 'settings-sections-dark-800');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('Your data offers Export: everything as a JSON file that names its format, or Markdown', async () => {
+    await nav(/^Settings/).click();
+    const data = page.getByRole('region', { name: 'Your data', exact: true });
+    await visible(data.getByRole('button', { name: 'Export as JSON' }));
+    const [json] = await Promise.all([page.waitForEvent('download'), data.getByRole('button', { name: 'Export as JSON' }).click()]);
+    expect(json.suggestedFilename()).toMatch(/^tidy-export-.*\.json$/);
+    const text = readFileSync((await json.path())!, 'utf8');
+    expect(text).toContain('Water the plants');
+    expect(() => JSON.parse(text) as unknown).not.toThrow();
+    const [md] = await Promise.all([page.waitForEvent('download'), data.getByRole('button', { name: 'Export as Markdown' }).click()]);
+    expect(md.suggestedFilename()).toMatch(/\.md$/);
+    await screenshot(page, 'settings-your-data');
   }, 60_000);
 });
