@@ -14,15 +14,19 @@ export function setDisplayLocale(next: string | undefined): void {
   cache.clear();
 }
 
-/** A formatter of the display locale, made once per option set. */
-export function dateFormat(options: Intl.DateTimeFormatOptions, lang: string | undefined = locale): Intl.DateTimeFormat {
+/**
+ * A formatter of the display locale, made once per option set. Its text has plain spaces: some ICU
+ * versions put a narrow no-break space before AM/PM, which the Due field's reader would not take back.
+ */
+export function dateFormat(options: Intl.DateTimeFormatOptions, lang: string | undefined = locale): { format(d: Date): string; resolvedOptions(): Intl.ResolvedDateTimeFormatOptions } {
   const key = `${lang ?? ''}|${JSON.stringify(options)}`;
   let f = cache.get(key);
   if (!f) {
     f = new Intl.DateTimeFormat(lang, options);
     cache.set(key, f);
   }
-  return f;
+  const intl = f;
+  return { format: (d) => intl.format(d).replace(/[\u202f\u00a0]/g, ' '), resolvedOptions: () => intl.resolvedOptions() };
 }
 
 /** Whether the display locale reads the clock in 12 hours (en-US) rather than 24 (en-GB, de). */

@@ -25,6 +25,12 @@ describe('dates and times in the user locale', () => {
     expect(dueLabel('2035-06-20', NOW)?.text).toBe('20. Juni');
   });
 
+  it('writes plain spaces whatever the ICU version puts before AM/PM', () => {
+    setDisplayLocale('en-US');
+    expect(clock(new Date(2035, 5, 12, 15, 5))).not.toMatch(/[\u202f\u00a0]/);
+    expect(dueFieldText('2035-12-01T16:00')).not.toMatch(/[\u202f\u00a0]/);
+  });
+
   it('shows a stored due as a date, never as ISO', () => {
     setDisplayLocale('en-US');
     expect(dueDateText('2035-12-01T10:00', NOW)).toBe('Sat, Dec 1, 10:00 AM');
