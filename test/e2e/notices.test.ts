@@ -81,6 +81,12 @@ describe('changes you can see', () => {
     const added = notice('Added to Family');
     await visible(added);
     await screenshot(page, 'notice-added-to-project');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 800, height: 700 });
+    await visible(added);
+    await screenshot(page, 'notice-added-to-project-dark-800');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await added.getByRole('button', { name: 'Open' }).click();
     await visible(page.getByRole('heading', { name: 'Family' }));
     await visible(row('Buy a birthday card'));
