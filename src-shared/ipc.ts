@@ -417,6 +417,11 @@ export const channels = {
   'data.lastBackup': { input: Empty, output: BackupFile.nullable() },
   /** A checked backup now, in the backups folder. */
   'data.backupNow': { input: Empty, output: BackupFile },
+  /** Everything as one file to save: the versioned JSON export (`tidy import tidy` reads it back) or Markdown. */
+  'data.export': {
+    input: z.object({ format: z.enum(['json', 'markdown']) }),
+    output: z.object({ filename: z.string(), mimeType: z.string(), content: z.string() }),
+  },
 
   // --- settings -----------------------------------------------------------------------------------
   'settings.get': { input: Empty, output: SettingsSchema },

@@ -68,7 +68,7 @@ import {
   type Tool,
 } from '../core/agent';
 import { archiveConversation, exportConversation, renameConversation } from '../core/conversations';
-import { backupNow, describePlan, importTodoist, lastBackup, planTodoistImport, readTodoistFiles, type TodoistPlan } from '../core/data';
+import { backupNow, describePlan, exportJson, exportMarkdown, importTodoist, lastBackup, planTodoistImport, readTodoistFiles, type TodoistPlan } from '../core/data';
 import { StoreError } from '../core/store/db';
 import { connectionModel } from '../core/providers/connection';
 import type { Model } from '../core/llm/port';
@@ -410,6 +410,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }),
     'data.lastBackup': () => lastBackup(db.name),
     'data.backupNow': () => refusing(() => backupNow(db, db.name)),
+    'data.export': ({ format }) => {
+      let content = '';
+      (format === 'json' ? exportJson : exportMarkdown)(db, { write: (chunk) => void (content += chunk) });
+      const day = new Date().toISOString().slice(0, 10);
+      return format === 'json'
+        ? { filename: `tidy-export-${day}.json`, mimeType: 'application/json', content }
+        : { filename: `tidy-export-${day}.md`, mimeType: 'text/markdown', content };
+    },
     'settings.get': () => SettingsSchema.parse(readSettings(db)),
     'settings.set': (i) => {
       must(writeSetting(db, i.key, i.value));

@@ -1,5 +1,5 @@
 /** The main window: a skip link, the sidebar, the current view, the trace panel; the global keyboard shortcuts. */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { composer, focusWhenReady } from '../lib/focus';
 import { activeRun, waitingApproval, TracePanel } from '../features/chat';
 import { traceVisible } from '../store/nav';
@@ -7,6 +7,7 @@ import { useApp, useAppStore } from '../store/react';
 import { viewDef, viewForDigit, type View } from '../store/views';
 import { SEARCH_BOX } from '../features/search';
 import { Reminders } from '../features/tasks';
+import { GoTo } from './GoTo';
 import { HelpOverlay } from './HelpOverlay';
 import { Notices } from '../ui/Notices';
 import { cyclePanes } from './panes';
@@ -20,6 +21,9 @@ import { Sidebar } from './Sidebar';
  */
 const NARROW = '(max-width: 860px)';
 
+/** The add field of the view on screen (features/tasks/QuickAdd.tsx's form), if it has one. */
+const ADD_FIELD = '#main form.quick-add input';
+
 /** The place a view's keyboard user starts from: the message box, or the view's heading. */
 function viewTarget(view: View): HTMLElement | null {
   if (viewDef(view).focus === 'composer') return composer();
@@ -32,6 +36,7 @@ export function App() {
   const narrow = useApp((s) => s.narrow);
   const helpOpen = useApp((s) => s.helpOpen);
   const store = useAppStore();
+  const [goTo, setGoTo] = useState(false);
   const Screen = SCREENS[view];
   /** A view opened from the keyboard: its start gets the focus once it is on screen. */
   const focusOnShow = useRef(false);
@@ -84,6 +89,17 @@ export function App() {
         cyclePanes(e.shiftKey);
       } else if (digitView) {
         open(digitView);
+      } else if (e.altKey && !mod && e.code === 'Digit0') {
+        // Every view by name: Alt+1…9 reach only the first nine.
+        setGoTo(true);
+      } else if (e.key === 'q' && !mod && !e.altKey && !isTyping(e.target)) {
+        // To the add field: this view's, or the Inbox's when this view has none.
+        const field = () => document.querySelector<HTMLInputElement>(ADD_FIELD);
+        if (field()) field()!.focus();
+        else {
+          if (s.view !== 'inbox') s.show('inbox');
+          focusWhenReady(field);
+        }
       } else if (e.altKey && !mod && e.code === 'KeyN') {
         void s.openConversation(null);
         open('chat');
@@ -117,7 +133,7 @@ export function App() {
 
   return (
     <>
-      <div className={`shell${trace && !narrow ? ' with-trace' : ''}`} inert={helpOpen}>
+      <div className={`shell${trace && !narrow ? ' with-trace' : ''}`} inert={helpOpen || goTo}>
         <a
           className="skip-link"
           href="#main"
@@ -135,6 +151,19 @@ export function App() {
         {trace && <TracePanel overlay={narrow} />}
       </div>
       <HelpOverlay />
+      {goTo && (
+        <GoTo
+          onClose={() => setGoTo(false)}
+          onGo={(target) => {
+            setGoTo(false);
+            if (store.getState().view === target) setTimeout(() => viewTarget(target)?.focus(), 0);
+            else {
+              focusOnShow.current = true;
+              store.getState().show(target);
+            }
+          }}
+        />
+      )}
       <Reminders />
       <Notices />
     </>

@@ -4,11 +4,14 @@
  * dates, never through UTC, so "2026-11-23" is the 23rd wherever the user is.
  */
 
-const WEEKDAY = new Intl.DateTimeFormat('en-US', { weekday: 'short' });
-const WEEKDAY_LONG = new Intl.DateTimeFormat('en-US', { weekday: 'long' });
-const MONTH_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
-const MONTH_DAY_YEAR = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-const LONG = new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+import { clockOf, dateFormat } from './when';
+
+// In the display locale (src-renderer/lib/when.ts), made when used, so a locale set later applies.
+const WEEKDAY = { format: (d: Date) => dateFormat({ weekday: 'short' }).format(d) };
+const WEEKDAY_LONG = { format: (d: Date) => dateFormat({ weekday: 'long' }).format(d) };
+const MONTH_DAY = { format: (d: Date) => dateFormat({ month: 'short', day: 'numeric' }).format(d) };
+const MONTH_DAY_YEAR = { format: (d: Date) => dateFormat({ month: 'short', day: 'numeric', year: 'numeric' }).format(d) };
+const LONG = { format: (d: Date) => dateFormat({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }).format(d) };
 
 const DUE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?/;
 
@@ -60,7 +63,7 @@ export function relativeDay(day: Date, now: Date): string {
 }
 
 export interface DueLabel {
-  /** What the row shows: "today 15:00", "Fri", "3 days ago". */
+  /** What the row shows: "today 3:00 PM" (or "today 15:00", as the locale tells time), "Fri", "3 days ago". */
   text: string;
   /** The whole date for a tooltip or a screen reader: "Due Friday, November 27, 2026 at 15:00". */
   long: string;
@@ -75,8 +78,8 @@ export function dueLabel(due: string | null | undefined, now: Date): DueLabel | 
   const rel = relativeDay(p.day, now);
   const overdue = p.at.getTime() <= now.getTime();
   return {
-    text: p.time ? `${rel} ${p.time}` : rel,
-    long: `${overdue ? 'Overdue, was due' : 'Due'} ${LONG.format(p.day)}${p.time ? ` at ${p.time}` : ''}`,
+    text: p.time ? `${rel} ${clockOf(p.time)}` : rel,
+    long: `${overdue ? 'Overdue, was due' : 'Due'} ${LONG.format(p.day)}${p.time ? ` at ${clockOf(p.time)}` : ''}`,
     overdue,
     today: daysBetween(now, p.day) === 0,
   };
@@ -85,7 +88,7 @@ export function dueLabel(due: string | null | undefined, now: Date): DueLabel | 
 /** A day as "tomorrow · Tue, Nov 24", or just "Mon, Nov 30" when it is not near enough for a word. */
 export function dayPhrase(day: Date, now: Date, year = false): string {
   const n = daysBetween(now, day);
-  const full = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', ...(year || day.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}) }).format(day);
+  const full = dateFormat({ weekday: 'short', month: 'short', day: 'numeric', ...(year || day.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}) }).format(day);
   return n >= -1 && n < 7 ? `${relativeDay(day, now)} · ${full}` : full;
 }
 

@@ -1,14 +1,7 @@
 /** Small formatting helpers: times, durations, tool names and arguments in words. */
 
-const timeFmt = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const dateTimeFmt = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-
-/** 14:02 today, "Mar 3, 14:02" before. */
-export function shortTime(iso: string, now = Date.now()): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return new Date(now).toDateString() === d.toDateString() ? timeFmt.format(d) : dateTimeFmt.format(d);
-}
+/** The clock today, a date and the clock before: in the user's locale (src-renderer/lib/when.ts). */
+export { shortTime } from './when';
 
 /** 850 ms, 4.2 s, 2 min 05 s. */
 export function duration(ms: number): string {

@@ -59,8 +59,20 @@ export const traceShown = (s: Pick<NavSlice, 'narrow' | 'traceOpen' | 'traceOver
 export const traceVisible = (s: Pick<NavSlice, 'narrow' | 'traceOpen' | 'traceOverlay' | 'tracePinned' | 'view'>): boolean =>
   traceShown(s) && (s.view === 'chat' || s.tracePinned);
 
-const MAX_NOTICES = 3;
+/** Notices on screen at once (announcements counted apart): a newer one pushes the oldest out. */
+export const MAX_NOTICES = 3;
+/** How long a plain notice (or an announcement) stays. */
+export const NOTICE_MS = 6000;
 let nextNotice = 1;
+
+/**
+ * How long a notice stays on its own (ms), or null: until dismissed. A notice that holds an action (Undo,
+ * Open) waits for the user, and so does an error; they still leave when the view changes (`show`) or
+ * newer notices push them out (`capped`), so they never stack without end.
+ */
+export function noticeLifetime(n: Pick<Notice, 'tone' | 'action'>): number | null {
+  return n.tone === 'error' || n.action ? null : NOTICE_MS;
+}
 
 /** The newest notices shown, and the newest announcements: one kind never pushes the other out. */
 function capped(list: Notice[]): Notice[] {
@@ -82,7 +94,8 @@ export const createNavSlice: SliceCreator<NavSlice> = (set) => ({
     }),
   helpOpen: false,
   notices: [],
-  show: (view) => set({ view, helpOpen: false }),
+  // Another view: a notice's Undo or Open belongs to what the user just left, so those notices go.
+  show: (view) => set((s) => ({ view, helpOpen: false, ...(view !== s.view ? { notices: s.notices.filter((n) => !n.action) } : {}) })),
   setNarrow: (narrow) => set({ narrow, traceOverlay: false }),
   toggleTrace: (open) => set((s) => (s.narrow ? { traceOverlay: open ?? !s.traceOverlay } : { traceOpen: open ?? !s.traceOpen })),
   toggleHelp: (open) => set((s) => ({ helpOpen: open ?? !s.helpOpen })),

@@ -2,7 +2,7 @@
  * The Undo and Redo buttons of one action or one request, wherever they show (the Actions log, the
  * changes under a chat answer): Undo while something is live, Redo once something is undone. Pressing
  * one moves the focus to the one that takes its place (src-renderer/lib/focus.ts, rule 2); refused, the
- * focus goes back to the button pressed, and the reason shows under the row (UndoProblemNote in ActionsView.tsx).
+ * focus goes back to the button pressed, and the reason shows under the row (features/actions/Undoable.tsx).
  */
 import { focusIfIdle, focusWhenReady } from '../lib/focus';
 

@@ -34,7 +34,8 @@ export const TASK_LIST_KEYS = bind([
 
 /** In a task's inline editor (TaskList.tsx). */
 export const TASK_EDITOR_KEYS = bind([
-  { action: 'save', keys: [], native: ['Enter'], what: 'Save the changes (in a text field)' },
+  // Enter in a text field submits the form natively; on a choice list (Priority, Project) it is handled, so it saves there too.
+  { action: 'save', keys: ['Enter'], what: 'Save the changes (in a field or a choice list)' },
   { action: 'cancel', keys: ['Escape'], what: 'Leave the editor without saving' },
 ]);
 

@@ -19,6 +19,8 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: [MOD, 'K'], what: 'Focus the message box' },
   { keys: [ALT, 'N'], what: 'New conversation' },
   ...VIEW_DEFS.slice(0, 9).map((v, i) => ({ keys: [ALT, String(i + 1)], what: `Go to ${v.label}` })),
+  { keys: [ALT, '0'], what: 'Go to any view by name' },
+  { keys: ['Q'], what: 'Add a task: the add field of this view, or of the Inbox (outside a text field)' },
   { keys: [MOD, 'F'], what: 'Search (also /)' },
   { keys: [ALT, 'A'], what: 'Approve the change Tidy asks about' },
   { keys: [ALT, 'D'], what: 'Decline the change Tidy asks about' },

@@ -7,10 +7,11 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ActionEntry } from '../../../src-shared/domain';
 import type { ActionGroup } from '../../../src-shared/ipc';
 import { count, shortTime } from '../../lib/format';
-import { actionKey, CASCADE_LABEL, canRedo, canUndo, logRows, requestKey, unarchiveLabel, type UndoProblem } from './slice';
+import { readableDates } from '../../lib/when';
+import { canRedo, canUndo, logRows, requestTitle } from './slice';
+import { Undoable } from './Undoable';
 import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
-import { UndoRedo } from '../../ui/UndoRedo';
 
 /** Load the next page when the last rendered row is this close to the end. */
 const PREFETCH_ROWS = 40;
@@ -90,142 +91,56 @@ export function ActionsView() {
 
 const SOURCE_BADGE: Record<ActionGroup['source'], string> = { agent: 'Agent', mcp: 'MCP', user: 'You', import: 'Import' };
 
-function requestTitle(g: ActionGroup): string {
-  if (g.source === 'user') return g.actions.length > 1 ? 'Your changes' : 'Your change';
-  if (g.source === 'mcp') return g.request ? `${g.request} (through MCP)` : `An MCP client's session ${g.requestId}`;
-  return g.request ? `“${g.request}”` : `Agent request ${g.requestId}`;
-}
-
 const GroupRow = memo(function GroupRow({ group }: { group: ActionGroup }) {
-  const key = requestKey(group.requestId);
-  const problem = useApp((s) => s.undoProblems[key]);
-  const pending = useApp((s) => key in s.undoPending);
-  const undoRequest = useApp((s) => s.undoRequest);
-  const redoRequest = useApp((s) => s.redoRequest);
   const live = group.actions.filter(canUndo).length;
   const undone = group.actions.filter(canRedo).length;
   const whole = group.source === 'agent' || group.source === 'mcp' || group.actions.length > 1;
   const title = requestTitle(group);
   const newest = group.actions[0];
   return (
-    <>
-      <div className="log-group">
-        <span className={`badge ${group.source === 'agent' || group.source === 'mcp' ? 'accent' : ''}`}>{SOURCE_BADGE[group.source]}</span>
-        <span className="title" title={title}>
-          {title}
-        </span>
-        <span className="muted">{count(group.actions.length, 'change')}</span>
-        {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
-        <UndoRedo
-          id={`request:${group.requestId}`}
-          canUndo={whole && live > 0}
-          canRedo={whole && undone > 0}
-          undo={() => undoRequest(group.requestId)}
-          redo={() => redoRequest(group.requestId)}
-          pending={pending}
-          undoName={`Undo request: ${title}`}
-          redoName={`Redo request: ${title}`}
-          undoText="Undo request"
-          redoText="Redo request"
-        />
-      </div>
-      {problem && (
-        <UndoProblemNote
-          problemKey={key}
-          problem={problem}
-          undo={(cascade) => undoRequest(group.requestId, cascade)}
-          redo={(cascade) => redoRequest(group.requestId, cascade)}
-        />
-      )}
-    </>
+    <Undoable
+      target={{ kind: 'request', id: group.requestId }}
+      focusId={`request:${group.requestId}`}
+      rowClassName="log-group"
+      canUndo={whole && live > 0}
+      canRedo={whole && undone > 0}
+      undoName={`Undo request: ${title}`}
+      redoName={`Redo request: ${title}`}
+      undoText="Undo request"
+      redoText="Redo request"
+    >
+      <span className={`badge ${group.source === 'agent' || group.source === 'mcp' ? 'accent' : ''}`}>{SOURCE_BADGE[group.source]}</span>
+      <span className="title" title={title}>
+        {title}
+      </span>
+      <span className="muted">{count(group.actions.length, 'change')}</span>
+      {newest && <time dateTime={newest.createdAt} className="muted">{shortTime(newest.createdAt)}</time>}
+    </Undoable>
   );
 });
 
 const EntryRow = memo(function EntryRow({ entry }: { entry: ActionEntry }) {
-  const key = actionKey(entry.id);
-  const problem = useApp((s) => s.undoProblems[key]);
-  const pending = useApp((s) => key in s.undoPending);
-  const undoAction = useApp((s) => s.undoAction);
-  const redoAction = useApp((s) => s.redoAction);
   const undone = entry.undoneAt !== null;
   const reversal = entry.undoes !== null;
+  // Its words, with any ISO date in them shown as the user's locale writes dates.
+  const summary = readableDates(entry.summary);
   return (
-    <>
-      <div className={`log-entry${undone ? ' undone' : ''}${reversal ? ' reversal' : ''}`}>
-        <span className="summary" title={entry.summary}>
-          {entry.summary}
-        </span>
-        {entry.external && <span className="badge warn">Cannot be undone</span>}
-        {undone && !reversal && <span className="badge warn">Undone</span>}
-        {undone && reversal && <span className="badge">Reverted</span>}
-        <time dateTime={entry.createdAt}>{shortTime(entry.createdAt)}</time>
-        <UndoRedo
-          id={`action:${entry.id}`}
-          canUndo={canUndo(entry)}
-          canRedo={canRedo(entry)}
-          undo={() => undoAction(entry.id)}
-          redo={() => redoAction(entry.id)}
-          pending={pending}
-          undoName={`Undo: ${entry.summary}`}
-          redoName={`Redo: ${entry.summary}`}
-        />
-      </div>
-      {problem && (
-        <UndoProblemNote
-          problemKey={key}
-          problem={problem}
-          undo={(cascade) => undoAction(entry.id, cascade)}
-          redo={(cascade) => redoAction(entry.id, cascade)}
-        />
-      )}
-    </>
+    <Undoable
+      target={{ kind: 'action', id: entry.id }}
+      focusId={`action:${entry.id}`}
+      rowClassName={`log-entry${undone ? ' undone' : ''}${reversal ? ' reversal' : ''}`}
+      canUndo={canUndo(entry)}
+      canRedo={canRedo(entry)}
+      undoName={`Undo: ${summary}`}
+      redoName={`Redo: ${summary}`}
+    >
+      <span className="summary" title={summary}>
+        {summary}
+      </span>
+      {entry.external && <span className="badge warn">Cannot be undone</span>}
+      {undone && !reversal && <span className="badge warn">Undone</span>}
+      {undone && reversal && <span className="badge">Reverted</span>}
+      <time dateTime={entry.createdAt}>{shortTime(entry.createdAt)}</time>
+    </Undoable>
   );
 });
-
-/**
- * Why an undo or redo was refused (the later changes it names), and the way out its hint names: the same
- * words on the button (src-renderer/features/actions/slice.ts, CASCADE_LABEL).
- */
-export function UndoProblemNote({
-  problemKey,
-  problem,
-  undo,
-  redo,
-}: {
-  problemKey: string;
-  problem: UndoProblem;
-  /** Undoes the action or request again; with `cascade`, the later changes that block it first. */
-  undo: (cascade?: boolean) => Promise<unknown>;
-  /** Redoes it; with `cascade`, undoing the later changes that block it first. */
-  redo: (cascade?: boolean) => Promise<unknown>;
-}) {
-  // The refused verb, tried again: as it was, or undoing the later changes first.
-  const again = (cascade?: boolean) => void (problem.verb === 'redo' ? redo(cascade) : undo(cascade));
-  const dismiss = useApp((s) => s.dismissUndoProblem);
-  const unarchive = useApp((s) => s.unarchiveParent);
-  const parent = problem.reason === 'parent_archived' ? problem.details?.parent : undefined;
-  return (
-    <div className="log-problem">
-      <ProblemAlert problem={problem} title={problem.verb === 'redo' ? "Can't redo this yet" : "Can't undo this yet"}>
-        {problem.canCascade && (
-          <button type="button" className="btn small danger" onClick={() => again(true)}>
-            {CASCADE_LABEL[problem.verb]}
-          </button>
-        )}
-        {parent && (
-          <button type="button" className="btn small" onClick={() => void unarchive(parent).then((ok) => ok && again())}>
-            {unarchiveLabel(parent.kind, problem.verb)}
-          </button>
-        )}
-        {problem.reason === 'already_undone' && problem.details?.undoneBy && (
-          <button type="button" className="btn small" onClick={() => void redo()}>
-            Redo
-          </button>
-        )}
-        <button type="button" className="btn small" onClick={() => dismiss(problemKey)}>
-          Dismiss
-        </button>
-      </ProblemAlert>
-    </div>
-  );
-}

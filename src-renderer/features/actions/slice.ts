@@ -310,6 +310,14 @@ export function undoWords(p: Problem, verb: UndoProblem['verb'] = 'undo'): { mes
 }
 
 /** The button of a refusal for want of an archived project or list: it brings it back, then tries again. */
+/** A request's heading in the Actions log: the user's words, an MCP client, an import — never an id where words exist. */
+export function requestTitle(g: Pick<ActionGroup, 'source' | 'request' | 'requestId' | 'actions'>): string {
+  if (g.source === 'user') return g.actions.length > 1 ? 'Your changes' : 'Your change';
+  if (g.source === 'mcp') return g.request ? `${g.request} (through MCP)` : `An MCP client's session ${g.requestId}`;
+  if (g.source === 'import') return g.request ? `“${g.request}”` : 'Imported from a file';
+  return g.request ? `“${g.request}”` : `Agent request ${g.requestId}`;
+}
+
 export const unarchiveLabel = (kind: string, verb: UndoProblem['verb']): string => `Unarchive the ${kind} and ${verb}`;
 
 /** What an undo or redo did, in words: `reportWords` of src-shared/actions.ts. */

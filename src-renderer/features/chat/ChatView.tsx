@@ -2,7 +2,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { runAdvice, sendAdvice, type Advice } from '../../lib/advice';
-import { shortTime } from '../../lib/format';
+import { count, shortTime } from '../../lib/format';
 import { latestThought, waitingApprovals, type RunState } from '../../lib/runs';
 import { activeRun } from './slice';
 import { useApp } from '../../store/react';
@@ -169,7 +169,7 @@ const AssistantMessage = memo(function AssistantMessage({ run }: { run: RunState
     <article className="message assistant" aria-label="Tidy" aria-busy={running}>
       <div className="who">
         <strong>Tidy</strong>
-        {running ? <span role="status">{waiting.length ? 'waiting for your approval' : `working… ${run.actions ? `${run.actions} actions` : ''}`}</span> : run.finishedAt && <time dateTime={run.finishedAt}>{shortTime(run.finishedAt)}</time>}
+        {running ? <span role="status">{waiting.length ? 'waiting for your approval' : `working… ${run.actions ? count(run.actions, 'action') : ''}`}</span> : run.finishedAt && <time dateTime={run.finishedAt}>{shortTime(run.finishedAt)}</time>}
         <button
           type="button"
           className="btn ghost small"

@@ -5,6 +5,7 @@
  */
 import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { argPairs, count, duration, prettyJson, resultGist, shortTime, toolLabel } from '../../lib/format';
+import { clockSeconds } from '../../lib/when';
 import { elapsedMs, type RunState, type TraceEvent } from '../../lib/runs';
 import { focusIsLost } from '../../lib/focus';
 import { useApp } from '../../store/react';
@@ -150,7 +151,7 @@ const TextStep = memo(function TextStep({ title, reasoning, text, streaming = fa
   );
 });
 
-const stepTime = (at: string) => <time dateTime={at}>{new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</time>;
+const stepTime = (at: string) => <time dateTime={at}>{clockSeconds(new Date(at))}</time>;
 
 function RunStats({ run }: { run: RunState }) {
   const [now, setNow] = useState(() => Date.now());

@@ -4,20 +4,52 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Problem } from '../../lib/problem';
+import { downloadText } from '../../lib/download';
+import { dateTimeText } from '../../lib/when';
 import { useApp } from '../../store/react';
 import { type TodoistImported, type TodoistPreview, type TodoistUpload } from './transfer-slice';
 import '../../styles/data-md.css';
 
-const when = (iso: string): string => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = dateTimeText;
 const size = (bytes: number): string => (bytes < 1048576 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1048576).toFixed(1)} MB`);
 
 export function DataSection() {
   return (
     <section aria-labelledby="set-data" className="data-md">
       <h2 id="set-data">Your data</h2>
+      <ExportPart />
       <BackupPart />
       <ImportPart />
     </section>
+  );
+}
+
+function ExportPart() {
+  const exportData = useApp((s) => s.exportData);
+  const [busy, setBusy] = useState(false);
+  const run = (format: 'json' | 'markdown') => {
+    setBusy(true);
+    void exportData(format).then((file) => {
+      setBusy(false);
+      if (file) downloadText(file.filename, file.mimeType, file.content);
+    });
+  };
+  return (
+    <div className="data-md-part" role="group" aria-labelledby="set-export">
+      <h3 id="set-export">Export</h3>
+      <p className="muted">
+        Everything — projects, tasks, lists, calendars, conversations — as one file: JSON, which <code>tidy import tidy</code> reads back, or
+        Markdown to read. Restoring a backup is done with Tidy closed: <code>tidy restore &lt;file&gt;</code>.
+      </p>
+      <div className="data-md-row">
+        <button type="button" className="btn small" disabled={busy} onClick={() => run('json')}>
+          Export as JSON
+        </button>
+        <button type="button" className="btn small" disabled={busy} onClick={() => run('markdown')}>
+          Export as Markdown
+        </button>
+      </div>
+    </div>
   );
 }
 

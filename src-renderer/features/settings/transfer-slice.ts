@@ -24,6 +24,8 @@ export interface TransferSlice {
   uploadFile(file: FileLike): Promise<Outcome<string>>;
   previewTodoist(upload: TodoistUpload): Promise<Outcome<TodoistPreview>>;
   importTodoist(upload: TodoistUpload): Promise<Outcome<TodoistImported>>;
+  /** Everything as a file (JSON or Markdown), for the view to save; a refusal is told in a notice. */
+  exportData(format: Input<'data.export'>['format']): Promise<Output<'data.export'> | null>;
 }
 
 declare module '../../store/types' {
@@ -48,6 +50,15 @@ export const createTransferSlice =
       },
       uploadFile: (file) => outcome(() => sendFile(api, file)),
       previewTodoist: (upload) => outcome(() => api.invoke('data.todoistPreview', upload)),
+      exportData: async (format) => {
+        const r = await outcome(() => api.invoke('data.export', { format }));
+        if (!r.ok) {
+          get().notifyProblem(r.problem);
+          return null;
+        }
+        get().announce(`Exported to ${r.value.filename}.`);
+        return r.value;
+      },
       importTodoist: async (upload) => {
         const r = await outcome(() => api.invoke('data.todoistImport', upload));
         if (r.ok) void get().loadLastBackup();

@@ -12,6 +12,7 @@
 import { forwardRef, useEffect, useId, useMemo, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { parseQuickAdd, recurrenceWords, type QuickAdd } from '../../../src-shared/quickadd';
 import { dayPhrase, dueParts } from '../../lib/due';
+import { clockOf } from '../../lib/when';
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
 import { durationText } from './tree';
@@ -22,7 +23,7 @@ import '../../styles/tasks-rich.css';
 export function quickAddSummary(q: QuickAdd, now: Date): { label: string; text: string; kind: string }[] {
   const out: { label: string; text: string; kind: string }[] = [];
   const p = dueParts(q.due);
-  if (p) out.push({ kind: 'date', label: 'Due', text: `${dayPhrase(p.day, now)}${p.time ? ` ${p.time}` : ''}` });
+  if (p) out.push({ kind: 'date', label: 'Due', text: `${dayPhrase(p.day, now)}${p.time ? ` ${clockOf(p.time)}` : ''}` });
   if (q.project) out.push({ kind: 'project', label: 'Project', text: q.project.name });
   if (q.priority) out.push({ kind: 'priority', label: 'Priority', text: `p${q.priority}` });
   if (q.recurrence) out.push({ kind: 'recurrence', label: 'Repeats', text: recurrenceWords(q.recurrence) });

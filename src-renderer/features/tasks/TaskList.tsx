@@ -22,6 +22,7 @@ import { Markdown } from '../../ui/Markdown';
 import { durationText, progressText, readLabels, sameLabels, taskTree } from './tree';
 import type { DayGroup } from '../../lib/days';
 import { dayPhrase, dueLabel, dueParts, isoDay } from '../../lib/due';
+import { clockOf, dueFieldText } from '../../lib/when';
 import { focusIfIdle, focusIsLost } from '../../lib/focus';
 import type { Problem } from '../../lib/problem';
 import { firstOccurrence, parseDue, readRepeat, recurrenceWords, type RepeatReading } from '../../../src-shared/quickadd';
@@ -420,7 +421,7 @@ export function duePreview(text: string, now: Date, rule: string | null = null):
   const due = parseDue(t, now);
   const p = dueParts(due);
   if (!due || !p) return { due: null, words: 'not a date I know — try "tomorrow", "fri 3pm" or 2026-12-24', ok: false };
-  return { due, words: `${dayPhrase(p.day, now, true)}${p.time ? ` ${p.time}` : ''}`, ok: true };
+  return { due, words: `${dayPhrase(p.day, now, true)}${p.time ? ` ${clockOf(p.time)}` : ''}`, ok: true };
 }
 
 /** The text the Repeats field starts with: the rule in words when they read back as the same rule, else the RRULE. */
@@ -443,7 +444,9 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
   const archiveTask = useApp((s) => s.archiveTask);
   const projects = useApp((s) => s.projects.value);
   const [content, setContent] = useState(task.content);
-  const [due, setDue] = useState(task.due ?? '');
+  // The due in words the Due field reads back (never 2026-12-01T10:00); unchanged, it saves as stored.
+  const startDue = task.due ? dueFieldText(task.due) : '';
+  const [due, setDue] = useState(startDue);
   const startRepeat = repeatText(task.recurrence);
   const [repeat, setRepeat] = useState(startRepeat);
   const [priority, setPriority] = useState(task.priority);
@@ -486,7 +489,7 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
     if (!deadlineShown.ok) return setProblem({ message: `"${deadline.trim()}" is not a date Tidy understands.`, hint: 'try "friday", "dec 24" or 2026-12-24; empty clears the deadline', code: 'client' });
     setBusy(true);
     // An unchanged due stays exactly as stored (a date-time typed as it was parses to itself).
-    const nextDue = due.trim() === (task.due ?? '') && (task.due !== null || !rule) ? task.due : preview.due;
+    const nextDue = due.trim() === startDue && (task.due !== null || !rule) ? task.due : preview.due;
     const rich = {
       ...(description !== (task.description ?? '') ? { description: description.trim() === '' ? null : description } : {}),
       ...(deadlineShown.date !== (task.deadline ?? null) ? { deadline: deadlineShown.date } : {}),
@@ -513,7 +516,11 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
         void save();
       }}
       onKeyDown={(e) => {
-        if (actionOf(TASK_EDITOR_KEYS, e.key) === 'cancel') {
+        // A choice list would keep Enter to itself: there it saves as in a text field (where the form submits).
+        if (actionOf(TASK_EDITOR_KEYS, e.key) === 'save' && e.target instanceof HTMLSelectElement) {
+          e.preventDefault();
+          void save();
+        } else if (actionOf(TASK_EDITOR_KEYS, e.key) === 'cancel') {
           e.preventDefault();
           e.stopPropagation();
           onClose();

@@ -3,6 +3,7 @@ import type { List, ListItem, Task } from '../../../src-shared/domain';
 import type { Output, Topic } from '../../../src-shared/ipc';
 import { createCoalescer } from '../../lib/coalesce';
 import type { Problem } from '../../lib/problem';
+import { dueDateText } from '../../lib/when';
 import { idle, loadInto, type Loadable, type ValueOf } from '../../store/loadable';
 import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
@@ -139,11 +140,16 @@ export const createDataSlice =
         set((s) => Object.fromEntries(pages.map((k) => [k, { ...s[k], value: tick(s[k].value) }])));
         const content = pages.flatMap((k) => get()[k].value?.tasks ?? []).find((t) => t.id === task)?.content;
         let actionId: string | null = null;
+        let next: string | null = null;
         const ok = await edit(null, async () => {
-          actionId = (await (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task }))).actionId;
+          const r = await (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task }));
+          actionId = r.actionId;
+          // A repeating task stays open with its next due: the notice says when it comes back.
+          if (done && r.value.status === 'open' && r.value.due) next = r.value.due;
         });
         if (!ok) await get().refreshData(['tasks']);
-        else if (content !== undefined && actionId !== null) get().notifyUndoable(`${done ? 'Completed' : 'Reopened'}: ${content}`, actionId);
+        else if (content !== undefined && actionId !== null)
+          get().notifyUndoable(`${done ? 'Completed' : 'Reopened'}: ${content}${next ? ` · Next: ${dueDateText(next)}` : ''}`, actionId);
       },
       createProject: (name) => edit('projects.create', () => api.invoke('projects.create', { name })),
       createList: (name) => edit('lists.create', () => api.invoke('lists.create', { name })),

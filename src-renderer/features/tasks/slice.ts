@@ -95,6 +95,8 @@ export interface TasksSlice {
   archiveListItem(list: string, item: string): Promise<Problem | null>;
   /** Shows `text` with an Undo button that undoes the logged action `actionId`. */
   notifyUndoable(text: string, actionId: string): void;
+  /** A visible notice of where a task went ("Added to Family"), with Open to go there. */
+  notifyWentTo(text: string, projectId: string): void;
 }
 
 declare module '../../store/types' {
@@ -212,6 +214,8 @@ export const createTasksSlice =
             }),
           (r) => {
             if (parsed.unknownProject) get().notify(`Added to ${r.value.project}: there is no project “${parsed.unknownProject}”, so it stays in the text`);
+            // Into another project than the one on screen: it leaves this view, so say where it went.
+            else if (parsed.project && r.value.projectId !== project) get().notifyWentTo(`Added to ${r.value.project}`, r.value.projectId);
             else get().announce(`Added: ${r.value.content}`);
           },
         );
@@ -249,7 +253,10 @@ export const createTasksSlice =
           const problem = await attempt(() => api.invoke('tasks.move', { task: task.id, project: move }));
           if (problem) return problem;
         }
-        if (move || Object.keys(update).length > 0) get().announce(`Saved: ${update.content ?? task.content}`);
+        if (move) {
+          const to = get().projects.value?.find((p) => p.id === move)?.name ?? 'another project';
+          get().notifyWentTo(`Moved “${update.content ?? task.content}” to ${to}`, move);
+        } else if (Object.keys(update).length > 0) get().announce(`Saved: ${update.content ?? task.content}`);
         return null;
       },
       archiveTask: async (task) => {
@@ -300,6 +307,14 @@ export const createTasksSlice =
           (r) => get().notifyUndoable(`Archived: ${r.value.text}`, r.actionId),
         ),
 
+      notifyWentTo: (text, projectId) =>
+        get().notify(text, 'info', {
+          label: 'Open',
+          run: () => {
+            get().show('projects');
+            return get().openProject(projectId);
+          },
+        }),
       notifyUndoable: (text, actionId) =>
         get().notify(text, 'info', {
           label: 'Undo',

@@ -1,30 +1,16 @@
 // `tidy mcp` under attack (issue 28 items 3 and 10): a client undoes only its own sessions' requests,
 // a session's calls end with it, and whatever arrives on stdin is answered with the JSON-RPC error the
 // spec names while the server keeps serving.
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase } from '../../../src-main/core';
 import { TIDY_BIN, tidy } from '../../support/cli';
 import { tempDir } from '../../support/db';
+import { connectTidyMcp } from '../../support/mcp-client';
 
-async function connect(db: string, name: string, elicit?: (message: string) => boolean): Promise<{ client: Client; stderr: () => string }> {
-  const client = new Client({ name, version: '1.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
-  if (elicit) {
-    client.setRequestHandler('elicitation/create', (req) => {
-      const message = (req.params as { message: string }).message;
-      return Promise.resolve(elicit(message) ? { action: 'accept' as const, content: { approve: true } } : { action: 'decline' as const });
-    });
-  }
-  const transport = new StdioClientTransport({ command: process.execPath, args: [TIDY_BIN, '--db', db, 'mcp'], stderr: 'pipe' });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  await client.connect(transport);
-  onTestFinished(() => client.close());
-  return { client, stderr: () => err };
-}
+/** A client of `tidy mcp` (test/support/mcp-client.ts); `elicit` answers its questions. */
+const connect = (db: string, name: string, elicit?: (message: string) => boolean) => connectTidyMcp(db, name, { version: '1.0', ...(elicit ? { elicit } : {}) });
 
 const json = (r: { content?: unknown }): Record<string, unknown> => JSON.parse((r.content as { text: string }[])[0]!.text) as Record<string, unknown>;
 const openTasks = (db: string): string[] => (JSON.parse(tidy(db, ['tasks', '--json']).stdout) as { content: string }[]).map((t) => t.content);

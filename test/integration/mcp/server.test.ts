@@ -1,41 +1,20 @@
 // `tidy mcp` driven by the MCP SDK's own client over stdio: the catalogue with its annotations, changes
 // logged as one request named after the client, approvals asked through elicitation (or refused), undo.
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase } from '../../../src-main/core';
 import { TOOLS } from '../../../src-main/core/agent';
 import { TIDY_BIN, tidy } from '../../support/cli';
 import { tempDir } from '../../support/db';
+import { connectTidyMcp } from '../../support/mcp-client';
 import { join } from 'node:path';
 
-interface Opened {
-  client: Client;
-  stderr: () => string;
-}
-
-async function connect(db: string, name: string, options: { elicit?: (message: string) => boolean } = {}): Promise<Opened> {
-  const client = new Client({ name, version: '9.9' }, options.elicit ? { capabilities: { elicitation: {} } } : {});
-  if (options.elicit) {
-    const decide = options.elicit;
-    client.setRequestHandler('elicitation/create', (req) => {
-      const message = (req.params as { message: string }).message;
-      return Promise.resolve(decide(message) ? { action: 'accept' as const, content: { approve: true } } : { action: 'decline' as const });
-    });
-  }
-  const transport = new StdioClientTransport({ command: process.execPath, args: [TIDY_BIN, '--db', db, 'mcp'], stderr: 'pipe' });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  await client.connect(transport);
-  onTestFinished(() => client.close());
-  return { client, stderr: () => err };
-}
+const connect = connectTidyMcp;
 
 const textOf = (r: { content?: unknown }): string => ((r.content as { type: string; text: string }[])[0]?.text ?? '');
 const json = (r: { content?: unknown }): Record<string, unknown> => JSON.parse(textOf(r)) as Record<string, unknown>;
 
-describe('tidy mcp', () => {
+describe('tidy mcp', { timeout: 90_000 }, () => {
   it('lists the agent’s catalogue with annotations, the batch tools and the undo tools', async () => {
     const db = join(tempDir(), 'tidy.db');
     const { client } = await connect(db, 'Inspector');

@@ -804,6 +804,18 @@ describe('data channels: Todoist import and backups', () => {
     expect(made.bytes).toBeGreaterThan(0);
     expect(await h.call('data.lastBackup', {})).toEqual(made);
   });
+
+  it('exports everything as a file to save: JSON that names its format, or Markdown', async () => {
+    const h = setup();
+    await h.call('tasks.add', { content: 'Exported <b>task</b>' });
+    const json = await h.call('data.export', { format: 'json' });
+    expect(json).toMatchObject({ filename: expect.stringMatching(/^tidy-export-.*\.json$/), mimeType: 'application/json' });
+    expect(JSON.stringify(JSON.parse(json.content))).toContain('Exported <b>task</b>');
+    const md = await h.call('data.export', { format: 'markdown' });
+    expect(md.filename).toMatch(/\.md$/);
+    expect(md.content).toContain('Exported');
+    expect((await refusal(h.call('data.export', { format: 'csv' } as never))).code).toBe('invalid_input');
+  });
 });
 
 afterAll(() => {

@@ -3,7 +3,7 @@ import { BridgeError } from '../../../src-shared/bridge';
 import type { ActionEntry } from '../../../src-shared/domain';
 import type { Input } from '../../../src-shared/ipc';
 import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, undoWords } from '../../../src-renderer/features/actions/slice';
+import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, requestTitle, undoWords } from '../../../src-renderer/features/actions/slice';
 import { fakeApi, flush } from './fake-api';
 import { entry, group, reversed } from './fixtures';
 
@@ -158,5 +158,12 @@ describe('actions slice', () => {
     const blocked = { code: 'failed' as const, reason: 'undo_blocked' as const, message: '', hint: 'undo the later changes first, or undo a4 with --cascade', details: { blockers: [], more: 0, why: 'x' } };
     expect(undoWords(blocked).hint).toBe('undo those later changes first, or choose "Undo with later changes" to undo them too');
     expect(undoWords({ code: 'failed', reason: 'already_undone', message: '', hint: 'to redo it, undo a9', details: { undoneBy: 'a9' } }).hint).toBe('choose "Redo" to bring it back');
+  });
+
+  it('heads each request in words: an import is "Imported from a file", never "Agent request u33"', () => {
+    const a = entry('a1', 'u33', 'Imported project “Home”');
+    expect(requestTitle({ requestId: 'u33', source: 'import', request: null, actions: [a] })).toBe('Imported from a file');
+    expect(requestTitle({ requestId: 'r1', source: 'agent', request: 'tidy my inbox', actions: [a] })).toBe('“tidy my inbox”');
+    expect(requestTitle({ requestId: 'u1', source: 'user', request: null, actions: [a, a] })).toBe('Your changes');
   });
 });

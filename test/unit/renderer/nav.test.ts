@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppStore } from '../../../src-renderer/app/store';
-import { traceShown } from '../../../src-renderer/store/nav';
+import { MAX_NOTICES, NOTICE_MS, noticeLifetime, traceShown } from '../../../src-renderer/store/nav';
 import { fakeApi } from './fake-api';
 
 describe('nav slice', () => {
@@ -15,6 +15,26 @@ describe('nav slice', () => {
       ['announce', 'said 4'],
       ['announce', 'said 5'],
     ]);
+  });
+
+  it('a plain notice goes by itself; one holding an action, or an error, waits for the user', () => {
+    expect(noticeLifetime({ tone: 'info' })).toBe(NOTICE_MS);
+    expect(noticeLifetime({ tone: 'announce' })).toBe(NOTICE_MS);
+    expect(noticeLifetime({ tone: 'info', action: { label: 'Undo', run: () => undefined } })).toBeNull();
+    expect(noticeLifetime({ tone: 'error' })).toBeNull();
+  });
+
+  it('notices never stack without end, and those with an action leave when the view changes', () => {
+    const store = createAppStore({ api: fakeApi().api });
+    const open = { label: 'Open', run: () => undefined };
+    for (let i = 1; i <= 50; i++) store.getState().notify(`Added ${i} to Family`, 'info', open);
+    const shown = () => store.getState().notices.filter((n) => n.tone !== 'announce');
+    expect(shown().map((n) => n.text)).toEqual(Array.from({ length: MAX_NOTICES }, (_, i) => `Added ${50 - MAX_NOTICES + 1 + i} to Family`));
+    store.getState().notify('Backup made.');
+    store.getState().show(store.getState().view); // the same view: nothing goes
+    expect(shown()).toHaveLength(MAX_NOTICES);
+    store.getState().show(store.getState().view === 'inbox' ? 'today' : 'inbox');
+    expect(shown().map((n) => n.text)).toEqual(['Backup made.']);
   });
 
   it('in a narrow window the trace is an overlay, closed until asked for, and the docked choice is kept', () => {
