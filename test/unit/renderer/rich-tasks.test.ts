@@ -132,7 +132,7 @@ describe('the rich slice', () => {
       await store.getState().editTask(CAKE, { content: 'Bake the cake', description: '**soon**', deadline: '2035-01-02', durationMin: '1h30m', labels: ['home'], section: 's1' }),
     ).toBeNull();
     expect(fake.callsTo('tasks.update')).toEqual([{ task: 't1', description: '**soon**', deadline: '2035-01-02', durationMin: '1h30m', labels: ['home'], section: 's1' }]);
-    const parsed = { content: 'Bake', due: null, priority: null, project: null, unknownProject: null, recurrence: null, labels: ['home'], deadline: '2035-01-05', durationMin: 45, parts: [] };
+    const parsed = { content: 'Bake', due: null, priority: null, project: null, unknownProject: null, projectSuggestion: null, unread: null, recurrence: null, labels: ['home'], deadline: '2035-01-05', durationMin: 45, parts: [] };
     await store.getState().addQuick('project.add', parsed, 'p2', 's1');
     expect(fake.callsTo('tasks.add')).toEqual([{ content: 'Bake', project: 'p2', labels: ['home'], deadline: '2035-01-05', durationMin: 45, section: 's1' }]);
   });

@@ -104,7 +104,7 @@ describe('a file that is not Tidy’s own schema', () => {
   });
 
   it('accepts Tidy’s own files of every older version, and finds no difference in its own', () => {
-    for (const [i, m] of migrations.entries()) {
+    for (const m of migrations) {
       const path = join(tempDir(), 'old.db');
       openDatabase(path, { migrations: migrations.filter((x) => x.version <= m.version) }).close();
       const raw = new Database(path, { readonly: true });
