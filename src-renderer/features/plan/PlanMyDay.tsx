@@ -34,6 +34,12 @@ export function PlanMyDay() {
   const edits = planEdits(rows);
   const approve = async () => {
     if (edits.blocks === null) return;
+    if (edits.blocks.length === 0) {
+      // Every block dropped (or none proposed): nothing is written.
+      setPlan(null);
+      setRows([]);
+      return notify('Planned nothing: no block was left on the card');
+    }
     setBusy(true);
     const r = await outcome(() => api.invoke('plans.apply', { blocks: edits.blocks!, ...(plan?.plan ? { plan: plan.plan } : {}) }));
     setBusy(false);
@@ -41,8 +47,7 @@ export function PlanMyDay() {
     setPlan(null);
     setRows([]);
     const n = edits.blocks.length;
-    if (n === 0) notify('Planned nothing: every block was dropped');
-    else notifyUndoable(`Planned ${n} block${n === 1 ? '' : 's'} in the calendar`, r.value.actionId);
+    notifyUndoable(`Planned ${n} block${n === 1 ? '' : 's'} in the calendar`, r.value.actionId);
   };
 
   return (
