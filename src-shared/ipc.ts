@@ -16,7 +16,7 @@ import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, ty
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
 import { PendingApproval } from './approvals';
 import { RoutineInfo, RoutineRun } from './routines';
-import { PlanArgs, ShownPlan } from './plan';
+import { PlanArgs, PlanBlockEdit, ShownPlan } from './plan';
 import { ConnectionReport, DetectedServer, KeyStatus, PresetId, ProfileId, ProviderProfile } from './providers';
 import { McpServerName, McpToolInfo } from './mcp';
 import { Memory, MemoryBudgetReport } from './memory';
@@ -292,6 +292,15 @@ export const channels = {
    * plan_tasks shows it; approving sends the blocks back as the tool's `blocks`.
    */
   'plans.propose': { input: PlanArgs.extend({ plan: Id.optional() }), output: ShownPlan },
+  /**
+   * Applies a plan as the user left it on a card outside the chat (Today's "Plan my day"): the blocks to
+   * write (dropped ones left out), as one undoable request; `plan` re-plans that plan.
+   */
+  'plans.apply': {
+    input: z.object({ blocks: z.array(PlanBlockEdit).max(2000), plan: Id.optional() }),
+    output: mutationOutput(z.object({ plan: z.string(), created: z.number(), moved: z.number(), cancelled: z.number(), kept: z.number() })),
+    changes: ['events', 'tasks', ...logged],
+  },
 
   // --- quick capture ------------------------------------------------------------------------------
   /**

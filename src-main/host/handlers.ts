@@ -87,7 +87,7 @@ import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 import { createUploads, type Uploads } from './uploads';
 import { sessionClient } from '../core/mcp/sessions';
-import { planQuery, proposePlan } from '../core/plan/plan';
+import { applyPlan, planQuery, proposePlan } from '../core/plan/plan';
 // Static: the agent's runs load this module anyway, so a dynamic import here split nothing (INEFFECTIVE_DYNAMIC_IMPORT).
 import { inspectServer } from '../core/mcp/client';
 import { listApprovals } from '../core/agent/approvals';
@@ -315,6 +315,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
 
     'plans.propose': (i) => proposePlan(db, planQuery(i, { now: services.now().getTime(), zone: localZone(), settings: readSettings(db) })),
+    'plans.apply': (i) => {
+      const r = logged(applyPlan(db, ctx(), { blocks: i.blocks, ...(i.plan ? { plan: i.plan } : {}) }, localZone(), services.now().getTime()));
+      const { events: _e, ...value } = r.value;
+      return { value, actionId: r.actionId };
+    },
 
     'capture.add': (i) => {
       const request = ctx();

@@ -3,3 +3,4 @@ export { createCalendarSlice, type CalendarSlice } from './slice';
 export { CalendarView } from './CalendarView';
 export { TodayEvents } from './TodayEvents';
 export { EventApprovalForm } from './EventApprovalForm';
+export { localInputToIso, parseEventTime, toLocalInput } from './layout';

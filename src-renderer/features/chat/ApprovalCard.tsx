@@ -8,6 +8,7 @@ import { approvalKey } from './slice';
 import { useApp } from '../../store/react';
 import type { Names } from '../../lib/words';
 import { EventApprovalForm } from '../calendar';
+import { PlanApprovalForm } from '../plan';
 import { ArgList } from '../../ui/common';
 
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
@@ -16,7 +17,8 @@ const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline
  * A run waits for the user: the question, the tool and its arguments in words, and three answers.
  * Answered only on purpose: the card never takes the focus from where the user is typing (src-renderer/lib/focus.ts);
  * it is announced instead, and answered by a click, by Tab to a button, or by Alt+A / Alt+D. An event to
- * book or move shows as a form (calendar/EventApprovalForm.tsx) whose edits Approve sends.
+ * book or move shows as a form (calendar/EventApprovalForm.tsx), a plan as the editable plan card
+ * (plan/PlanApprovalForm.tsx); Approve sends their edits.
  */
 export function ApprovalCard({
   runId,
@@ -66,6 +68,8 @@ export function ApprovalCard({
       <p className={approval.form === 'plan' ? 'approval-plan' : undefined}>{approval.message}</p>
       {waiting && approval.form === 'event' ? (
         <EventApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} tool={approval.tool} args={approval.args} disabled={sent !== null} />
+      ) : waiting && approval.form === 'plan' ? (
+        <PlanApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} args={approval.args} disabled={sent !== null} />
       ) : (
         <ArgList args={approval.args} names={names} />
       )}

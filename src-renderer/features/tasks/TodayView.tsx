@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { isoDay } from '../../lib/due';
 import { useApp } from '../../store/react';
 import { TodayEvents } from '../calendar';
+import { PlanMyDay } from '../plan';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
 import { TaskList } from './TaskList';
 import { QuickAddForm } from './QuickAdd';
@@ -34,6 +35,7 @@ export function TodayView() {
           onAdd={(parsed) => addQuick('today.add', { ...parsed, due: parsed.due ?? day })}
         />
         <TodayEvents />
+        <PlanMyDay />
         {today.problem && <ProblemAlert problem={today.problem} title="Could not load today's tasks" />}
         {page === null ? (
           today.loading && <Loading what="today's tasks" />

@@ -323,6 +323,21 @@ describe('plans', () => {
     await expect(call('plans.propose', { from: '2030-01-08T00:00:00Z', to: '2030-01-07T00:00:00Z' })).rejects.toThrow(/ends before it starts/);
     await expect(call('plans.propose', { from: '2030-01-07', to: '2030-01-08', extra: true } as never)).rejects.toThrow();
   });
+
+  it('applies a plan as edited on a card as one undoable request, and refuses a malformed block', async () => {
+    const { call } = setup();
+    const task = (await call('tasks.add', { content: 'Write report', durationMin: 60 })).value;
+    const applied = await call('plans.apply', { blocks: [{ task_id: task.id, start: '2030-01-07T10:30:00Z', end: '2030-01-07T11:30:00Z', pinned: true }] });
+    expect(applied.value).toMatchObject({ created: 1, moved: 0, cancelled: 0 });
+    const events = (await call('events.list', { from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z' })).events;
+    expect(events.map((e) => [e.title, new Date(e.start).toISOString()])).toEqual([['Write report', '2030-01-07T10:30:00.000Z']]);
+    await call('actions.undo', { actionId: applied.actionId });
+    expect((await call('events.list', { from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z' })).events).toEqual([]);
+    await expect(call('plans.apply', { blocks: [{ task_id: task.id, start: 'not a time at all', end: '2030-01-07T11:30:00Z' }] })).rejects.toThrow();
+    await expect(call('plans.apply', { blocks: [{ task_id: task.id, start: '2030-01-07T10:30:00Z', end: '2030-01-07T11:30:00Z', extra: 1 }] } as never)).rejects.toThrow();
+    await expect(call('plans.apply', { blocks: Array.from({ length: 2001 }, () => ({ task_id: task.id, start: '2030-01-07T10:30:00Z', end: '2030-01-07T11:30:00Z' })) })).rejects.toThrow();
+    expect((await call('events.list', { from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z' })).events).toEqual([]);
+  });
 });
 
 describe('quick capture', () => {

@@ -1,0 +1,82 @@
+// End to end: "Plan tomorrow" from Today in Chromium through `tidy serve`. Working hours are the whole day,
+// every day, and the task is due tomorrow, so free time exists whatever the hour and weekday the test runs.
+// The plan card is shown, one block's time is changed on it, Approve writes it, the block is in the
+// Calendar at the edited time, and the plan's one entry in the action log takes it all back.
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tidy } from '../support/cli';
+import { screenshot } from '../support/browser';
+import { startStage, type Stage } from '../support/e2e';
+
+let stage: Stage | undefined;
+let page: Page;
+let dbPath = '';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+const mondayOf = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate() - ((d.getDay() + 6) % 7)).getTime();
+
+beforeAll(async () => {
+  stage = await startStage('plan', { page: { viewport: { width: 1360, height: 900 }, locale: 'en-GB', timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone, timeout: 15_000 } });
+  ({ dbPath, page } = stage);
+}, 120_000);
+
+afterAll(() => stage?.close());
+
+const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
+const main = () => page.getByRole('main');
+const visible = (l: Locator) => l.waitFor({ state: 'visible' });
+const events = (from: string, to: string) => JSON.parse(tidy(dbPath, ['events', '--from', from, '--to', to, '--json']).stdout) as { title: string; start: string }[];
+
+describe('planning a day from Today', () => {
+  it('proposes, edits one block on the card, approves, shows it in the Calendar, and undoes the plan', async () => {
+    for (const [k, v] of [
+      ['workStart', '00:00'],
+      ['workEnd', '23:59'],
+      ['workDays', 'mon,tue,wed,thu,fri,sat,sun'],
+    ] as const)
+      expect(tidy(dbPath, ['config', 'set', k, v]).code).toBe(0);
+    const now = new Date();
+    const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    const dayAfter = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 2);
+    expect(tidy(dbPath, ['add', 'Write the plan report', '--due', localDay(tomorrow), '--duration', '1h']).code).toBe(0);
+
+    await nav('Today').click();
+    await visible(page.getByRole('heading', { name: 'Today', level: 1 }));
+    await main().getByRole('button', { name: 'Plan tomorrow' }).click();
+    const card = main().getByRole('group', { name: 'Proposed plan' });
+    await visible(card);
+    const row = card.getByRole('listitem', { name: 'Write the plan report' });
+    await visible(row);
+    // The block is tomorrow, inside the day, with its reason; then moved to 14:00–15:00 by hand.
+    const start = row.getByLabel('Start of Write the plan report');
+    expect((await start.inputValue()).slice(0, 10)).toBe(localDay(tomorrow));
+    await start.fill(`${localDay(tomorrow)}T14:00`);
+    await row.getByLabel('End of Write the plan report').fill(`${localDay(tomorrow)}T15:00`);
+    await row.getByRole('button', { name: 'Pin Write the plan report' }).click();
+    await expect.poll(() => row.getByRole('button', { name: 'Pin Write the plan report' }).getAttribute('aria-pressed')).toBe('true');
+    await screenshot(page, 'plan-card');
+
+    await card.getByRole('button', { name: 'Approve plan' }).click();
+    const notice = page.locator('.notices').filter({ hasText: /Planned \d+ blocks? in the calendar/ });
+    await visible(notice);
+    const planned = () => events(localDay(tomorrow), localDay(dayAfter)).filter((e) => e.title === 'Write the plan report');
+    await expect.poll(() => planned().length, { timeout: 15_000 }).toBe(1);
+    expect(Date.parse(planned()[0]!.start)).toBe(new Date(tomorrow.getFullYear(), tomorrow.getMonth(), tomorrow.getDate(), 14).getTime());
+
+    await nav('Calendar').click();
+    await visible(page.getByRole('heading', { name: 'Calendar', level: 1 }));
+    if (mondayOf(tomorrow) !== mondayOf(now)) await main().getByRole('button', { name: 'Next week' }).click();
+    await visible(main().getByRole('button', { name: /^Write the plan report, .*14:00 to 15:00/ }));
+    await screenshot(page, 'plan-in-calendar');
+
+    // The plan is one entry in the action log: its Undo takes every block back.
+    await nav('Actions').click();
+    const log = page.getByRole('list', { name: 'Action log' });
+    await log.getByRole('button', { name: /^Undo: .*planned/i }).first().click();
+    await expect.poll(() => planned().length, { timeout: 15_000 }).toBe(0);
+    await nav('Calendar').click();
+    if (mondayOf(tomorrow) !== mondayOf(now)) await main().getByRole('button', { name: 'Next week' }).click();
+    await expect.poll(() => main().getByRole('button', { name: /^Write the plan report, / }).count(), { timeout: 15_000 }).toBe(0);
+  }, 120_000);
+});
