@@ -93,6 +93,7 @@ export function connectStore(store: AppStore, api: Deps['api']): () => void {
     api.on('data.changed', ({ topics }) => void store.getState().refreshRich(topics)),
     api.on('agent.event', (event) => store.getState().receive(event)),
     api.on('reminder.due', ({ task }) => store.getState().receiveReminder(task)),
+    api.on('routine.notice', (notice) => store.getState().receiveRoutineNotice(notice)),
   ];
   return () => {
     for (const off of offs) off();

@@ -7,7 +7,7 @@
 import type { ActionEntry } from '../../../src-shared/domain';
 import type { PendingApproval } from '../../../src-shared/approvals';
 import type { RoutineInfo, RoutineRun } from '../../../src-shared/routines';
-import type { Topic } from '../../../src-shared/ipc';
+import type { EventPayload, Topic } from '../../../src-shared/ipc';
 import type { Problem } from '../../lib/problem';
 import { idle, loadInto, type Loadable } from '../../store/loadable';
 import { attempt, request } from '../../store/request';
@@ -15,6 +15,20 @@ import type { Deps, SliceCreator } from '../../store/types';
 
 /** How many runs the history shows (newest first). */
 export const HISTORY_LIMIT = 50;
+
+/** A notice is a line or two: a longer text (a run's error) is cut, the history has it whole. */
+const NOTICE_CHARS = 300;
+
+/** How Run now ended, after the routine's name; the history shows the run's own message. */
+const RUN_NOW_WORDS: Record<string, string> = {
+  done: 'ran; its changes are in the history',
+  waiting: 'waits for your answer',
+  error: 'failed; see its history',
+  limit: 'stopped at its limit; see its history',
+  cancelled: 'was cancelled',
+  skipped: 'was skipped',
+  running: 'is running',
+};
 
 export interface NewRoutine {
   name: string;
@@ -41,6 +55,12 @@ export interface RoutinesSlice {
   runRoutineNow(id: string): Promise<void>;
   loadRoutineChanges(runId: string): Promise<void>;
   answerRoutineApproval(id: string, decision: 'approve' | 'decline'): Promise<void>;
+  /**
+   * A routine's run changed something, waits for an answer, failed, or the routine was paused (the
+   * `routine.notice` event): a notice with "Show routines". A run this window started with Run now says so
+   * itself when it ends, so its notices are not repeated.
+   */
+  receiveRoutineNotice(notice: EventPayload<'routine.notice'>): void;
 }
 
 declare module '../../store/types' {
@@ -102,7 +122,7 @@ export const createRoutinesSlice =
           await loadAll();
           if (r.runId) await get().loadRoutineChanges(r.runId);
           const name = get().routines.value?.find((x) => x.id === id)?.name ?? 'The routine';
-          get().notify(r.status === 'waiting' ? `${name} waits for your answer.` : `${name} ran: ${r.status}${r.message ? ` (${r.message})` : ''}.`);
+          get().notify(`${name} ${RUN_NOW_WORDS[r.status] ?? `ended: ${r.status}`}.`, r.status === 'error' ? 'error' : 'info');
         }),
       loadRoutineChanges: async (runId) => {
         try {
@@ -112,6 +132,11 @@ export const createRoutinesSlice =
         } catch {
           // The history still shows the run; its changes come with the next refresh.
         }
+      },
+      receiveRoutineNotice: (n) => {
+        if (n.routineId && get().routineBusy[n.routineId]) return;
+        const tone = n.kind === 'failed' || n.kind === 'paused' ? 'error' : 'info';
+        get().notify(n.text.length > NOTICE_CHARS ? `${n.text.slice(0, NOTICE_CHARS)}…` : n.text, tone, { label: 'Show routines', run: () => get().show('routines') });
       },
       answerRoutineApproval: (id, decision) => busy(id, () => api.invoke('approvals.answer', { id, decision }).then(loadAll)),
     };
