@@ -1,7 +1,8 @@
 // End to end, in Chromium through `tidy serve` with the fake model, one page flow: the Routines view refuses a
 // schedule it cannot read in one line under the form, adds "every weekday at 8am" / "plan my day" with its
 // schedule in words and next run, runs it now against the fake model (which adds a task), shows the run
-// in the history with its change, undoes it there (the task is gone), and pauses and resumes the routine.
+// in the history with its change (axe finds no serious WCAG violation there), undoes it there (the task is gone), and pauses and resumes the routine.
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeOpenAI } from '../fakes/openai-server';
@@ -66,6 +67,13 @@ describe('the Routines view', () => {
     expect(taskContents()).toContain(TASK);
     await poll(() => routine().innerText()).toMatch(/Last: Done/);
     await screenshot(page, 'routines-run');
+    // axe-core: no serious or critical WCAG 2.1 A/AA violation in the view, light and dark.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Undo all from the history: the task is gone, the run says Undone and offers Redo all.
     await changes.getByRole('button', { name: "Undo all changes of Morning plan's run" }).click();
