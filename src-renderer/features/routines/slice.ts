@@ -115,7 +115,13 @@ export const createRoutinesSlice =
           () => void loadAll(),
         ),
       setRoutineEnabled: (id, enabled) => busy(id, () => api.invoke('routines.edit', { routine: id, enabled }).then(loadAll)),
-      removeRoutine: (id) => busy(id, () => api.invoke('routines.remove', { routine: id }).then(loadAll)),
+      removeRoutine: (id) =>
+        busy(id, async () => {
+          const { value, actionId } = await api.invoke('routines.remove', { routine: id });
+          await loadAll();
+          // Removing is logged like any change: the notice offers it back.
+          get().notify(`Removed routine: ${value.name}`, 'info', { label: 'Undo', run: () => get().undoAction(actionId) });
+        }),
       runRoutineNow: (id) =>
         busy(id, async () => {
           const r = await api.invoke('routines.runNow', { routine: id });

@@ -138,4 +138,16 @@ describe('the routines slice', () => {
     await running;
     expect(store.getState().notices.at(-1)?.text).toBe('Morning plan waits for your answer.');
   });
+
+  it('says a removal in a notice whose Undo undoes that logged action', async () => {
+    const { fake, store } = setup();
+    fake.handlers['routines.remove'] = () => ({ value: ROUTINE, actionId: 'a9' });
+    fake.handlers['actions.undo'] = () => ({ reversed: [], created: [] });
+    await store.getState().removeRoutine('r1');
+    const n = store.getState().notices.at(-1)!;
+    expect(n.text).toBe('Removed routine: Morning plan');
+    expect(n.action?.label).toBe('Undo');
+    expect(await n.action!.run()).toBe(true);
+    expect(fake.callsTo('actions.undo')).toEqual([{ actionId: 'a9' }]);
+  });
 });
