@@ -8,6 +8,7 @@ import { createActionsSlice } from '../features/actions/slice';
 import { createCaptureSlice } from '../features/capture/slice';
 import { createCalendarSlice } from '../features/calendar/slice';
 import { createChatSlice } from '../features/chat/slice';
+import { createRoutinesSlice } from '../features/routines/slice';
 import { createDataSlice, createRichSlice, createTasksSlice } from '../features/tasks/slice';
 import { createNavSlice } from '../store/nav';
 import { createSettingsSlice, createTransferSlice } from '../features/settings/slice';
@@ -68,6 +69,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           ...createRichSlice(deps)(...a),
           ...createCalendarSlice(deps)(...a),
           ...createTransferSlice(deps)(...a),
+          ...createRoutinesSlice(deps)(...a),
         }),
         {
           name: 'tidy.ui',
@@ -91,6 +93,7 @@ export function connectStore(store: AppStore, api: Deps['api']): () => void {
     api.on('data.changed', ({ topics }) => void store.getState().refreshRich(topics)),
     api.on('agent.event', (event) => store.getState().receive(event)),
     api.on('reminder.due', ({ task }) => store.getState().receiveReminder(task)),
+    api.on('routine.notice', (notice) => store.getState().receiveRoutineNotice(notice)),
   ];
   return () => {
     for (const off of offs) off();

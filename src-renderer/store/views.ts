@@ -141,6 +141,15 @@ export const VIEW_DEFS = [
     topics: ['tasks', 'projects'],
     refresh: () => Promise.resolve(),
   },
+  {
+    id: 'routines',
+    label: 'Routines',
+    icon: 'M12 21a9 9 0 100-18 9 9 0 000 18zM12 7v5l3 2M3 4v4h4',
+    focus: 'heading',
+    // actions: the changes under each run follow undo and redo.
+    topics: ['routines', 'runs', 'actions'],
+    refresh: (s, topics) => s.refreshRoutines(topics),
+  },
 ] as const satisfies readonly ViewDef[];
 
 export type View = (typeof VIEW_DEFS)[number]['id'];

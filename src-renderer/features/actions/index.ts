@@ -2,3 +2,4 @@
 export { createActionsSlice, actionKey, requestKey, type ActionsSlice } from './slice';
 export { ActionsView } from './ActionsView';
 export { RunChanges } from './RunChanges';
+export { Undoable, type UndoTarget } from './Undoable';

@@ -1,0 +1,264 @@
+/**
+ * Routines: the agent on a schedule, in one place. The list says each routine's schedule in words, its next
+ * run and last result, with Run now, Pause/Resume and Remove; a form adds one from "every …" words (the
+ * schedule's one-line error under it when Tidy cannot read it); the history lists the runs, newest first,
+ * each with its status, when, and what it changed with Undo all; approvals a run waits for are answered here.
+ */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { PendingApproval } from '../../../src-shared/approvals';
+import type { RoutineInfo, RoutineRun } from '../../../src-shared/routines';
+import type { Problem } from '../../lib/problem';
+import { changesInWords } from '../../lib/words';
+import { dateTimeText, readableDates } from '../../lib/when';
+import { useApp } from '../../store/react';
+import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
+import { canRedo, canUndo } from '../actions/slice';
+import { Undoable } from '../actions';
+import '../../styles/routines.css';
+
+const STATUS_WORDS: Record<RoutineRun['status'], string> = {
+  running: 'Running',
+  done: 'Done',
+  error: 'Failed',
+  cancelled: 'Cancelled',
+  limit: 'Stopped at its limit',
+  waiting: 'Waiting for your answer',
+  skipped: 'Skipped',
+};
+const STATUS_TONE: Record<RoutineRun['status'], string> = { running: 'accent', done: 'ok', error: 'error', cancelled: 'warn', limit: 'warn', waiting: 'warn', skipped: '' };
+const KIND_WORDS: Record<RoutineRun['kind'], string> = { scheduled: 'on schedule', catch_up: 'caught up', skipped: 'missed', manual: 'run now', continued: 'after an answer' };
+
+export function RoutinesView() {
+  const routines = useApp((s) => s.routines);
+  const runs = useApp((s) => s.routineRuns);
+  const approvals = useApp((s) => s.routineApprovals);
+  const load = useApp((s) => s.loadRoutines);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const names = new Map((routines.value ?? []).map((r) => [r.id, r.name]));
+  return (
+    <>
+      <ViewHead title="Routines">
+        {routines.value && (
+          <span className="badge">
+            {routines.value.length}
+            <span className="visually-hidden"> routines</span>
+          </span>
+        )}
+      </ViewHead>
+      <div className="view-body routines">
+        {routines.problem && <ProblemAlert problem={routines.problem} />}
+        <NewRoutineForm />
+        {(approvals.value ?? []).length > 0 && (
+          <section aria-labelledby="routine-approvals-h">
+            <h2 id="routine-approvals-h">Waiting for your answer</h2>
+            <ul className="routine-approvals" aria-label="Pending approvals">
+              {approvals.value!.map((a) => (
+                <ApprovalRow key={a.id} approval={a} routineName={names.get(a.routineId ?? '') ?? 'A routine'} />
+              ))}
+            </ul>
+          </section>
+        )}
+        <section aria-labelledby="routine-list-h">
+          <h2 id="routine-list-h">Your routines</h2>
+          {routines.value === null && routines.loading && <Loading what="routines" />}
+          {routines.value?.length === 0 && <p className="empty">No routines yet. Add one above: the agent does it on schedule, and every change it makes can be undone.</p>}
+          {routines.value && routines.value.length > 0 && (
+            <ul className="routine-list" aria-label="Routines">
+              {routines.value.map((r) => (
+                <RoutineRow key={r.id} routine={r} />
+              ))}
+            </ul>
+          )}
+        </section>
+        <section aria-labelledby="routine-history-h">
+          <h2 id="routine-history-h">History</h2>
+          {runs.problem && <ProblemAlert problem={runs.problem} />}
+          {runs.value?.length === 0 && <p className="empty">No runs yet.</p>}
+          {runs.value && runs.value.length > 0 && (
+            <ul className="routine-history" aria-label="Runs, newest first">
+              {runs.value.map((run) => (
+                <RunRow key={`${run.routineId}:${run.occurrence}`} run={run} routineName={names.get(run.routineId) ?? 'Removed routine'} />
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}
+
+function NewRoutineForm() {
+  const add = useApp((s) => s.addRoutine);
+  const [name, setName] = useState('');
+  const [schedule, setSchedule] = useState('');
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const errorId = useId();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    const p = await add({ name, schedule, request: text });
+    setBusy(false);
+    setProblem(p);
+    if (!p) {
+      setName('');
+      setSchedule('');
+      setText('');
+    }
+  };
+  const invalid = problem ? true : undefined;
+  return (
+    <form className="routine-form" aria-label="New routine" onSubmit={(e) => void submit(e)}>
+      <label>
+        <span>Name</span>
+        <input className="input" value={name} maxLength={200} required placeholder="Morning plan" onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        <span>Schedule</span>
+        <input
+          className="input"
+          value={schedule}
+          maxLength={100}
+          required
+          placeholder="every weekday at 8am"
+          aria-invalid={invalid}
+          aria-describedby={problem ? errorId : undefined}
+          onChange={(e) => setSchedule(e.target.value)}
+        />
+      </label>
+      <label className="wide">
+        <span>Request</span>
+        <textarea className="input" value={text} maxLength={2000} required rows={2} placeholder="plan my day" onChange={(e) => setText(e.target.value)} />
+      </label>
+      <div className="row">
+        <button type="submit" className="btn primary small" disabled={busy}>
+          Add routine
+        </button>
+      </div>
+      {problem && (
+        <p id={errorId} className="field-error wide" role="alert">
+          {problem.message}
+          {problem.hint ? ` — ${problem.hint}` : ''}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function RoutineRow({ routine: r }: { routine: RoutineInfo }) {
+  const busy = useApp((s) => r.id in s.routineBusy);
+  const runNow = useApp((s) => s.runRoutineNow);
+  const setEnabled = useApp((s) => s.setRoutineEnabled);
+  const remove = useApp((s) => s.removeRoutine);
+  const next = r.nextRuns[0];
+  const last = r.lastRun;
+  return (
+    <li className={r.enabled ? 'routine' : 'routine paused'} aria-label={r.name} aria-busy={busy || undefined}>
+      <div className="routine-main">
+        <strong className="routine-name">{r.name}</strong>
+        {!r.enabled && <span className="badge warn">Paused</span>}
+        <span className="routine-schedule">{r.schedule}</span>
+        <span className="muted routine-request">“{r.request}”</span>
+      </div>
+      <div className="routine-meta muted">
+        <span>{r.enabled && next ? <>Next run: <time dateTime={next}>{dateTimeText(next)}</time></> : 'No next run while paused'}</span>
+        <span>
+          {last ? (
+            <>
+              Last: {STATUS_WORDS[last.status]}, <time dateTime={last.claimedAt}>{dateTimeText(last.claimedAt)}</time>
+            </>
+          ) : (
+            'Not run yet'
+          )}
+        </span>
+        {r.failures > 0 && <span className="badge error">{r.failures} failed in a row</span>}
+      </div>
+      <div className="routine-actions row">
+        <button type="button" className="btn small" disabled={busy} aria-label={`Run ${r.name} now`} onClick={() => void runNow(r.id)}>
+          {busy ? 'Running…' : 'Run now'}
+        </button>
+        <button type="button" className="btn small" disabled={busy} aria-label={`${r.enabled ? 'Pause' : 'Resume'} ${r.name}`} onClick={() => void setEnabled(r.id, !r.enabled)}>
+          {r.enabled ? 'Pause' : 'Resume'}
+        </button>
+        <button type="button" className="btn small ghost" disabled={busy} aria-label={`Remove ${r.name}`} onClick={() => void remove(r.id)}>
+          Remove
+        </button>
+      </div>
+    </li>
+  );
+}
+
+function RunRow({ run, routineName }: { run: RoutineRun; routineName: string }) {
+  const entries = useApp((s) => (run.runId ? s.routineChanges[run.runId] : undefined));
+  const loadChanges = useApp((s) => s.loadRoutineChanges);
+  const running = run.status === 'running';
+  useEffect(() => {
+    if (run.runId) void loadChanges(run.runId);
+  }, [run.runId, run.status, loadChanges]);
+  const changes = (entries ?? []).filter((e) => e.undoes === null);
+  const live = changes.filter(canUndo);
+  const undone = changes.filter(canRedo);
+  const label = `${routineName}, ${dateTimeText(run.claimedAt)}`;
+  return (
+    <li className="routine-run" aria-label={label}>
+      <div className="row wrap">
+        <strong>{routineName}</strong>
+        <span className={`badge ${STATUS_TONE[run.status]}`}>{STATUS_WORDS[run.status]}</span>
+        <span className="muted">
+          {KIND_WORDS[run.kind]} · <time dateTime={run.claimedAt}>{dateTimeText(run.claimedAt)}</time>
+        </span>
+      </div>
+      {run.message && <p className="muted routine-run-message">{readableDates(run.message)}</p>}
+      {run.runId && changes.length > 0 && (
+        <section className="routine-run-changes" aria-label="Changes">
+          <Undoable
+            target={{ kind: 'request', id: run.runId }}
+            focusId={`routine-request:${run.runId}`}
+            rowClassName="row"
+            canUndo={live.length > 0 && !running}
+            canRedo={undone.length > 0 && !running}
+            undoName={`Undo all changes of ${routineName}'s run`}
+            redoName={`Redo all changes of ${routineName}'s run`}
+            undoText="Undo all"
+            redoText="Redo all"
+          >
+            <span className="grow">
+              {live.length === 0 && <span className="badge warn">Undone</span>} {changesInWords([...changes].reverse())}
+            </span>
+          </Undoable>
+          <ul className="routine-run-list">
+            {changes.map((e) => (
+              <li key={e.id} className={e.undoneAt !== null ? 'undone' : undefined}>
+                {readableDates(e.summary)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </li>
+  );
+}
+
+function ApprovalRow({ approval: a, routineName }: { approval: PendingApproval; routineName: string }) {
+  const answer = useApp((s) => s.answerRoutineApproval);
+  const busy = useApp((s) => a.id in s.routineBusy);
+  return (
+    <li className="routine-approval" aria-label={`${routineName}: ${a.card.message}`}>
+      <span className="grow">
+        <strong>{routineName}</strong> asks: {a.card.message}
+      </span>
+      <button type="button" className="btn small primary" disabled={busy} onClick={() => void answer(a.id, 'approve')}>
+        Approve
+      </button>
+      <button type="button" className="btn small" disabled={busy} onClick={() => void answer(a.id, 'decline')}>
+        Decline
+      </button>
+    </li>
+  );
+}
