@@ -14,6 +14,7 @@ import { ActionsView } from '../features/actions';
 import { CalendarView } from '../features/calendar';
 import { ChatView } from '../features/chat';
 import { CompletedView, FiltersView, InboxView, LabelsView, ListsView, ProjectsView, TodayView, UpcomingView } from '../features/tasks';
+import { MemoryView } from '../features/memory';
 import { SearchView } from '../features/search';
 import { SettingsView } from '../features/settings';
 
@@ -31,4 +32,5 @@ export const SCREENS: Record<View, ComponentType> = {
   actions: ActionsView,
   settings: SettingsView,
   search: SearchView,
+  memory: MemoryView,
 };

@@ -8,6 +8,7 @@ import { createActionsSlice } from '../features/actions/slice';
 import { createCaptureSlice } from '../features/capture/slice';
 import { createCalendarSlice } from '../features/calendar/slice';
 import { createChatSlice } from '../features/chat/slice';
+import { createMemorySlice } from '../features/memory/slice';
 import { createDataSlice, createRichSlice, createTasksSlice } from '../features/tasks/slice';
 import { createNavSlice } from '../store/nav';
 import { createSettingsSlice, createTransferSlice } from '../features/settings/slice';
@@ -68,6 +69,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           ...createRichSlice(deps)(...a),
           ...createCalendarSlice(deps)(...a),
           ...createTransferSlice(deps)(...a),
+          ...createMemorySlice(deps)(...a),
         }),
         {
           name: 'tidy.ui',
