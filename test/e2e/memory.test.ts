@@ -3,6 +3,7 @@
 // from; the budget line says some were left out; search narrows the list; a memory is added by hand,
 // edited in place, forgotten and brought back with the notice's Undo; the switch turns memory off; "From
 // a conversation" opens it. Found by role and accessible name; every change is checked in the database.
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMemory, createConversation, createProject, listMemories, newUserRequest, openDatabase, readSettings, writeSetting } from '../../src-main/core';
@@ -122,6 +123,9 @@ describe('the Memory page', () => {
     await expect.poll(() => memories().find((m) => m.text === PARKING)?.archivedAt, { timeout: 10_000 }).toBeNull();
 
     await screenshot(page, 'memory-page');
+    // No serious or critical WCAG 2.1 A/AA violation on the page (as test/e2e/a11y.test.ts checks the others).
+    const axe = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
     // The switch turns memory off (a setting), and says so.
     const on = page.getByRole('switch', { name: 'Use memory' });
