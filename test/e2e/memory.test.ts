@@ -1,8 +1,9 @@
 // End to end: the Memory page (issue 32, item 4). Memories seeded through the core (one made in a
 // conversation, one by hand, one for a project) are listed with where they apply and where they came
 // from; the budget line says some were left out; search narrows the list; a memory is added by hand,
-// edited in place, forgotten and brought back with the notice's Undo; the switch turns memory off; "From
-// a conversation" opens it. Found by role and accessible name; every change is checked in the database.
+// edited in place, forgotten and brought back with the notice's Undo; "From a conversation" opens it, where
+// a fact the agent remembers shows under its answer as "Remembered: … · Undo" (item 2); the switch turns
+// memory off. Found by role and accessible name; every change is checked in the database.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ let conversationId = '';
 const GROCERIES = 'Groceries always go to Errands';
 const MEETINGS = "I don't take meetings before 10";
 const PARKING = 'The car park closes at 8 pm';
+const BREAD = 'Bread comes from the bakery';
 
 beforeAll(async () => {
   stage = await startStage('memory', {
@@ -67,7 +69,7 @@ function memoryOn(): boolean {
 }
 
 describe('the Memory page', () => {
-  it('lists, searches, adds, edits in place, forgets with Undo, switches memory off and opens where one came from', async () => {
+  it('lists, searches, adds, edits in place, forgets with Undo, opens where one came from, shows what the agent remembers with Undo, and switches memory off', async () => {
     const { page } = stage;
     const list = page.getByRole('list', { name: 'Memories' });
     const row = (text: string): Locator => list.getByRole('listitem').filter({ hasText: text });
@@ -127,7 +129,30 @@ describe('the Memory page', () => {
     const axe = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
-    // The switch turns memory off (a setting), and says so.
+    // Where a memory came from opens that conversation.
+    await row(GROCERIES).getByRole('button', { name: `Open the conversation that made ${GROCERIES}` }).click();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await expect.poll(() => page.locator('.conversation-item[aria-current="true"]').getAttribute('title'), { timeout: 10_000 }).toBe('groceries always go to Errands');
+
+    // In the chat, a fact the agent remembers shows under the answer as a line with Undo.
+    stage.fake.enqueue({ text: '', toolCalls: [{ name: 'remember', arguments: { text: BREAD } }] }, { text: 'Noted: bread comes from the bakery.' });
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Remember: bread always comes from the bakery');
+    await box.press('Enter');
+    const log = page.getByRole('log', { name: 'Messages' });
+    await log.getByText('Noted: bread comes from the bakery.').waitFor({ timeout: 20_000 });
+    const line = log.getByRole('list', { name: 'Remembered' }).getByRole('listitem').filter({ hasText: BREAD });
+    await line.getByText(`Remembered: ${BREAD}`).waitFor({ timeout: 10_000 });
+    await expect.poll(() => memories().find((m) => m.text === BREAD)?.conversationId, { timeout: 10_000 }).toBe(conversationId);
+    await screenshot(page, 'memory-remembered-in-chat');
+    await line.getByRole('button', { name: `Undo: remembered ${BREAD}` }).click();
+    await expect.poll(() => memories().some((m) => m.text === BREAD && m.archivedAt === null), { timeout: 10_000 }).toBe(false);
+    await line.getByText(`Not remembered: ${BREAD}`).waitFor({ timeout: 10_000 });
+
+    // Back on the Memory page, the switch turns memory off (a setting), and says so.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Memory/ }).click();
+    await row(GROCERIES).waitFor();
+    await expect.poll(() => row(BREAD).count(), { timeout: 10_000 }).toBe(0);
     const on = page.getByRole('switch', { name: 'Use memory' });
     await expect.poll(() => on.isChecked()).toBe(true);
     await on.click();
@@ -135,10 +160,5 @@ describe('the Memory page', () => {
     await expect.poll(() => on.isChecked(), { timeout: 10_000 }).toBe(false);
     await page.getByText('Off: the agent neither reads nor writes memories.').waitFor();
     await screenshot(page, 'memory-off');
-
-    // Where a memory came from opens that conversation.
-    await row(GROCERIES).getByRole('button', { name: `Open the conversation that made ${GROCERIES}` }).click();
-    await page.getByRole('textbox', { name: 'Message' }).waitFor();
-    await expect.poll(() => page.locator('.conversation-item[aria-current="true"]').getAttribute('title'), { timeout: 10_000 }).toBe('groceries always go to Errands');
   }, 120_000);
 });

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../../src-shared/memory';
 import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { memoryInWords } from '../../../src-renderer/features/memory';
+import { memoryInWords, rememberedIn } from '../../../src-renderer/features/memory';
+import type { ActionEntry } from '../../../src-shared/domain';
 import { BridgeError } from '../../../src-shared/bridge';
 import { deferred, fakeApi, flush } from './fake-api';
 
@@ -60,10 +61,10 @@ describe('the Memory page store', () => {
   it('gives a refused edit back to its field and a refused forget to an error notice', async () => {
     const fake = fakeApi({
       'memory.update': () => {
-        throw new BridgeError('invalid', 'that is already remembered as y1', 'edit that memory instead');
+        throw new BridgeError('failed', 'that is already remembered as y1', 'edit that memory instead');
       },
       'memory.forget': () => {
-        throw new BridgeError('not_found', 'no memory y9', 'see the list');
+        throw new BridgeError('failed', 'no memory y9', 'see the list');
       },
     });
     const store = createAppStore({ api: fake.api });
@@ -92,5 +93,33 @@ describe('the Memory page store', () => {
     const long = memoryInWords('x'.repeat(500));
     expect(long).toHaveLength(60);
     expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+describe("the chat's Remembered lines", () => {
+  const entry = (id: string, verb: string, kind: string | null, name: string | null, undoes: string | null = null) =>
+    ({
+      id,
+      requestId: 'r1',
+      source: 'agent',
+      tool: 'x',
+      args: {},
+      summary: `summary of ${id}`,
+      what: { verb, kind, id: null, name, count: 1, reverses: undoes },
+      createdAt: '2020-01-01T00:00:00.000Z',
+      undoneAt: null,
+      undoes,
+    }) as unknown as ActionEntry;
+
+  it('are the request’s remembered facts only, oldest first, never an undo or another change', () => {
+    const newestFirst = [
+      entry('a4', 'undid', 'memory', 'Bread', 'a3'),
+      entry('a3', 'remembered', 'memory', 'Bread comes from the bakery'),
+      entry('a2', 'created', 'task', 'Buy milk'),
+      entry('a1', 'remembered', 'memory', 'Groceries go to Errands'),
+      entry('a0', 'forgot', 'memory', 'Old fact'),
+    ];
+    expect(rememberedIn(newestFirst).map((e) => e.id)).toEqual(['a1', 'a3']);
+    expect(rememberedIn(undefined)).toEqual([]);
   });
 });
