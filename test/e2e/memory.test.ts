@@ -3,7 +3,7 @@
 // from; the budget line says some were left out; search narrows the list; a memory is added by hand,
 // edited in place, forgotten and brought back with the notice's Undo; "From a conversation" opens it, where
 // a fact the agent remembers shows under its answer as "Remembered: … · Undo" (item 2); the switch turns
-// memory off. Found by role and accessible name; every change is checked in the database.
+// memory off; archiving the conversation asks whether to forget the memory it made (item 5). Found by role and accessible name; every change is checked in the database.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,7 +69,7 @@ function memoryOn(): boolean {
 }
 
 describe('the Memory page', () => {
-  it('lists, searches, adds, edits in place, forgets with Undo, opens where one came from, shows what the agent remembers with Undo, and switches memory off', async () => {
+  it('lists, searches, adds, edits in place, forgets with Undo, opens where one came from, shows what the agent remembers with Undo, switches memory off, and asks before archiving a conversation that made memories', async () => {
     const { page } = stage;
     const list = page.getByRole('list', { name: 'Memories' });
     const row = (text: string): Locator => list.getByRole('listitem').filter({ hasText: text });
@@ -160,5 +160,17 @@ describe('the Memory page', () => {
     await expect.poll(() => on.isChecked(), { timeout: 10_000 }).toBe(false);
     await page.getByText('Off: the agent neither reads nor writes memories.').waitFor();
     await screenshot(page, 'memory-off');
+
+    // Archiving the conversation that made a memory asks whether to forget it too (item 5).
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
+    await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /^groceries always go to Errands/ }).click();
+    await page.getByRole('button', { name: 'Conversation actions' }).click();
+    await page.getByRole('menuitem', { name: 'Archive conversation' }).click();
+    const question = page.getByRole('dialog', { name: 'Forget the memories this conversation made?' });
+    await question.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'memory-archive-question');
+    await question.getByRole('button', { name: 'Archive and forget it' }).click();
+    await expect.poll(() => memories().find((m) => m.text === GROCERIES)?.archivedAt ?? null, { timeout: 10_000 }).not.toBeNull();
+    expect(memories().find((m) => m.text === "I don't take meetings before 11")?.archivedAt).toBeNull();
   }, 120_000);
 });

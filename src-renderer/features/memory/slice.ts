@@ -30,6 +30,8 @@ export interface MemorySlice {
   editMemory(id: string, text: string): Promise<Problem | null>;
   /** Forgets a memory, with Undo on the notice. */
   forgetMemoryWithUndo(memory: Memory): Promise<void>;
+  /** How many live memories a conversation made (asked before archiving it; 0 when the list cannot be read). */
+  memoriesMadeIn(conversationId: string): Promise<number>;
 }
 
 declare module '../../store/types' {
@@ -84,6 +86,13 @@ export const createMemorySlice =
         if (!r.ok) return;
         get().notifyUndoable(`Forgot: ${memoryInWords(memory.text)}`, r.value.actionId);
         await get().loadMemory();
+      },
+      memoriesMadeIn: async (conversationId) => {
+        try {
+          return (await api.invoke('memory.list', { conversationId })).memories.length;
+        } catch {
+          return 0;
+        }
       },
     };
   };

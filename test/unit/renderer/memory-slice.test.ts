@@ -123,3 +123,26 @@ describe("the chat's Remembered lines", () => {
     expect(rememberedIn(undefined)).toEqual([]);
   });
 });
+
+describe('archiving a conversation that made memories', () => {
+  it('counts the live memories it made, and archives with forgetMemories only when asked to', async () => {
+    const fake = fakeApi({
+      'memory.list': (i) => page(i.conversationId === 'c1' ? [memory('y1', 'a', { conversationId: 'c1' }), memory('y2', 'b', { conversationId: 'c1' })] : []),
+      'conversations.archive': (i) => ({ id: i.id, title: 't', createdAt: 'x', updatedAt: 'x', archivedAt: 'x' }) as never,
+      'conversations.list': () => [],
+    });
+    const store = createAppStore({ api: fake.api });
+    expect(await store.getState().memoriesMadeIn('c1')).toBe(2);
+    expect(await store.getState().memoriesMadeIn('c2')).toBe(0);
+    expect(fake.callsTo('memory.list')).toEqual([{ conversationId: 'c1' }, { conversationId: 'c2' }]);
+    await store.getState().archiveConversation('c1', true, true);
+    await store.getState().archiveConversation('c2', true);
+    expect(fake.callsTo('conversations.archive')).toEqual([{ id: 'c1', forgetMemories: true }, { id: 'c2' }]);
+    expect(store.getState().notices.map((n) => n.text)).toContain('Archived the conversation and forgot its memories');
+  });
+
+  it('does not ask when the list cannot be read', async () => {
+    const store = createAppStore({ api: fakeApi({}).api });
+    expect(await store.getState().memoriesMadeIn('c1')).toBe(0);
+  });
+});
