@@ -15,6 +15,7 @@ import { CalendarView } from '../features/calendar';
 import { ChatView } from '../features/chat';
 import { CompletedView, FiltersView, InboxView, LabelsView, ListsView, ProjectsView, TodayView, UpcomingView } from '../features/tasks';
 import { RoutinesView } from '../features/routines';
+import { MemoryView } from '../features/memory';
 import { SearchView } from '../features/search';
 import { SettingsView } from '../features/settings';
 
@@ -33,4 +34,5 @@ export const SCREENS: Record<View, ComponentType> = {
   settings: SettingsView,
   search: SearchView,
   routines: RoutinesView,
+  memory: MemoryView,
 };

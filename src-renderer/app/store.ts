@@ -9,6 +9,7 @@ import { createCaptureSlice } from '../features/capture/slice';
 import { createCalendarSlice } from '../features/calendar/slice';
 import { createChatSlice } from '../features/chat/slice';
 import { createRoutinesSlice } from '../features/routines/slice';
+import { createMemorySlice } from '../features/memory/slice';
 import { createDataSlice, createRichSlice, createTasksSlice } from '../features/tasks/slice';
 import { createNavSlice } from '../store/nav';
 import { createSettingsSlice, createTransferSlice } from '../features/settings/slice';
@@ -70,6 +71,7 @@ export function createAppStore(options: StoreOptions): AppStore {
           ...createCalendarSlice(deps)(...a),
           ...createTransferSlice(deps)(...a),
           ...createRoutinesSlice(deps)(...a),
+          ...createMemorySlice(deps)(...a),
         }),
         {
           name: 'tidy.ui',

@@ -150,6 +150,15 @@ export const VIEW_DEFS = [
     topics: ['routines', 'runs', 'actions'],
     refresh: (s, topics) => s.refreshRoutines(topics),
   },
+  {
+    id: 'memory',
+    label: 'Memory',
+    icon: 'M9 4a3 3 0 00-3 3 3 3 0 00-2 5 3 3 0 002 5 3 3 0 006 1V5a3 3 0 00-3-1zM15 4a3 3 0 013 3 3 3 0 012 5 3 3 0 01-2 5 3 3 0 01-6 1',
+    focus: 'heading',
+    // Settings: the memory switch and budget are settings.
+    topics: ['memory', 'settings', 'projects'],
+    refresh: (s) => s.refreshMemory(),
+  },
 ] as const satisfies readonly ViewDef[];
 
 export type View = (typeof VIEW_DEFS)[number]['id'];

@@ -13,6 +13,7 @@ import { CopyButton, Markdown } from '../../ui/Markdown';
 import { SetupGate } from '../first-run';
 import { useNames } from './names';
 import { RunChanges } from '../actions';
+import { Remembered } from '../memory';
 
 export function ChatView() {
   const loadConversations = useApp((s) => s.loadConversations);
@@ -189,6 +190,7 @@ const AssistantMessage = memo(function AssistantMessage({ run }: { run: RunState
         <ApprovalCard key={a.approvalId} runId={run.id} approval={a} live={running} names={names} />
       ))}
       {(text || running) && <Markdown source={text} streaming={running} className={running && !waiting.length ? 'md-cursor' : undefined} />}
+      <Remembered run={run} />
       <RunChanges run={run} />
       {advice && <AdviceNote advice={advice} run={run} />}
     </article>

@@ -4,6 +4,7 @@ import { downloadText } from '../../lib/download';
 import { shortTime } from '../../lib/format';
 import { useApp, useAppStore } from '../../store/react';
 import { request } from '../../store/request';
+import { Dialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/Icon';
 
 /** The conversations, the most recently active first; "New conversation" starts an empty one. */
@@ -55,6 +56,8 @@ export function ConversationHeader() {
   const exportConversation = useApp((s) => s.exportConversation);
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState('');
+  /** Archiving a conversation that made memories: how many, while the question is asked. */
+  const [asking, setAsking] = useState<number | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   /** Where the focus goes when the title field closes: the renamed conversation, or back to the menu. */
@@ -132,7 +135,12 @@ export function ConversationHeader() {
                     : {
                         label: 'Archive conversation',
                         // Out of the list: the chat goes on with a new conversation, as after deleting a mail.
-                        run: () => void archive(id, true).then((ok) => ok && void openConversation(null)),
+                        // One that made memories asks first whether to forget them too (they outlive it otherwise).
+                        run: () =>
+                          void store
+                            .getState()
+                            .memoriesMadeIn(id)
+                            .then((n) => (n > 0 ? setAsking(n) : void archive(id, true).then((ok) => ok && void openConversation(null)))),
                       },
                 ]}
               />
@@ -140,12 +148,48 @@ export function ConversationHeader() {
           </>
         )}
       </header>
+      {id && asking !== null && (
+        <ForgetMemoriesQuestion
+          count={asking}
+          onClose={() => setAsking(null)}
+          onArchive={(forget) => {
+            setAsking(null);
+            void archive(id, true, forget).then((ok) => ok && void openConversation(null));
+          }}
+        />
+      )}
       {id && isArchived && (
         <p className="archived-note" role="note">
           This conversation is archived: it stays out of the list. Unarchive it from the menu (⋯) to bring it back.
         </p>
       )}
     </>
+  );
+}
+
+/** Archiving a conversation that made memories: forget them with it, or keep them. */
+function ForgetMemoriesQuestion({ count, onClose, onArchive }: { count: number; onClose: () => void; onArchive: (forget: boolean) => void }) {
+  const titleId = useId();
+  const them = count === 1 ? 'it' : 'them';
+  return (
+    <Dialog labelledBy={titleId} onClose={onClose}>
+      <h2 id={titleId}>Forget the memories this conversation made?</h2>
+      <p>
+        It made {count} {count === 1 ? 'memory' : 'memories'} that the agent still uses. Archive the conversation and forget {them}, or keep {them} (the Memory page lists {them}).
+        Either way you can undo it from Actions.
+      </p>
+      <div className="actions row">
+        <button type="button" className="btn primary" onClick={() => onArchive(true)}>
+          Archive and forget {them}
+        </button>
+        <button type="button" className="btn" onClick={() => onArchive(false)}>
+          Archive, keep {them}
+        </button>
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
   );
 }
 

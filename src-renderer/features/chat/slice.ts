@@ -47,7 +47,8 @@ export interface ChatSlice {
   openConversation(id: string | null): Promise<void>;
   renameConversation(id: string, title: string): Promise<boolean>;
   /** Archives a conversation (out of the list, kept), or brings it back. */
-  archiveConversation(id: string, archived: boolean): Promise<boolean>;
+  /** `forgetMemories`: archiving also forgets the memories it made (each an undoable change). */
+  archiveConversation(id: string, archived: boolean, forgetMemories?: boolean): Promise<boolean>;
   setShowArchived(archived: boolean): void;
   /** Loads (or reloads) what a run changed, for the summary under its answer. */
   loadRunChanges(runId: string): Promise<void>;
@@ -248,10 +249,12 @@ export const createChatSlice =
         void get().loadConversations();
       },
 
-      archiveConversation: async (id, archived) => {
-        const r = await request(get, () => api.invoke(archived ? 'conversations.archive' : 'conversations.unarchive', { id }));
+      archiveConversation: async (id, archived, forgetMemories) => {
+        const r = await request(get, () =>
+          archived ? api.invoke('conversations.archive', forgetMemories ? { id, forgetMemories: true } : { id }) : api.invoke('conversations.unarchive', { id }),
+        );
         if (!r.ok) return false;
-        get().notify(archived ? 'Archived the conversation' : 'Unarchived the conversation');
+        get().notify(archived ? (forgetMemories ? 'Archived the conversation and forgot its memories' : 'Archived the conversation') : 'Unarchived the conversation');
         await get().loadConversations();
         return true;
       },

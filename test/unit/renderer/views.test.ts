@@ -5,7 +5,7 @@ import { fakeApi, flush } from './fake-api';
 
 describe('the view registry', () => {
   it('gives each view one id, a label, an icon and its place in Alt+1…', () => {
-    expect(VIEWS).toEqual(['chat', 'inbox', 'today', 'upcoming', 'calendar', 'projects', 'lists', 'actions', 'settings', 'completed', 'search', 'labels', 'filters', 'routines']);
+    expect(VIEWS).toEqual(['chat', 'inbox', 'today', 'upcoming', 'calendar', 'projects', 'lists', 'actions', 'settings', 'completed', 'search', 'labels', 'filters', 'routines', 'memory']);
     expect(new Set(VIEW_DEFS.map((v) => v.label)).size).toBe(VIEW_DEFS.length);
     for (const v of VIEW_DEFS) expect(v.icon).toMatch(/^M[\d .,A-Za-z-]+$/);
     // Alt+1…9 reach the first nine; Search has Ctrl+F and / instead.
