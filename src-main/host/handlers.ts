@@ -91,9 +91,8 @@ import { applyPlan, planQuery, proposePlan } from '../core/plan/plan';
 // Static: the agent's runs load this module anyway, so a dynamic import here split nothing (INEFFECTIVE_DYNAMIC_IMPORT).
 import { inspectServer } from '../core/mcp/client';
 import { listApprovals } from '../core/agent/approvals';
-import { addRoutine, editRoutine, getRoutine, listRoutines, nextRuns, removeRoutine, resolveRoutine, type Routine } from '../core/domain/routines';
-import { answerApprovalById, failuresInARow, routineHistory, runRoutineNow, type RoutineHost } from '../core/routines';
-import type { RoutineInfo } from '../../src-shared/routines';
+import { addRoutine, editRoutine, getRoutine, listRoutines, removeRoutine, resolveRoutine } from '../core/domain/routines';
+import { answerApprovalById, routineHistory, routineInfo, runRoutineNow, type RoutineHost } from '../core/routines';
 
 export interface HostDeps {
   db: Db;
@@ -186,24 +185,6 @@ async function refusing<T>(f: () => T | Promise<T>): Promise<T> {
 }
 
 
-/** A routine as the window shows it: with its next runs, last result and failures in a row. */
-export function routineInfo(db: Db, r: Routine, now: number): RoutineInfo {
-  return {
-    id: r.id,
-    name: r.name,
-    request: r.request,
-    schedule: r.schedule,
-    rrule: r.rrule,
-    tz: r.tz,
-    conversation: r.conversation,
-    tools: r.tools,
-    enabled: r.enabled,
-    catchUp: r.catchUp,
-    nextRuns: r.enabled && !r.archived ? nextRuns(r, now, 3).map((ms) => new Date(ms).toISOString()) : [],
-    lastRun: routineHistory(db, r.id, 1)[0] ?? null,
-    failures: failuresInARow(db, r.id),
-  };
-}
 
 /**
  * What the routine runner needs from a host: the active profile's model (its key read first, so a missing

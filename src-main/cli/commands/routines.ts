@@ -4,9 +4,9 @@ import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import type { AgentEvent, ApprovalDecision } from '../../../src-shared/events';
 import { createLiveRuns, createToolServices, getApproval, listApprovals, TOOLS, type StoredApproval } from '../../core/agent';
-import { addRoutine, editRoutine, listRoutines, nextRuns, removeRoutine, resolveRoutine, runTimeWords, type Routine } from '../../core/domain/routines';
+import { addRoutine, editRoutine, listRoutines, removeRoutine, resolveRoutine, runTimeWords } from '../../core/domain/routines';
 import { connectionModel } from '../../core/providers/connection';
-import { answerApprovalById, failuresInARow, routineHistory, runDue, runRoutineNow, type RoutineHost, type RoutineRunResult } from '../../core/routines';
+import { answerApprovalById, routineHistory, routineInfo, runDue, runRoutineNow, type RoutineHost, type RoutineRunResult } from '../../core/routines';
 import { CliFailure, change, usage, type Cli } from '../context';
 import { asCliFailure, cliConnection } from '../keys';
 import { createPrinter } from './agent';
@@ -38,24 +38,6 @@ export function cliRoutineHost(cli: Cli, quiet = false): RoutineHost {
 
 const text = (words: string[]): string => words.join(' ').trim();
 
-function describe(cli: Cli, r: Routine, now: number) {
-  const last = routineHistory(cli.db(), r.id, 1)[0] ?? null;
-  return {
-    id: r.id,
-    name: r.name,
-    request: r.request,
-    schedule: r.schedule,
-    rrule: r.rrule,
-    tz: r.tz,
-    conversation: r.conversation,
-    tools: r.tools,
-    enabled: r.enabled,
-    catchUp: r.catchUp,
-    nextRuns: r.enabled ? nextRuns(r, now, 3).map((ms) => new Date(ms).toISOString()) : [],
-    lastRun: last,
-    failures: failuresInARow(cli.db(), r.id),
-  };
-}
 
 function approvalLine(a: StoredApproval): string {
   const args = JSON.stringify(a.args);
@@ -170,7 +152,7 @@ export function registerRoutineCommands(program: Command, cli: Cli): void {
     .option('--all', 'removed ones too')
     .action((o: { json?: boolean; all?: boolean }) => {
       const now = Date.now();
-      const rows = listRoutines(cli.db(), { all: o.all === true }).map((r) => describe(cli, r, now));
+      const rows = listRoutines(cli.db(), { all: o.all === true }).map((r) => routineInfo(cli.db(), r, now));
       if (o.json) return cli.json(rows);
       if (rows.length === 0) return cli.out('No routines yet. Add one: tidy routines add "Plan my day" --every "weekday at 8am" -- plan my day');
       for (const r of rows) {

@@ -7,10 +7,11 @@
  * The desktop app, `tidy serve` (`startScheduler`) and `tidy routines run-due` (`runDue`) call this.
  */
 import type { AgentEvent, ApprovalDecision, RunStatus } from '../../../src-shared/events';
+import type { RoutineInfo } from '../../../src-shared/routines';
 import { newUserRequest } from '../actions/log';
 import { answerStoredApproval, getApproval, type AgentDeps, type AnsweredApproval, type RunResult, type StartRunInput } from '../agent';
 import { getConversation } from '../agent/conversations';
-import { editRoutine, getRoutine, listRoutines, occurrences, resolveRoutine, type Routine } from '../domain/routines';
+import { editRoutine, getRoutine, listRoutines, nextRuns, occurrences, resolveRoutine, type Routine } from '../domain/routines';
 import { fail } from '../fail';
 import { readSettings } from '../settings';
 import type { Db } from '../store/db';
@@ -406,5 +407,24 @@ export function startScheduler(host: RoutineHost, options: { intervalMs?: number
       stopped = true;
       clearInterval(timer);
     },
+  };
+}
+
+/** A routine as the window and `tidy routines list --json` show it: with its next runs, last result and failures in a row. */
+export function routineInfo(db: Db, r: Routine, now: number): RoutineInfo {
+  return {
+    id: r.id,
+    name: r.name,
+    request: r.request,
+    schedule: r.schedule,
+    rrule: r.rrule,
+    tz: r.tz,
+    conversation: r.conversation,
+    tools: r.tools,
+    enabled: r.enabled,
+    catchUp: r.catchUp,
+    nextRuns: r.enabled && !r.archived ? nextRuns(r, now, 3).map((ms) => new Date(ms).toISOString()) : [],
+    lastRun: routineHistory(db, r.id, 1)[0] ?? null,
+    failures: failuresInARow(db, r.id),
   };
 }
