@@ -537,38 +537,8 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
         aria-describedby={problem ? `${id}-problem` : undefined}
       />
       <div className="task-edit-fields">
-        <label className="task-edit-field">
-          <span>Due</span>
-          <input
-            className="input"
-            data-field="due"
-            aria-label="Due"
-            value={due}
-            placeholder="tomorrow, fri 3pm…"
-            onChange={(e) => setDue(e.target.value)}
-            aria-describedby={`${id}-due`}
-            aria-invalid={preview.ok ? undefined : true}
-          />
-        </label>
-        <span id={`${id}-due`} className={`task-edit-preview${preview.ok ? '' : ' bad'}`}>
-          {preview.words}
-        </span>
-        <label className="task-edit-field">
-          <span>Repeats</span>
-          <input
-            className="input"
-            data-field="repeat"
-            aria-label="Repeats"
-            value={repeat}
-            placeholder="every monday, every 2 weeks…"
-            onChange={(e) => setRepeat(e.target.value)}
-            aria-describedby={`${id}-repeat`}
-            aria-invalid={repeatShown.ok ? undefined : true}
-          />
-        </label>
-        <span id={`${id}-repeat`} className={`task-edit-preview${repeatShown.ok ? '' : ' bad'}`}>
-          {repeatShown.words}
-        </span>
+        <PreviewedField id={id} field="due" label="Due" value={due} placeholder="tomorrow, fri 3pm…" onChange={setDue} shown={preview} />
+        <PreviewedField id={id} field="repeat" label="Repeats" value={repeat} placeholder="every monday, every 2 weeks…" onChange={setRepeat} shown={repeatShown} />
         {repeat.trim() !== '' && (
           <button
             type="button"
@@ -618,22 +588,7 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
         )}
       </div>
       <div className="task-edit-fields">
-        <label className="task-edit-field">
-          <span>Deadline</span>
-          <input
-            className="input"
-            data-field="deadline"
-            aria-label="Deadline"
-            value={deadline}
-            placeholder="friday, dec 24…"
-            onChange={(e) => setDeadline(e.target.value)}
-            aria-describedby={`${id}-deadline`}
-            aria-invalid={deadlineShown.ok ? undefined : true}
-          />
-        </label>
-        <span id={`${id}-deadline`} className={`task-edit-preview${deadlineShown.ok ? '' : ' bad'}`}>
-          {deadlineShown.words}
-        </span>
+        <PreviewedField id={id} field="deadline" label="Deadline" value={deadline} placeholder="friday, dec 24…" onChange={setDeadline} shown={deadlineShown} />
         <label className="task-edit-field">
           <span>Duration</span>
           <input className="input short" data-field="duration" aria-label="Duration" value={duration} placeholder="45m, 2h…" onChange={(e) => setDuration(e.target.value)} />
@@ -689,6 +644,31 @@ function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditFiel
 }
 
 /** What the deadline field will store: a date (words as in quick add), none, or why not. */
+/** An editor field whose words are read as typed: the input, and the line saying what it will store (marked when unread). */
+function PreviewedField(p: { id: string; field: string; label: string; value: string; placeholder: string; onChange: (v: string) => void; shown: { ok: boolean; words: string } }) {
+  const described = `${p.id}-${p.field}`;
+  return (
+    <>
+      <label className="task-edit-field">
+        <span>{p.label}</span>
+        <input
+          className="input"
+          data-field={p.field}
+          aria-label={p.label}
+          value={p.value}
+          placeholder={p.placeholder}
+          onChange={(e) => p.onChange(e.target.value)}
+          aria-describedby={described}
+          aria-invalid={p.shown.ok ? undefined : true}
+        />
+      </label>
+      <span id={described} className={`task-edit-preview${p.shown.ok ? '' : ' bad'}`}>
+        {p.shown.words}
+      </span>
+    </>
+  );
+}
+
 export function deadlinePreview(text: string, now: Date): { date: string | null; words: string; ok: boolean } {
   const t = text.trim();
   if (!t) return { date: null, words: 'no deadline', ok: true };
