@@ -112,14 +112,60 @@ describe('data slice', () => {
 
   it('quick capture adds to the inbox or asks the agent, and reports a refusal', async () => {
     const fake = fakeApi({
-      'capture.add': ({ text }) => ({ value: task('t1', text), actionId: 'a1', note: null }),
+      'capture.add': ({ text }) => ({ value: task('t1', text), actionId: 'a1', note: null, unread: { project: null, repeat: null }, createdProject: null }),
       'capture.ask': () => {
         throw new BridgeError('failed', 'no API key is set for openai', 'set one in Settings');
       },
     });
     const store = createAppStore({ api: fake.api });
-    expect(await store.getState().capture('Buy balloons', 'inbox')).toBeNull();
+    expect(await store.getState().addTask('capture', 'Buy balloons')).toEqual({ ok: true, words: 'Added to the inbox: Buy balloons' });
     expect(fake.callsTo('capture.add')).toEqual([{ text: 'Buy balloons' }]);
-    expect(await store.getState().capture('Sort my inbox', 'agent')).toMatchObject({ message: 'no API key is set for openai' });
+    expect(await store.getState().askFromCapture('Sort my inbox')).toMatchObject({ message: 'no API key is set for openai' });
+  });
+});
+
+describe('the one route to add a task', () => {
+  const added = (value: ReturnType<typeof task>, more: Record<string, unknown> = {}) => ({ value, actionId: 'a1', note: null, unread: { project: null, repeat: null }, createdProject: null, ...more });
+
+  it('sends every box’s line as typed with its defaults, and words what stayed in the text on every route', async () => {
+    const answers = [
+      added(task('t1', 'Call grandma #Famly'), { unread: { project: { name: 'Famly', suggestion: 'Family' }, repeat: null } }),
+      added(task('t2', 'Buy a card', 'Family')),
+      added(task('t3', 'Book the hall', 'Reunion'), { createdProject: 'Reunion', requestId: 'u7' }),
+      added(task('t4', 'Call grandma #Famly'), { unread: { project: { name: 'Famly', suggestion: 'Family' }, repeat: 'every 12 hours' } }),
+    ];
+    const fake = fakeApi({
+      'capture.add': () => {
+        const next = answers.shift();
+        if (!next) throw new BridgeError('invalid_input', 'text: say what to add', 'type a task');
+        return next;
+      },
+      'projects.list': () => [],
+    });
+    const store = createAppStore({ api: fake.api });
+    const s = () => store.getState();
+    expect(await s().addTask('inbox.add', 'Call grandma #Famly', { project: 'inbox' })).toMatchObject({ ok: true });
+    expect(s().notices.at(-1)?.text).toBe('Added to Inbox: there is no project “Famly”, so it stays in the text · Did you mean Family?');
+    await s().addTask('today.add', 'Buy a card #Family', { due: '2035-01-10' });
+    expect(s().notices.at(-1)).toMatchObject({ text: 'Added to Family', action: { label: 'Open' } });
+    await s().addTask('project.add', 'Book the hall #Reunion', { project: 'p2', createProject: true });
+    expect(s().notices.at(-1)).toMatchObject({ text: 'Created project Reunion and added “Book the hall” to it', action: { label: 'Undo' } });
+    // The capture window says it under its box instead of in a notice.
+    const count = s().notices.length;
+    expect(await s().addTask('capture', 'Call grandma every 12 hours #Famly')).toEqual({
+      ok: true,
+      words: 'Added to Inbox: there is no project “Famly”, so it stays in the text · Did you mean Family?; “every 12 hours” is not a repeat Tidy reads, so it stays in the text',
+    });
+    expect(s().notices).toHaveLength(count);
+    // A refusal is the form's.
+    expect(await s().addTask('upcoming.add', ' ')).toMatchObject({ ok: false, problem: { code: 'invalid_input' } });
+    expect(s().formProblems['upcoming.add']).toMatchObject({ message: 'text: say what to add' });
+    expect(fake.callsTo('capture.add')).toEqual([
+      { text: 'Call grandma #Famly', project: 'inbox' },
+      { text: 'Buy a card #Family', due: '2035-01-10' },
+      { text: 'Book the hall #Reunion', project: 'p2', createProject: true },
+      { text: 'Call grandma every 12 hours #Famly' },
+      { text: ' ' },
+    ]);
   });
 });

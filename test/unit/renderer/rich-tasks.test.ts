@@ -125,16 +125,17 @@ describe('the rich slice', () => {
     const CAKE = task('t1', 'Bake the cake');
     const fake = fakeApi({
       'tasks.update': () => ({ value: CAKE, actionId: 'a1' }),
-      'tasks.add': () => ({ value: CAKE, actionId: 'a2' }),
+      'capture.add': () => ({ value: { ...CAKE, projectId: 'p2', project: 'Baking' }, actionId: 'a2', note: null, unread: { project: null, repeat: null }, createdProject: null }),
     });
     const store = createAppStore({ api: fake.api });
     expect(
       await store.getState().editTask(CAKE, { content: 'Bake the cake', description: '**soon**', deadline: '2035-01-02', durationMin: '1h30m', labels: ['home'], section: 's1' }),
     ).toBeNull();
     expect(fake.callsTo('tasks.update')).toEqual([{ task: 't1', description: '**soon**', deadline: '2035-01-02', durationMin: '1h30m', labels: ['home'], section: 's1' }]);
-    const parsed = { content: 'Bake', due: null, priority: null, project: null, unknownProject: null, projectSuggestion: null, unread: null, recurrence: null, labels: ['home'], deadline: '2035-01-05', durationMin: 45, parts: [] };
-    await store.getState().addQuick('project.add', parsed, 'p2', 's1');
-    expect(fake.callsTo('tasks.add')).toEqual([{ content: 'Bake', project: 'p2', labels: ['home'], deadline: '2035-01-05', durationMin: 45, section: 's1' }]);
+    // Quick add's line goes as typed, with the box's project and section; the main side reads it
+    // (test/unit/domain/quickadd-project.test.ts: its @labels, {deadline} and duration stored).
+    await store.getState().addTask('project.add', 'Bake @home {2035-01-05} for 45m', { project: 'p2', section: 's1' });
+    expect(fake.callsTo('capture.add')).toEqual([{ text: 'Bake @home {2035-01-05} for 45m', project: 'p2', section: 's1' }]);
   });
 
   it('refetches on data.changed only what it has loaded: sections, comments, labels, the label, saved filters and the query', async () => {
