@@ -1,6 +1,6 @@
 // The link policy shared by the renderer (which links are live) and the main process (which it opens).
 import { describe, expect, it } from 'vitest';
-import { liveLinkUrl, MAX_LINK_LENGTH } from '../../src-shared/links';
+import { liveLinkUrl, MAX_LINK_LENGTH } from '../../../src-shared/links';
 
 describe('liveLinkUrl: only http, https and mailto links are live', () => {
   it('keeps web and mail addresses, normalised the way they will open', () => {

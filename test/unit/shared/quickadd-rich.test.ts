@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuickAdd } from '../../src-shared/quickadd';
+import { parseQuickAdd } from '../../../src-shared/quickadd';
 
 const ctx = { projects: [{ id: 'p1', name: 'Work' }], now: new Date(2035, 2, 14, 10, 0) }; // Wednesday 2035-03-14
 

@@ -1,9 +1,9 @@
 // The Completed view's day groups: by the local calendar day of `completedAt`, across midnight and a
 // daylight-saving change, newest first, with a count per day.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task } from '../../../src-shared/domain';
-import { dayTitle, groupByDay } from '../../../src-renderer/lib/days';
-import { task } from './fixtures';
+import type { Task } from '../../../../src-shared/domain';
+import { dayTitle, groupByDay } from '../../../../src-renderer/lib/days';
+import { task } from '../fixtures';
 
 const done = (id: string, completedAt: string | null): Task => ({ ...task(id, `Task ${id}`), status: 'done', completedAt });
 

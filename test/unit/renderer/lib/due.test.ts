@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dayHeading, daysBetween, dueLabel, dueParts, isoDay, relativeDay } from '../../../src-renderer/lib/due';
-import { setDisplayLocale } from '../../../src-renderer/lib/when';
+import { dayHeading, daysBetween, dueLabel, dueParts, isoDay, relativeDay } from '../../../../src-renderer/lib/due';
+import { setDisplayLocale } from '../../../../src-renderer/lib/when';
 
-// US words with a 24-hour clock (the times follow the locale: test/unit/renderer/when.test.ts).
+// US words with a 24-hour clock (the times follow the locale: test/unit/renderer/lib/when.test.ts).
 beforeAll(() => setDisplayLocale('en-US-u-hc-h23'));
 afterAll(() => setDisplayLocale(undefined));
 

@@ -1,9 +1,9 @@
 // Dates and times on screen follow the user's locale (src-renderer/lib/when.ts): one clock everywhere,
 // no ISO 8601 in the window. A fixed `now` and far-away dates keep it true on any day.
 import { afterEach, describe, expect, it } from 'vitest';
-import { clock, clockOf, dueDateText, dueFieldText, readableDates, setDisplayLocale, shortTime } from '../../../src-renderer/lib/when';
-import { dueLabel } from '../../../src-renderer/lib/due';
-import { parseDue } from '../../../src-shared/quickadd';
+import { clock, clockOf, dueDateText, dueFieldText, readableDates, setDisplayLocale, shortTime } from '../../../../src-renderer/lib/when';
+import { dueLabel } from '../../../../src-renderer/lib/due';
+import { parseDue } from '../../../../src-shared/quickadd';
 
 const NOW = new Date(2035, 5, 12, 10, 30); // Tuesday 12 June 2035, 10:30 local time
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAppStore } from '../../../src-renderer/app/store';
-import { MAX_NOTICES, NOTICE_MS, noticeLifetime, traceShown } from '../../../src-renderer/store/nav';
-import { fakeApi } from './fake-api';
+import { createAppStore } from '../../../../src-renderer/app/store';
+import { MAX_NOTICES, NOTICE_MS, noticeLifetime, traceShown } from '../../../../src-renderer/store/nav';
+import { fakeApi } from '../fake-api';
 
 describe('nav slice', () => {
   it('keeps the newest notices and the newest announcements apart: many announcements never push an error out', () => {

@@ -4,11 +4,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import { createAppStore } from '../../../src-renderer/app/store';
-import { attempt, outcome, request } from '../../../src-renderer/store/request';
-import { REPO } from '../../support/cli';
-import { fakeApi } from './fake-api';
+import { BridgeError } from '../../../../src-shared/bridge';
+import { createAppStore } from '../../../../src-renderer/app/store';
+import { attempt, outcome, request } from '../../../../src-renderer/store/request';
+import { REPO } from '../../../support/cli';
+import { fakeApi } from '../fake-api';
 
 const refused = () => {
   throw new BridgeError('failed', 'no conversation c9', 'pick one from the list');

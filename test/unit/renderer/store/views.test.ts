@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { isView, VIEW_DEFS, VIEWS, viewForDigit } from '../../../src-renderer/store/views';
-import { fakeApi, flush } from './fake-api';
+import { connectStore, createAppStore } from '../../../../src-renderer/app/store';
+import { isView, VIEW_DEFS, VIEWS, viewForDigit } from '../../../../src-renderer/store/views';
+import { fakeApi, flush } from '../fake-api';
 
 describe('the view registry', () => {
   it('gives each view one id, a label, an icon and its place in Alt+1…', () => {

@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HELP_SECTIONS } from '../../../src-renderer/app/HelpOverlay';
-import { actionOf, CALENDAR_KEYS, keyLabels, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS, type KeyBinding } from '../../../src-renderer/ui/keymaps';
+import { HELP_SECTIONS } from '../../../../src-renderer/app/HelpOverlay';
+import { actionOf, CALENDAR_KEYS, keyLabels, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS, type KeyBinding } from '../../../../src-renderer/ui/keymaps';
 
 const ROOT = join(__dirname, '../../../src-renderer');
 const VIEW_FILES = [

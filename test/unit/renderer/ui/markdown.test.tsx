@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { MAX_MARKDOWN_CHARS, Markdown, parseMarkdown, PLAIN_SHOWN_CHARS, streamingView } from '../../../src-renderer/ui/Markdown';
+import { MAX_MARKDOWN_CHARS, Markdown, parseMarkdown, PLAIN_SHOWN_CHARS, streamingView } from '../../../../src-renderer/ui/Markdown';
 
 const html = (source: string, streaming = false) => renderToStaticMarkup(<Markdown source={source} streaming={streaming} />);
 /** Every href in the markup. */

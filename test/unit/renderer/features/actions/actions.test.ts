@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import type { ActionEntry } from '../../../src-shared/domain';
-import type { Input } from '../../../src-shared/ipc';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, requestTitle, undoWords } from '../../../src-renderer/features/actions/slice';
-import { fakeApi, flush } from './fake-api';
-import { entry, group, reversed } from './fixtures';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import type { ActionEntry } from '../../../../../src-shared/domain';
+import type { Input } from '../../../../../src-shared/ipc';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { actionKey, canRedo, canUndo, FIRST_PAGE, logRows, mergeGroups, requestKey, requestTitle, undoWords } from '../../../../../src-renderer/features/actions/slice';
+import { fakeApi, flush } from '../../fake-api';
+import { entry, group, reversed } from '../../fixtures';
 
 /** A log of `n` entries, newest first, in requests of 7, paged like the contract. */
 function pagedLog(n: number) {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { actionKey, logRows, reportWords, requestKey, undoWords } from '../../../src-renderer/features/actions/slice';
-import { traceVisible } from '../../../src-renderer/store/nav';
-import { argsInWords, asWritten, changesInWords, collectNames, resultInWords, valueInWords } from '../../../src-renderer/lib/words';
-import { fakeApi, flush } from './fake-api';
-import { entry, group, reversed, what } from './fixtures';
-import type { ActionVerb } from '../../../src-shared/actions';
-import type { EntityKind } from '../../../src-shared/entities';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { actionKey, logRows, reportWords, requestKey, undoWords } from '../../../../../src-renderer/features/actions/slice';
+import { traceVisible } from '../../../../../src-renderer/store/nav';
+import { argsInWords, asWritten, changesInWords, collectNames, resultInWords, valueInWords } from '../../../../../src-renderer/lib/words';
+import { fakeApi, flush } from '../../fake-api';
+import { entry, group, reversed, what } from '../../fixtures';
+import type { ActionVerb } from '../../../../../src-shared/actions';
+import type { EntityKind } from '../../../../../src-shared/entities';
 
 const blocked = () =>
   new BridgeError('failed', "can't undo a7 (…)", 'undo a9 first, or undo a7 with --cascade', 'undo_blocked', { blockers: [{ id: 'a9', summary: "Updated 'a': content" }], more: 0 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { editedArgs, fieldsFromArgs } from '../../../src-renderer/features/calendar/approval';
-import { toLocalInput } from '../../../src-renderer/features/calendar/layout';
-import { toEvents } from '../../../src-renderer/features/calendar/model';
-import type { CalendarEvent } from '../../../src-shared/calendar';
+import { editedArgs, fieldsFromArgs } from '../../../../../src-renderer/features/calendar/approval';
+import { toLocalInput } from '../../../../../src-renderer/features/calendar/layout';
+import { toEvents } from '../../../../../src-renderer/features/calendar/model';
+import type { CalendarEvent } from '../../../../../src-shared/calendar';
 
 const START = '2026-11-24T10:00:00Z';
 const END = '2026-11-24T10:30:00Z';

@@ -16,7 +16,7 @@ import {
   step,
   toLocalInput,
   type Span,
-} from '../../../src-renderer/features/calendar/layout';
+} from '../../../../../src-renderer/features/calendar/layout';
 
 /** Local time on 2026-11-<day> (a Monday is the 23rd). */
 const at = (day: number, h: number, m = 0) => new Date(2026, 10, day, h, m).getTime();

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import type { CalendarInfo, ImportReport } from '../../../src-shared/calendar';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { replay } from '../../../src-renderer/lib/runs';
-import { approvalKey } from '../../../src-renderer/features/chat/slice';
-import { createUploads } from '../../../src-main/host/uploads';
-import { fakeApi, flush } from './fake-api';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import type { CalendarInfo, ImportReport } from '../../../../../src-shared/calendar';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { replay } from '../../../../../src-renderer/lib/runs';
+import { approvalKey } from '../../../../../src-renderer/features/chat/slice';
+import { createUploads } from '../../../../../src-main/host/uploads';
+import { fakeApi, flush } from '../../fake-api';
 
 const fileOf = (name: string, text: string) => Object.assign(new Blob([text]), { name });
 

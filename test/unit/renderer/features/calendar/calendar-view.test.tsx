@@ -2,10 +2,10 @@
 // button named by title, time and calendar, today marked, free time said in words; and today's events.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { CalendarEvent } from '../../../src-shared/calendar';
-import { addDays, daysOf, DEFAULT_WORKING_HOURS, startOfDay } from '../../../src-renderer/features/calendar/layout';
-import { formatDay, formatTime, todayList, toEvents } from '../../../src-renderer/features/calendar/model';
-import { WeekGrid } from '../../../src-renderer/features/calendar/WeekGrid';
+import type { CalendarEvent } from '../../../../../src-shared/calendar';
+import { addDays, daysOf, DEFAULT_WORKING_HOURS, startOfDay } from '../../../../../src-renderer/features/calendar/layout';
+import { formatDay, formatTime, todayList, toEvents } from '../../../../../src-renderer/features/calendar/model';
+import { WeekGrid } from '../../../../../src-renderer/features/calendar/WeekGrid';
 
 const today = startOfDay(Date.now());
 const at = (day: number, h: number, m = 0) => new Date(new Date(addDays(today, day)).setHours(h, m)).toISOString();

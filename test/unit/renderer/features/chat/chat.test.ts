@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import type { RunErrorKind, RunInfo } from '../../../src-shared/events';
-import { runAdvice, sendAdvice } from '../../../src-renderer/lib/advice';
-import { applyEvent, replay, waitingApprovals, type RunState } from '../../../src-renderer/lib/runs';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { activeRun, waitingApproval } from '../../../src-renderer/features/chat/slice';
-import { deferred, fakeApi } from './fake-api';
-import { at, events, finished, started } from './fixtures';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import type { RunErrorKind, RunInfo } from '../../../../../src-shared/events';
+import { runAdvice, sendAdvice } from '../../../../../src-renderer/lib/advice';
+import { applyEvent, replay, waitingApprovals, type RunState } from '../../../../../src-renderer/lib/runs';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { activeRun, waitingApproval } from '../../../../../src-renderer/features/chat/slice';
+import { deferred, fakeApi } from '../../fake-api';
+import { at, events, finished, started } from '../../fixtures';
 
 const info = (id: string, conversationId: string, request: string, more: Partial<RunInfo> = {}): RunInfo => ({
   id,

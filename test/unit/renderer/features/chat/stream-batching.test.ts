@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAppStore, writeOnChange } from '../../../src-renderer/app/store';
-import { fakeApi } from './fake-api';
-import { events, started } from './fixtures';
+import { createAppStore, writeOnChange } from '../../../../../src-renderer/app/store';
+import { fakeApi } from '../../fake-api';
+import { events, started } from '../../fixtures';
 
 /** A frame scheduler the test drives: pieces wait until frame() is called. */
 function manualFrames() {

@@ -2,8 +2,8 @@
 // test` gives) when the server does not list it, instead of a green "Connected".
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ConnectionReport } from '../../../src-shared/providers';
-import { Outcome } from '../../../src-renderer/features/first-run/Outcome';
+import type { ConnectionReport } from '../../../../../src-shared/providers';
+import { Outcome } from '../../../../../src-renderer/features/first-run/Outcome';
 
 const base: ConnectionReport = {
   ok: true,

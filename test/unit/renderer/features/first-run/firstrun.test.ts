@@ -2,11 +2,11 @@
 // reported (and the form told not to forget it), a working test makes the examples appear and clears stale
 // errors, a profile change clears what was said about the last one, and the capture answer's changes.
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import type { ConnectionReport, KeyStatus, ProviderProfile } from '../../../src-shared/providers';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { fakeApi } from './fake-api';
-import { events, finished, started, what } from './fixtures';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import type { ConnectionReport, KeyStatus, ProviderProfile } from '../../../../../src-shared/providers';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { fakeApi } from '../../fake-api';
+import { events, finished, started, what } from '../../fixtures';
 
 const report = (ok: boolean): ConnectionReport => ({
   ok,

@@ -2,12 +2,12 @@
 // newer one, forgetting puts Undo (the action's id) on its notice, a refused change is the field's to
 // show, and the `memory` topic refetches the page only once it was opened.
 import { describe, expect, it } from 'vitest';
-import type { Memory } from '../../../src-shared/memory';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { memoryInWords, rememberedIn } from '../../../src-renderer/features/memory';
-import type { ActionEntry } from '../../../src-shared/domain';
-import { BridgeError } from '../../../src-shared/bridge';
-import { deferred, fakeApi, flush } from './fake-api';
+import type { Memory } from '../../../../../src-shared/memory';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { memoryInWords, rememberedIn } from '../../../../../src-renderer/features/memory';
+import type { ActionEntry } from '../../../../../src-shared/domain';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import { deferred, fakeApi, flush } from '../../fake-api';
 
 const memory = (id: string, text: string, more: Partial<Memory> = {}): Memory => ({
   id,

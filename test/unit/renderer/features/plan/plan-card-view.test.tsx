@@ -3,9 +3,9 @@
 // hostile task name shown as text.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { PlanCard } from '../../../src-renderer/features/plan/PlanCard';
-import { rowsFromPlan } from '../../../src-renderer/features/plan/model';
-import type { ShownPlan } from '../../../src-shared/plan';
+import { PlanCard } from '../../../../../src-renderer/features/plan/PlanCard';
+import { rowsFromPlan } from '../../../../../src-renderer/features/plan/model';
+import type { ShownPlan } from '../../../../../src-shared/plan';
 
 const PLAN: ShownPlan = {
   from: '2035-03-05T00:00:00Z',

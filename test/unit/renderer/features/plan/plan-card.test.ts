@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { toLocalInput } from '../../../src-renderer/features/calendar/layout';
-import { daySpan, planEdits, rowsFromPlan } from '../../../src-renderer/features/plan/model';
+import { toLocalInput } from '../../../../../src-renderer/features/calendar/layout';
+import { daySpan, planEdits, rowsFromPlan } from '../../../../../src-renderer/features/plan/model';
 
-import type { ShownPlan } from '../../../src-shared/plan';
+import type { ShownPlan } from '../../../../../src-shared/plan';
 
 const PLAN: ShownPlan = {
   from: '2035-03-05T00:00:00Z',

@@ -2,12 +2,12 @@
 // Run now loading the run's changes and saying how it went, refreshes only once the view was opened, only
 // routines' pending approvals, and a button pressed twice calling once.
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import type { ActionEntry } from '../../../src-shared/domain';
-import type { PendingApproval } from '../../../src-shared/approvals';
-import type { RoutineInfo, RoutineRun } from '../../../src-shared/routines';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { deferred, fakeApi, flush } from './fake-api';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import type { ActionEntry } from '../../../../../src-shared/domain';
+import type { PendingApproval } from '../../../../../src-shared/approvals';
+import type { RoutineInfo, RoutineRun } from '../../../../../src-shared/routines';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { deferred, fakeApi, flush } from '../../fake-api';
 
 const RUN: RoutineRun = {
   routineId: 'r1',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import type { KeyStatus } from '../../../src-shared/providers';
-import { DEFAULT_SETTINGS } from '../../../src-shared/settings';
-import { createAppStore } from '../../../src-renderer/app/store';
-import { rangeOf, validateSetting } from '../../../src-renderer/features/settings/slice';
-import { fakeApi } from './fake-api';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import type { KeyStatus } from '../../../../../src-shared/providers';
+import { DEFAULT_SETTINGS } from '../../../../../src-shared/settings';
+import { createAppStore } from '../../../../../src-renderer/app/store';
+import { rangeOf, validateSetting } from '../../../../../src-renderer/features/settings/slice';
+import { fakeApi } from '../../fake-api';
 
 const keyStatus = (stored: boolean): KeyStatus => ({
   profile: 'openai',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { deferred, fakeApi, flush } from './fake-api';
-import { task } from './fixtures';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { deferred, fakeApi, flush } from '../../fake-api';
+import { task } from '../../fixtures';
 
 const page = (...contents: string[]) => ({ tasks: contents.map((c, i) => task(`t${i + 1}`, c)), total: contents.length });
 

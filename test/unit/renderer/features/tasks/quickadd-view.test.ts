@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseQuickAdd } from '../../../src-shared/quickadd';
-import { recurrenceWords } from '../../../src-shared/quickadd';
-import { quickAddSummary } from '../../../src-renderer/features/tasks/QuickAdd';
-import { duePreview } from '../../../src-renderer/features/tasks/TaskList';
-import { setDisplayLocale } from '../../../src-renderer/lib/when';
+import { parseQuickAdd } from '../../../../../src-shared/quickadd';
+import { recurrenceWords } from '../../../../../src-shared/quickadd';
+import { quickAddSummary } from '../../../../../src-renderer/features/tasks/QuickAdd';
+import { duePreview } from '../../../../../src-renderer/features/tasks/TaskList';
+import { setDisplayLocale } from '../../../../../src-renderer/lib/when';
 
-// US words with a 24-hour clock (the times follow the locale: test/unit/renderer/when.test.ts).
+// US words with a 24-hour clock (the times follow the locale: test/unit/renderer/lib/when.test.ts).
 beforeAll(() => setDisplayLocale('en-US-u-hc-h23'));
 afterAll(() => setDisplayLocale(undefined));
 

@@ -1,15 +1,15 @@
 // Rich tasks in the window, without a page: the subtask tree of a task list (src-renderer/features/tasks/tree.ts)
 // and the store's rich slice (sections, progress, comments, labels, the filter box, saved filters) over a fake bridge.
 import { describe, expect, it } from 'vitest';
-import { BridgeError } from '../../../src-shared/bridge';
-import type { Task } from '../../../src-shared/domain';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { durationText, progressText, readLabels, sameLabels, taskTree } from '../../../src-renderer/features/tasks/tree';
-import { deadlinePreview } from '../../../src-renderer/features/tasks/TaskList';
-import { quickAddSummary } from '../../../src-renderer/features/tasks/QuickAdd';
-import { parseQuickAdd } from '../../../src-shared/quickadd';
-import { fakeApi, flush } from './fake-api';
-import { task } from './fixtures';
+import { BridgeError } from '../../../../../src-shared/bridge';
+import type { Task } from '../../../../../src-shared/domain';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { durationText, progressText, readLabels, sameLabels, taskTree } from '../../../../../src-renderer/features/tasks/tree';
+import { deadlinePreview } from '../../../../../src-renderer/features/tasks/TaskList';
+import { quickAddSummary } from '../../../../../src-renderer/features/tasks/QuickAdd';
+import { parseQuickAdd } from '../../../../../src-shared/quickadd';
+import { fakeApi, flush } from '../../fake-api';
+import { task } from '../../fixtures';
 
 const sub = (id: string, parentId: string | null, more: Partial<Task> = {}): Task => ({ ...task(id, `task ${id}`), parentId, ...more });
 const shape = (rows: ReturnType<typeof taskTree>) => rows.map((r) => `${'  '.repeat(r.depth)}${r.task.id}`);

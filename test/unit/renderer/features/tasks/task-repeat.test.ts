@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Task } from '../../../src-shared/domain';
-import { readRepeat, REPEAT_MAX_CHARS } from '../../../src-shared/quickadd';
-import { parseRecurrence } from '../../../src-main/core/domain/tasks';
-import { createAppStore } from '../../../src-renderer/app/store';
-import { duePreview, repeatPreview, repeatText } from '../../../src-renderer/features/tasks/TaskList';
-import { fakeApi } from './fake-api';
-import { task } from './fixtures';
+import type { Task } from '../../../../../src-shared/domain';
+import { readRepeat, REPEAT_MAX_CHARS } from '../../../../../src-shared/quickadd';
+import { parseRecurrence } from '../../../../../src-main/core/domain/tasks';
+import { createAppStore } from '../../../../../src-renderer/app/store';
+import { duePreview, repeatPreview, repeatText } from '../../../../../src-renderer/features/tasks/TaskList';
+import { fakeApi } from '../../fake-api';
+import { task } from '../../fixtures';
 
 const rule = (text: string) => {
   const r = readRepeat(text);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { connectStore, createAppStore } from '../../../src-renderer/app/store';
-import { fakeApi, flush } from './fake-api';
-import { reversed, task } from './fixtures';
+import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
+import { fakeApi, flush } from '../../fake-api';
+import { reversed, task } from '../../fixtures';
 
 const CAKE = task('t1', 'Bake the cake');
 
