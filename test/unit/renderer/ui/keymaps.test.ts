@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { HELP_SECTIONS } from '../../../../src-renderer/app/HelpOverlay';
 import { actionOf, CALENDAR_KEYS, keyLabels, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS, type KeyBinding } from '../../../../src-renderer/ui/keymaps';
 
-const ROOT = join(__dirname, '../../../src-renderer');
+const ROOT = join(__dirname, '../../../../src-renderer');
 const VIEW_FILES = [
   ...['TaskList.tsx', 'QuickAdd.tsx', 'Reminders.tsx', 'CompletedView.tsx'].map((f) => join(ROOT, 'features/tasks', f)),
   ...readdirSync(join(ROOT, 'features/calendar')).map((f) => join(ROOT, 'features/calendar', f)),

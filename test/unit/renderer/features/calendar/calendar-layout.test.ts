@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDays,
+  addLocalDays,
   assignColumns,
   daysOf,
   DEFAULT_WORKING_HOURS,
@@ -36,7 +36,7 @@ describe('calendar days', () => {
     expect(step(MON, 'week', -1)).toBe(at(16, 0));
     expect(step(MON, 'day', 3)).toBe(at(26, 0));
     // Across a month and a year.
-    expect(addDays(new Date(2026, 11, 30).getTime(), 3)).toBe(new Date(2027, 0, 2).getTime());
+    expect(addLocalDays(new Date(2026, 11, 30).getTime(), 3)).toBe(new Date(2027, 0, 2).getTime());
   });
 });
 

@@ -3,12 +3,12 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { CalendarEvent } from '../../../../../src-shared/calendar';
-import { addDays, daysOf, DEFAULT_WORKING_HOURS, startOfDay } from '../../../../../src-renderer/features/calendar/layout';
+import { addLocalDays, daysOf, DEFAULT_WORKING_HOURS, startOfDay } from '../../../../../src-renderer/features/calendar/layout';
 import { formatDay, formatTime, todayList, toEvents } from '../../../../../src-renderer/features/calendar/model';
 import { WeekGrid } from '../../../../../src-renderer/features/calendar/WeekGrid';
 
 const today = startOfDay(Date.now());
-const at = (day: number, h: number, m = 0) => new Date(new Date(addDays(today, day)).setHours(h, m)).toISOString();
+const at = (day: number, h: number, m = 0) => new Date(new Date(addLocalDays(today, day)).setHours(h, m)).toISOString();
 const row = (over: Partial<CalendarEvent>): CalendarEvent => ({
   id: 'e1',
   occurrence: null,
@@ -37,7 +37,7 @@ describe('the week grid', () => {
     const events = toEvents([
       row({ id: 'e1', title: 'Standup <script>', start: at(0, 23, 0), end: at(0, 23, 30) }),
       row({ id: 'e2', title: 'Design review', calendarId: 'k2', calendar: 'Alice', start: at(0, 23, 10), end: at(0, 23, 40) }),
-      row({ id: 'e3', title: 'Offsite', allDay: true, start: new Date(today).toISOString(), end: new Date(addDays(today, 1)).toISOString() }),
+      row({ id: 'e3', title: 'Offsite', allDay: true, start: new Date(today).toISOString(), end: new Date(addLocalDays(today, 1)).toISOString() }),
     ]);
     const html = renderToStaticMarkup(
       <WeekGrid days={daysOf(today, 'week')} events={events} hours={{ ...DEFAULT_WORKING_HOURS, days: [0, 1, 2, 3, 4, 5, 6] }} ownCalendars={new Set(['personal'])} selectedId="e2" onSelect={noop} onOpenDay={noop} />,
@@ -51,7 +51,7 @@ describe('the week grid', () => {
     expect(html).toContain('aria-label="All-day events"');
     expect(html).toMatch(/aria-label="Offsite, all day, Personal"/);
     // Tomorrow is a whole free working day (days were set to every day, so it is one whatever today is).
-    expect(html).toContain(`Free in working hours: ${formatTime(new Date(addDays(today, 1)).setHours(9))} to ${formatTime(new Date(addDays(today, 1)).setHours(17))}`);
+    expect(html).toContain(`Free in working hours: ${formatTime(new Date(addLocalDays(today, 1)).setHours(9))} to ${formatTime(new Date(addLocalDays(today, 1)).setHours(17))}`);
   });
 });
 
@@ -78,7 +78,7 @@ describe('today’s events', () => {
       row({ id: 'early', title: 'Breakfast', start: at(0, 8), end: at(0, 8, 30) }),
       row({ id: 'going', title: 'Standup', start: at(0, 9, 50), end: at(0, 10, 15) }),
       row({ id: 'gone', title: 'Cancelled thing', cancelled: true }),
-      row({ id: 'holiday', title: 'Holiday', allDay: true, start: new Date(today).toISOString(), end: new Date(addDays(today, 1)).toISOString() }),
+      row({ id: 'holiday', title: 'Holiday', allDay: true, start: new Date(today).toISOString(), end: new Date(addLocalDays(today, 1)).toISOString() }),
     ]);
     const list = todayList(events, Date.parse(at(0, 10)));
     expect(list.map((l) => [l.event.title, l.state])).toEqual([
