@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newUserRequest, openDatabase } from '../src-main/core';
 import { findTasks, resolveFilter, saveFilter } from '../src-main/core/domain/filter';
-import { addDays, localDate, taskCounts } from '../src-main/core/domain/tasks';
+import { addDaysToDate, localDate, taskCounts } from '../src-main/core/domain/tasks';
 import { median, report } from './util';
 
 const okValue = <T>(r: { ok: true; value: T } | { ok: false; error: string }): T => {
@@ -65,7 +65,7 @@ function bigDatabase(count: number, today: string) {
     );
     const tl = db.prepare(`INSERT INTO task_labels (id, task_id, label_id) VALUES (?, ?, ?)`);
     for (let i = 1; i <= count; i++) {
-      const due = i % 3 === 0 ? null : addDays(today, (i % 730) - 365);
+      const due = i % 3 === 0 ? null : addDaysToDate(today, (i % 730) - 365);
       const done = i % 10 === 0;
       task.run(`t${i}`, `Task ${i} about thing ${i % 997}`, i % 7 === 0 ? 'inbox' : `p${(i % 50) + 1}`, (i % 4) + 1, due, i, done ? 'done' : 'open', t, t, done ? t : null);
       if (i % 2 === 0) tl.run(`j${i}`, `t${i}`, `g${((i / 2) % 20) + 1}`);

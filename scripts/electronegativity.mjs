@@ -23,7 +23,7 @@ const electron = require('electron/package.json').version;
 const REVIEWED = [
   {
     id: 'OPEN_EXTERNAL_JS_CHECK',
-    why: 'src-main/app/links.ts is the only caller: it opens an address only after the main process checks it with liveLinkUrl (src-shared/links.ts: http, https and mailto only, no credentials or control characters, bounded length), at most once a second, for our own renderer; tested in test/unit/app/links.test.ts and test/unit/links.test.ts.',
+    why: 'src-main/app/links.ts is the only caller: it opens an address only after the main process checks it with liveLinkUrl (src-shared/links.ts: http, https and mailto only, no credentials or control characters, bounded length), at most once a second, for our own renderer; tested in test/unit/app/links.test.ts and test/unit/shared/links.test.ts.',
   },
   {
     id: 'PRELOAD_JS_CHECK',

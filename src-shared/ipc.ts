@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { ActionWhat } from './actions';
 import { SearchKind } from './entities';
-import { ActionEntry, ActionSource, Comment, List, ListItem, Project, Section, Task, TaskStatus } from './domain';
+import { ActionEntry, ActionSource, Comment, DueDate, List, ListItem, Project, Section, Task, TaskStatus } from './domain';
 import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot, ImportReport } from './calendar';
 import { MAX_UPLOAD_BYTES, UPLOAD_PART_BYTES } from './bounds';
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
@@ -172,6 +172,16 @@ export interface ChannelDef {
   changes?: readonly Topic[];
 }
 
+/**
+ * What a quick-add line held that stayed in its text, as data (each box words it): a #name that is no
+ * project, with the nearest project's name when one is close; a repeat Tidy does not read.
+ */
+export const QuickAddUnread = z.object({
+  project: z.object({ name: z.string(), suggestion: z.string().nullable() }).nullable(),
+  repeat: z.string().nullable(),
+});
+export type QuickAddUnread = z.infer<typeof QuickAddUnread>;
+
 const logged = ['actions'] as const;
 
 /** Every request channel. Add a channel here, then its handler in src-main/host/handlers.ts: the types force both. */
@@ -304,12 +314,19 @@ export const channels = {
 
   // --- quick capture ------------------------------------------------------------------------------
   /**
-   * Adds the text as a task at once (no model, works offline), read with the quick-add grammar
-   * (src-shared/quickadd.ts): a date, #Project, p1–p4, every …. `note` says what was not understood
-   * (a #name that is no project), null otherwise.
+   * The one way a box adds a task (every add field of the window and the quick-capture window): the
+   * text as typed, read with the quick-add grammar (src-shared/quickadd.ts) on the main side as `tidy add`
+   * reads it: a date, #Project, p1–p4, every …. `project`, `section` and `due` are the box's defaults (a
+   * project view's project and section, Today's date): the text's own #Project or date wins over them.
+   * `createProject`: a #name that is no project becomes one, in the same request as the add (undone together).
+   * `unread` says as data what stayed in the text (a #name that is no project, with the nearest
+   * project's name; a repeat not read); `note` says it in words for a terminal.
    */
-  // createProject: a #name that is no project becomes one, in the same request as the add (undone together).
-  'capture.add': { input: z.object({ text: Text, createProject: z.boolean().optional() }), output: mutationOutput(Task).extend({ note: z.string().nullable(), requestId: z.string().optional() }), changes: ['tasks', 'projects', ...logged] },
+  'capture.add': {
+    input: z.object({ text: Text, project: Ref.optional(), section: Ref.optional(), due: DueDate.optional(), createProject: z.boolean().optional() }),
+    output: mutationOutput(Task).extend({ note: z.string().nullable(), unread: QuickAddUnread, createdProject: z.string().nullable(), requestId: z.string().optional() }),
+    changes: ['tasks', 'projects', ...logged],
+  },
 
   /** Sends the text to the agent instead, in a new conversation. */
   'capture.ask': { input: z.object({ text: Message }), output: StartedRun, changes: ['conversations', 'runs'] },

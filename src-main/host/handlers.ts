@@ -304,8 +304,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'capture.add': (i) => {
       const request = ctx();
-      const r = addFromText(db, request, i.text, { createProject: i.createProject === true });
-      return { ...logged(r), note: r.note, requestId: request.requestId };
+      const { text, createProject, ...defaults } = i;
+      const r = addFromText(db, request, text, { ...defaults, createProject: createProject === true, now: services.now() });
+      return { ...logged(r), note: r.note, unread: r.unread, createdProject: r.createdProject, requestId: request.requestId };
     },
     'capture.ask': (i) => ask(i.text),
     'app.open': (i) => {

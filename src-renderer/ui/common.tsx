@@ -1,5 +1,5 @@
 /** Pieces the views share: a view header, an inline problem, an add-one-line form, a task list. */
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ComponentType, type ReactNode, type RefObject } from 'react';
 import { argPairs } from '../lib/format';
 import { argsInWords, type Names } from '../lib/words';
 import type { Problem } from '../lib/problem';
@@ -28,48 +28,95 @@ export function ProblemAlert({ problem, title, children }: { problem: Problem; t
   );
 }
 
-/** One text field and a button; Enter submits; the text is kept when the submit is refused. */
-export function AddForm({ label, button, placeholder, problem, onAdd }: { label: string; button: string; placeholder?: string; problem?: Problem | undefined; onAdd: (text: string) => Promise<boolean> }) {
+/** What an add form hands its field: the text, the submit button, and `run` for a second way to submit. */
+export interface AddFieldProps {
+  value: string;
+  onValue(value: string): void;
+  inputRef: RefObject<HTMLInputElement | null>;
+  /** The input's label, placeholder, and its error's wiring. */
+  input: { 'aria-label': string; placeholder?: string | undefined; 'aria-invalid'?: true | undefined; 'aria-describedby'?: string | undefined };
+  /** The submit button, placed by the field. */
+  button: ReactNode;
+  busy: boolean;
+  /** Runs another submit (e.g. "Create project …"): busy meanwhile, the text cleared when it worked. */
+  run(submit: () => Promise<boolean>): void;
+}
+
+/** The plain field: an input and the button on one line. */
+function PlainField({ value, onValue, inputRef, input, button }: AddFieldProps) {
+  return (
+    <div className="add-form">
+      <input ref={inputRef} className="input" {...input} value={value} onChange={(e) => onValue(e.target.value)} />
+      {button}
+    </div>
+  );
+}
+
+/**
+ * The one add form (a project, a list item, a memory, a task): one text field and a button; Enter
+ * submits; the text is kept when the submit is refused. `onAdd` gets the trimmed text and answers
+ * whether it was added; `problem`, the refusal (the store keeps it for this form), is shown under it. `Field` draws the field (default: a plain input; the task boxes' reads the quick-add line).
+ */
+export function AddForm({
+  label,
+  button,
+  placeholder,
+  problem,
+  className,
+  Field = PlainField,
+  onAdd,
+}: {
+  label: string;
+  button: string;
+  placeholder?: string;
+  problem?: Problem | undefined;
+  className?: string;
+  Field?: ComponentType<AddFieldProps>;
+  onAdd: (text: string) => Promise<boolean>;
+}) {
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
   const errorId = useId();
+  const run = (submit: () => Promise<boolean>) => {
+    if (busy) return;
+    setBusy(true);
+    void submit().then((ok) => {
+      setBusy(false);
+      if (ok) setText('');
+      inputRef.current?.focus();
+    });
+  };
   return (
     <form
-      className="add-form-wrap"
+      className={`add-form-wrap${className ? ` ${className}` : ''}`}
       onSubmit={(e) => {
         e.preventDefault();
         const value = text.trim();
-        if (!value || busy) return;
-        setBusy(true);
-        void onAdd(value).then((ok) => {
-          setBusy(false);
-          if (ok) setText('');
-        });
+        if (value) run(() => onAdd(value));
       }}
     >
-      <div className="add-form">
-        <input
-          className="input"
-          aria-label={label}
-          placeholder={placeholder}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? errorId : undefined}
-        />
-        <button type="submit" className="btn" disabled={busy || !text.trim()}>
-          {button}
-        </button>
-      </div>
+      <Field
+        value={text}
+        onValue={setText}
+        inputRef={inputRef}
+        input={{ 'aria-label': label, placeholder, 'aria-invalid': problem ? true : undefined, 'aria-describedby': problem ? errorId : undefined }}
+        button={
+          <button type="submit" className="btn" disabled={busy || !text.trim()}>
+            {button}
+          </button>
+        }
+        busy={busy}
+        run={run}
+      />
       {problem && (
-        <p id={errorId} className="field-error" role="alert" style={{ marginTop: -6, marginBottom: 10 }}>
+        <p id={errorId} className="field-error" role="alert">
           {problem.message} — {problem.hint}
         </p>
       )}
     </form>
   );
 }
-
 
 /** A tool call's arguments as label/value pairs; null when it has none. */
 /** Tool arguments as a definition list; with `names`, in words (ids named: src-renderer/lib/words.ts). */

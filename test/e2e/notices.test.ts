@@ -2,53 +2,30 @@
 // project, and a repeating task completed, leave a visible notice that says where they went or when
 // they come back; dates and times are shown in the browser's locale (en-US here), never as ISO 8601.
 // Found by role and accessible name; every change is checked in the database.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTask, createProject, listTasks, newUserRequest, openDatabase } from '../../src-main/core';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { buildRendererOnce } from '../support/renderer';
-import { startServe, type Served } from '../support/serve';
+import { addTask, createProject, listTasks, openDatabase } from '../../src-main/core';
+import { screenshot } from '../support/browser';
+import { localDay as day, startDataStage, type DataStage } from '../support/e2e';
 
-let browser: Browser;
+let stage: DataStage | undefined;
 let page: Page;
-let served: Served;
-let dir = '';
 let dbPath = '';
 
-/** A local date `days` from today, as stored (computed from now: true on any day). */
-function day(days: number, time?: string): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  const iso = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-  return time ? `${iso}T${time}` : iso;
-}
 
 beforeAll(async () => {
-  await buildRendererOnce();
-  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-notices-'));
-  dbPath = join(dir, 'tidy.db');
-  const db = openDatabase(dbPath);
-  const ctx = () => newUserRequest(db);
-  for (const name of ['Family', 'Home']) createProject(db, ctx(), { name });
-  addTask(db, ctx(), { content: 'Water the plants', due: day(0), recurrence: 'FREQ=WEEKLY' });
-  addTask(db, ctx(), { content: 'Call the plumber', due: day(1, '16:00') });
-  addTask(db, ctx(), { content: 'Fix the shelf', project: 'Home' });
-  addTask(db, ctx(), { content: 'Book the venue' });
-  db.close();
-  served = await startServe(dbPath);
-  browser = await launchChromium();
-  ({ page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, timeout: 15_000, locale: 'en-US' }));
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  stage = await startDataStage('notices', (db, ctx) => {
+    for (const name of ['Family', 'Home']) createProject(db, ctx(), { name });
+    addTask(db, ctx(), { content: 'Water the plants', due: day(0), recurrence: 'FREQ=WEEKLY' });
+    addTask(db, ctx(), { content: 'Call the plumber', due: day(1, '16:00') });
+    addTask(db, ctx(), { content: 'Fix the shelf', project: 'Home' });
+    addTask(db, ctx(), { content: 'Book the venue' });
+  }, { timeout: 15_000, locale: 'en-US' });
+  ({ page, dbPath } = stage);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.close());
 
 function task(content: string) {
   const db = openDatabase(dbPath);

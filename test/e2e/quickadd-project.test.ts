@@ -1,40 +1,24 @@
 // The add field's preview for what it cannot file: a repeat it does not read stays whole and is named, a
 // mistyped #Project gets "Did you mean …?" with one click to take it, and an unknown one gets "Create project
 // …", which creates it and files the task in one request that the notice's Undo takes back whole.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProject, listProjects, listTasks, newUserRequest, openDatabase } from '../../src-main/core';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { buildRendererOnce } from '../support/renderer';
-import { startServe, type Served } from '../support/serve';
+import { createProject, listProjects, listTasks, openDatabase } from '../../src-main/core';
+import { screenshot } from '../support/browser';
+import { startDataStage, type DataStage } from '../support/e2e';
 
-let browser: Browser;
+let stage: DataStage | undefined;
 let page: Page;
-let served: Served;
-let dir = '';
 let dbPath = '';
 
 beforeAll(async () => {
-  await buildRendererOnce();
-  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-quickadd-'));
-  dbPath = join(dir, 'tidy.db');
-  const db = openDatabase(dbPath);
-  createProject(db, newUserRequest(db), { name: 'Family' });
-  db.close();
-  served = await startServe(dbPath);
-  browser = await launchChromium();
-  ({ page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, timeout: 10_000 }));
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  stage = await startDataStage('quickadd', (db, ctx) => {
+    createProject(db, ctx(), { name: 'Family' });
+  });
+  ({ page, dbPath } = stage);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.close());
 
 function stored(): { tasks: { content: string; project: string }[]; projects: string[] } {
   const db = openDatabase(dbPath);

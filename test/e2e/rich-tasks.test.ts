@@ -4,62 +4,39 @@
 // view, the editor's description (Markdown), comments, deadline (a passed one marked apart from an
 // overdue plan), duration and labels, the filter box (a bad query's one line) and saved filters in the
 // sidebar. Every change is read back from the database; elements are found by role and accessible name.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTask, completeTask, createProject, listTasks, newUserRequest, openDatabase } from '../../src-main/core';
+import { addTask, completeTask, createProject, listTasks, openDatabase } from '../../src-main/core';
 import { createSection } from '../../src-main/core/domain/sections';
 import { listComments } from '../../src-main/core/domain/tasks';
 import { listFilters } from '../../src-main/core/domain/filter';
 import type { Task } from '../../src-shared/domain';
 import { tidy } from '../support/cli';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { buildRendererOnce } from '../support/renderer';
-import { startServe, type Served } from '../support/serve';
+import { screenshot } from '../support/browser';
+import { localDay as day, startDataStage, type DataStage } from '../support/e2e';
 
-let browser: Browser;
+let stage: DataStage | undefined;
 let page: Page;
-let served: Served;
-let dir = '';
 let dbPath = '';
 
-/** A local date `days` from today (computed now, so the test holds on any day). */
-function day(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
 
 beforeAll(async () => {
-  await buildRendererOnce();
-  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-rich-'));
-  dbPath = join(dir, 'tidy.db');
-  const db = openDatabase(dbPath);
-  const ctx = () => newUserRequest(db);
-  createProject(db, ctx(), { name: 'Party' });
-  createSection(db, ctx(), { project: 'Party', name: 'Shopping' });
-  const menu = addTask(db, ctx(), { content: 'Plan the menu', project: 'Party', priority: 2 });
-  if (!menu.ok) throw new Error(menu.error);
-  for (const content of ['Pick a starter', 'Choose the dessert', 'Ask about allergies']) addTask(db, ctx(), { content, project: 'Party', parent: menu.value.id });
-  const starter = listTasks(db, { status: 'all' }).tasks.find((t) => t.content === 'Pick a starter')!;
-  completeTask(db, ctx(), { task: starter.id });
-  addTask(db, ctx(), { content: 'Book the DJ', project: 'Party' });
-  addTask(db, ctx(), { content: 'Order the cake', project: 'Party', section: 'Shopping', labels: ['errands'] });
-  addTask(db, ctx(), { content: 'Return the bottles', project: 'Party', section: 'Shopping', labels: ['errands'], deadline: day(-2), due: day(-1), durationMin: 20 });
-  db.close();
-  served = await startServe(dbPath);
-  browser = await launchChromium();
-  ({ page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, timeout: 10_000 }));
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  stage = await startDataStage('rich', (db, ctx) => {
+    createProject(db, ctx(), { name: 'Party' });
+    createSection(db, ctx(), { project: 'Party', name: 'Shopping' });
+    const menu = addTask(db, ctx(), { content: 'Plan the menu', project: 'Party', priority: 2 });
+    if (!menu.ok) throw new Error(menu.error);
+    for (const content of ['Pick a starter', 'Choose the dessert', 'Ask about allergies']) addTask(db, ctx(), { content, project: 'Party', parent: menu.value.id });
+    const starter = listTasks(db, { status: 'all' }).tasks.find((t) => t.content === 'Pick a starter')!;
+    completeTask(db, ctx(), { task: starter.id });
+    addTask(db, ctx(), { content: 'Book the DJ', project: 'Party' });
+    addTask(db, ctx(), { content: 'Order the cake', project: 'Party', section: 'Shopping', labels: ['errands'] });
+    addTask(db, ctx(), { content: 'Return the bottles', project: 'Party', section: 'Shopping', labels: ['errands'], deadline: day(-2), due: day(-1), durationMin: 20 });
+  });
+  ({ page, dbPath } = stage);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.close());
 
 /** Reads the database the host writes (WAL: a second reader is fine). */
 function read<T>(f: (db: ReturnType<typeof openDatabase>) => T): T {

@@ -2,31 +2,16 @@
 // Undo, inline edit, flags and relative dues, keys), projects and lists (rename, archive, unarchive), list
 // items (edit, archive) and the quick-add field. Every change is checked in the database through the CLI,
 // and elements are found by role and accessible name.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addListItem, addTask, bookEvent, createProject, listTasks, makeList, newUserRequest, openDatabase } from '../../src-main/core';
+import { addListItem, addTask, bookEvent, createProject, listTasks, makeList, openDatabase } from '../../src-main/core';
 import { tidy } from '../support/cli';
-import { launchChromium, openPage, screenshot } from '../support/browser';
-import { buildRendererOnce } from '../support/renderer';
-import { startServe, type Served } from '../support/serve';
+import { screenshot } from '../support/browser';
+import { localDay as day, startDataStage, type DataStage } from '../support/e2e';
 
-
-let browser: Browser;
+let stage: DataStage | undefined;
 let page: Page;
-let served: Served;
-let dir = '';
 let dbPath = '';
-
-/** A local date `days` from today, as stored. */
-function day(days: number, time?: string): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  const iso = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-  return time ? `${iso}T${time}` : iso;
-}
 
 const TASKS = [
   { content: 'Pay the venue deposit', priority: 1, due: day(-3) },
@@ -37,33 +22,22 @@ const TASKS = [
 ];
 
 beforeAll(async () => {
-  await buildRendererOnce();
-  dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-tasks-'));
-  dbPath = join(dir, 'tidy.db');
-  const db = openDatabase(dbPath);
-  const ctx = () => newUserRequest(db);
-  for (const name of ['Birthday Celebration', 'Personal Website', 'Old Stuff']) createProject(db, ctx(), { name });
-  for (const t of TASKS) addTask(db, ctx(), t);
-  addTask(db, ctx(), { content: 'Set up version control', project: 'Personal Website' });
-  addTask(db, ctx(), { content: 'Write the about page', project: 'Personal Website' });
-  addTask(db, ctx(), { content: 'Pick a theme', project: 'Personal Website' });
-  makeList(db, ctx(), { name: 'Packing' });
-  for (const text of ['Passport', 'Charger', 'Sunscreen']) addListItem(db, ctx(), { list: 'Packing', text });
-  const noon = new Date();
-  noon.setHours(12, 0, 0, 0);
-  bookEvent(db, ctx(), { title: 'Lunch with Sam', start: noon.toISOString(), end: new Date(noon.getTime() + 3_600_000).toISOString() });
-  db.close();
-  served = await startServe(dbPath);
-  browser = await launchChromium();
-  ({ page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, timeout: 10_000 }));
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  stage = await startDataStage('tasks', (db, ctx) => {
+    for (const name of ['Birthday Celebration', 'Personal Website', 'Old Stuff']) createProject(db, ctx(), { name });
+    for (const t of TASKS) addTask(db, ctx(), t);
+    addTask(db, ctx(), { content: 'Set up version control', project: 'Personal Website' });
+    addTask(db, ctx(), { content: 'Write the about page', project: 'Personal Website' });
+    addTask(db, ctx(), { content: 'Pick a theme', project: 'Personal Website' });
+    makeList(db, ctx(), { name: 'Packing' });
+    for (const text of ['Passport', 'Charger', 'Sunscreen']) addListItem(db, ctx(), { list: 'Packing', text });
+    const noon = new Date();
+    noon.setHours(12, 0, 0, 0);
+    bookEvent(db, ctx(), { title: 'Lunch with Sam', start: noon.toISOString(), end: new Date(noon.getTime() + 3_600_000).toISOString() });
+  });
+  ({ page, dbPath } = stage);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stage?.close());
 
 interface TaskJson {
   id: string;

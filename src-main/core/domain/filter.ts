@@ -18,7 +18,7 @@ import { mutate, type Mutated } from './mutation';
 import type { ActionContext } from '../actions/log';
 import { fail } from '../fail';
 import { cleanLabel } from './labels';
-import { addDays, localDate, parseDue, rowsToTasks, SELECT_TASK } from './tasks';
+import { addDaysToDate, localDate, normaliseDue, rowsToTasks, SELECT_TASK } from './tasks';
 import { cleanName, nameKey, now as nowIso, quote } from './text';
 
 /** Longer queries are refused: a filter is a line, not a program. */
@@ -59,7 +59,7 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date 
   const dateArg = (raw: string, at: number): string => {
     let d: string | null;
     try {
-      d = parseDue(raw.trim(), now);
+      d = normaliseDue(raw.trim(), now);
     } catch {
       d = null;
     }
@@ -79,10 +79,10 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date 
     };
     // Dates as ranges of due itself (YYYY-MM-DD or YYYY-MM-DDTHH:MM sorts by its date part first), so the
     // (status, due) index answers them instead of a pass over every open task.
-    if (word === 'today') return `(t.due >= ${p(today)} AND t.due < ${p(addDays(today, 1))})`;
+    if (word === 'today') return `(t.due >= ${p(today)} AND t.due < ${p(addDaysToDate(today, 1))})`;
     if (word === 'tomorrow') {
       const d = dateArg('tomorrow', at);
-      return `(t.due >= ${p(d)} AND t.due < ${p(addDays(d, 1))})`;
+      return `(t.due >= ${p(d)} AND t.due < ${p(addDaysToDate(d, 1))})`;
     }
     if (word === 'overdue') return `(t.due < ${p(today)})`;
     if (word === 'no date' || word === 'no due date') return `(t.due IS NULL)`;
@@ -118,7 +118,7 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date 
       if (!m[3]!.trim()) bad(text, argAt, 'a date after the colon');
       const d = dateArg(m[3]!, argAt);
       // Before D: any due below D's date; after D: from the next day on (a due with a time on D is not after it).
-      return m[2]!.toLowerCase() === 'before' ? `(${column} < ${p(d)})` : `(${column} >= ${p(addDays(d, 1))})`;
+      return m[2]!.toLowerCase() === 'before' ? `(${column} < ${p(d)})` : `(${column} >= ${p(addDaysToDate(d, 1))})`;
     }
     const s = /^search\s*:\s*(.*)$/is.exec(t);
     if (s) {

@@ -3,6 +3,7 @@
  * (src-shared/quickadd.ts) read against the live projects, then the logged add_task.
  */
 import type { Task } from '../../../src-shared/domain';
+import type { QuickAddUnread } from '../../../src-shared/ipc';
 import { parseQuickAdd, type QuickAdd } from '../../../src-shared/quickadd';
 import type { ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
@@ -21,8 +22,25 @@ export interface QuickAddOptions extends RichInput {
   createProject?: boolean;
 }
 
-/** The add, and what the text held that was not understood (a #name that is no project), in words; null when nothing. */
-export type QuickAdded = Mutated<Task> & { note: string | null; parsed: QuickAdd; /** The project made for a #name (createProject), else null. */ createdProject?: string | null };
+/**
+ * The add; what the text held that stayed in it, as data (`unread`: a #name that is no project with the
+ * nearest project's name, a repeat not read) and in words for a terminal (`note`, null when nothing).
+ */
+export type QuickAdded = Mutated<Task> & {
+  note: string | null;
+  unread: QuickAddUnread;
+  parsed: QuickAdd;
+  /** The project made for a #name (createProject), else null. */
+  createdProject: string | null;
+};
+
+/** What `parsed` left in its text, as data. */
+export function unreadOf(parsed: QuickAdd): QuickAddUnread {
+  return {
+    project: parsed.unknownProject && !parsed.project ? { name: parsed.unknownProject, suggestion: parsed.projectSuggestion?.name ?? null } : null,
+    repeat: parsed.unread ?? null,
+  };
+}
 
 export function addFromText(db: Db, ctx: ActionContext, text: string, options: QuickAddOptions = {}): QuickAdded {
   let created: string | null = null;
@@ -30,7 +48,7 @@ export function addFromText(db: Db, ctx: ActionContext, text: string, options: Q
   let parsed = parseQuickAdd(text, { projects, now: options.now ?? new Date() });
   if (options.createProject && parsed.unknownProject && !parsed.project) {
     const made = createProject(db, ctx, { name: parsed.unknownProject });
-    if (!made.ok) return { ...made, note: null, parsed };
+    if (!made.ok) return { ...made, note: null, unread: unreadOf(parsed), parsed, createdProject: null };
     created = made.value.name;
     projects = listProjects(db).map((p) => ({ id: p.id, name: p.name }));
     parsed = parseQuickAdd(text, { projects, now: options.now ?? new Date() });
@@ -46,7 +64,8 @@ export function addFromText(db: Db, ctx: ActionContext, text: string, options: Q
     durationMin: parsed.durationMin ?? options.durationMin,
     labels: parsed.labels.length || options.labels?.length ? [...parsed.labels, ...(options.labels ?? [])] : undefined,
     parent: options.parent,
-    section: options.section,
+    // The box's section belongs to the box's project: a #Project of another files the task outside it.
+    section: parsed.project && !sameProject(parsed.project, options.project) ? undefined : options.section,
   });
   const notes = [
     parsed.unknownProject && !parsed.project
@@ -57,7 +76,12 @@ export function addFromText(db: Db, ctx: ActionContext, text: string, options: Q
     parsed.unread ? `"${parsed.unread}" is not a repeat Tidy reads, so it stayed in the text (try "every day", "every 2nd of the month", "every 3rd friday")` : null,
   ].filter((n): n is string => n !== null);
   const note = notes.length ? notes.join('; ') : null;
-  return { ...r, note, parsed, createdProject: created };
+  return { ...r, note, unread: unreadOf(parsed), parsed, createdProject: created };
+}
+
+/** The text's #Project is the one given apart from it (by id or by name). */
+function sameProject(project: { id: string; name: string }, given: string | undefined): boolean {
+  return given === undefined || project.id === given || project.name.toLowerCase() === given.trim().toLowerCase();
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

@@ -92,7 +92,7 @@ export const localDate = (d: Date = new Date()): string =>
   `${String(d.getFullYear()).padStart(4, '0')}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /** YYYY-MM-DD plus n days. */
-export function addDays(date: string, n: number): string {
+export function addDaysToDate(date: string, n: number): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return localDate(new Date(y, m - 1, d + n));
 }
@@ -113,7 +113,7 @@ export function listTasks(db: Db, q: TaskQuery = {}): { tasks: Task[]; total: nu
   const where = view
     ? `WHERE (@project IS NULL OR t.project_id = @project) AND ${view.where}`
     : `WHERE (@project IS NULL OR t.project_id = @project) AND (@status = 'all' OR t.status = @status)`;
-  const params = { project: projectId, status, today, last: addDays(today, UPCOMING_DAYS - 1) };
+  const params = { project: projectId, status, today, last: addDaysToDate(today, UPCOMING_DAYS - 1) };
   const used = Object.fromEntries(Object.entries(params).filter(([k]) => where.includes(`@${k}`)));
   const total = (cached(db, `SELECT count(*) AS n FROM tasks t ${where}`).get(used) as { n: number }).n;
   // Manual order is kept per project; across projects the capture order is the one that means something.
@@ -137,7 +137,7 @@ export function taskCounts(db: Db, today = localDate()): { inbox: number; today:
        (SELECT count(*) FROM tasks WHERE status = 'open' AND due < @tomorrow) AS today,
        (SELECT count(*) FROM tasks WHERE status = 'open' AND due < @today) AS overdue,
        (SELECT count(*) FROM tasks WHERE status = 'open' AND due >= @today AND due < @after) AS upcoming`,
-  ).get({ inbox: INBOX_ID, today, tomorrow: addDays(today, 1), after: addDays(today, UPCOMING_DAYS) }) as { inbox: number; today: number; overdue: number; upcoming: number };
+  ).get({ inbox: INBOX_ID, today, tomorrow: addDaysToDate(today, 1), after: addDaysToDate(today, UPCOMING_DAYS) }) as { inbox: number; today: number; overdue: number; upcoming: number };
 }
 
 export function getTask(db: Db, ref: string): Task {
@@ -160,7 +160,7 @@ const pad2 = (n: number): string => String(n).padStart(2, '0');
  * A due date as stored: 'YYYY-MM-DD' or a local 'YYYY-MM-DDTHH:MM'. Takes ISO dates and date-times (an
  * offset or Z is turned into local time, seconds dropped), and the quick-add words ("next friday 3pm").
  */
-export function parseDue(raw: unknown, now: Date = new Date()): string | null {
+export function normaliseDue(raw: unknown, now: Date = new Date()): string | null {
   if (raw === null || raw === '' || (typeof raw === 'string' && /^\s*(none|no date|clear)\s*$/i.test(raw))) return null;
   const text = typeof raw === 'string' ? raw.trim() : raw;
   const iso = DueDate.safeParse(text);
@@ -219,7 +219,7 @@ export function parseDescription(raw: unknown): string | null {
 export function parseDeadline(raw: unknown, at: Date = new Date()): string | null {
   if (raw === null || raw === '' || (typeof raw === 'string' && /^\s*(none|no date|clear)\s*$/i.test(raw))) return null;
   try {
-    const due = parseDue(raw, at);
+    const due = normaliseDue(raw, at);
     return due === null ? null : due.slice(0, 10);
   } catch {
     return fail(`deadline ${JSON.stringify(raw)} is not a date`, 'use YYYY-MM-DD (e.g. 2026-12-24), words like "friday", or none to clear it');
@@ -357,9 +357,9 @@ export const addTask = implement('tasks.add', (cs, input: AddTaskInput, db) => {
   const content = cleanText(input.content, 'task');
   const project = input.project ? resolveLiveProject(db, input.project) : resolveProject(db, INBOX_ID);
   const recurrence = input.recurrence === undefined ? null : parseRecurrence(input.recurrence);
-  let due = input.due === undefined ? null : parseDue(input.due);
+  let due = input.due === undefined ? null : normaliseDue(input.due);
   // A repeating task without a date starts at its first occurrence from today.
-  if (recurrence && !due) due = nextOccurrence(recurrence, localDate(), addDays(localDate(), -1));
+  if (recurrence && !due) due = nextOccurrence(recurrence, localDate(), addDaysToDate(localDate(), -1));
   const t = now();
   const row = cs.insert('tasks', {
     id: nextId(db, 't'),
@@ -406,7 +406,7 @@ export const updateTask = implement('tasks.update', (cs, input: UpdateTaskInput,
     }
   }
   if (input.due !== undefined) {
-    const due = parseDue(input.due);
+    const due = normaliseDue(input.due);
     if (due !== task.due) {
       patch['due'] = due;
       words.push(due ? `due ${due}` : 'no due date');
@@ -419,7 +419,7 @@ export const updateTask = implement('tasks.update', (cs, input: UpdateTaskInput,
       words.push(recurrence ? `repeats ${recurrenceWords(recurrence)}` : 'does not repeat');
       const due = patch['due'] !== undefined ? patch['due'] : task.due;
       if (recurrence && !due) {
-        patch['due'] = nextOccurrence(recurrence, localDate(), addDays(localDate(), -1));
+        patch['due'] = nextOccurrence(recurrence, localDate(), addDaysToDate(localDate(), -1));
         words.push(`due ${String(patch['due'])}`);
       }
     }

@@ -29,15 +29,23 @@ export interface UndoableProps {
   rowClassName: string;
   /** Bring a refusal's note into view when it opens (inside a list that scrolls). */
   revealProblem?: boolean;
+  /** After an undo or redo that was done (e.g. to reload a list that does not follow data.changed). */
+  onDone?: () => void;
   children?: ReactNode;
 }
 
-export function Undoable({ target, focusId, canUndo, canRedo, undoName, redoName, undoText, redoText, buttonClassName, rowClassName, revealProblem, children }: UndoableProps) {
+export function Undoable({ target, focusId, canUndo, canRedo, undoName, redoName, undoText, redoText, buttonClassName, rowClassName, revealProblem, onDone, children }: UndoableProps) {
   const key = target.kind === 'action' ? actionKey(target.id) : requestKey(target.id);
   const problem = useApp((s) => s.undoProblems[key]);
   const pending = useApp((s) => key in s.undoPending);
-  const undo = useApp((s) => (target.kind === 'action' ? s.undoAction : s.undoRequest));
-  const redo = useApp((s) => (target.kind === 'action' ? s.redoAction : s.redoRequest));
+  const undoIt = useApp((s) => (target.kind === 'action' ? s.undoAction : s.undoRequest));
+  const redoIt = useApp((s) => (target.kind === 'action' ? s.redoAction : s.redoRequest));
+  const then = (ok: boolean) => {
+    if (ok) onDone?.();
+    return ok;
+  };
+  const undo = (id: string, cascade?: boolean) => undoIt(id, cascade).then(then);
+  const redo = (id: string, cascade?: boolean) => redoIt(id, cascade).then(then);
   return (
     <>
       <div className={rowClassName}>

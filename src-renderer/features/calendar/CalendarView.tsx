@@ -11,7 +11,7 @@ import { isTyping } from '../../ui/shortcuts';
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
 import { ProblemAlert, ViewHead } from '../../ui/common';
-import { addDays, daysOf, DEFAULT_WORKING_HOURS, parseWorkDays, type WorkingHours } from './layout';
+import { addLocalDays, daysOf, DEFAULT_WORKING_HOURS, parseWorkDays, type WorkingHours } from './layout';
 import { EventDetails } from './EventDetails';
 import { formatDay, personOf, type CalEvent, type CalendarInfo } from './model';
 import { WeekGrid } from './WeekGrid';
@@ -66,7 +66,7 @@ export function CalendarView() {
 
   const days = useMemo(() => daysOf(calAnchor, calMode), [calAnchor, calMode]);
   const page = calEvents.value;
-  const shownRange = page && page.from === days[0] && page.to === addDays(days[days.length - 1]!, 1);
+  const shownRange = page && page.from === days[0] && page.to === addLocalDays(days[days.length - 1]!, 1);
   const events = useMemo(() => (page && shownRange ? page.events : []), [page, shownRange]);
   const hours: WorkingHours = useMemo(() => {
     const s = settings as { workStart?: unknown; workEnd?: unknown; workDays?: unknown } | null;

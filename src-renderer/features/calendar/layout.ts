@@ -24,7 +24,7 @@ export function startOfDay(t: number): number {
 }
 
 /** Local midnight `n` days after the day of `t` (calendar days, so DST days count once). */
-export function addDays(t: number, n: number): number {
+export function addLocalDays(t: number, n: number): number {
   const d = new Date(t);
   return new Date(d.getFullYear(), d.getMonth(), d.getDate() + n).getTime();
 }
@@ -32,19 +32,19 @@ export function addDays(t: number, n: number): number {
 /** Local midnight of the Monday (or `weekStartsOn`, 0 = Sunday) of the week holding `t`. */
 export function startOfWeek(t: number, weekStartsOn = 1): number {
   const back = (new Date(t).getDay() - weekStartsOn + 7) % 7;
-  return addDays(t, -back);
+  return addLocalDays(t, -back);
 }
 
 /** The days shown: seven from the start of the week, or the one day. */
 export function daysOf(anchor: number, mode: 'week' | 'day', weekStartsOn = 1): number[] {
   if (mode === 'day') return [startOfDay(anchor)];
   const first = startOfWeek(anchor, weekStartsOn);
-  return Array.from({ length: 7 }, (_, i) => addDays(first, i));
+  return Array.from({ length: 7 }, (_, i) => addLocalDays(first, i));
 }
 
 /** The anchor `steps` weeks or days away. */
 export function step(anchor: number, mode: 'week' | 'day', steps: number): number {
-  return addDays(anchor, steps * (mode === 'week' ? 7 : 1));
+  return addLocalDays(anchor, steps * (mode === 'week' ? 7 : 1));
 }
 
 /** Wall-clock minutes since local midnight of the day of `dayStart`, clamped to that day. */
@@ -103,7 +103,7 @@ export interface PlacedEvent<T extends Span> {
 
 /** The timed events of one day (those of the all-day row excluded), clipped to it and placed in columns. */
 export function layoutDay<T extends Span>(events: readonly T[], dayStart: number): PlacedEvent<T>[] {
-  const nextDay = addDays(dayStart, 1);
+  const nextDay = addLocalDays(dayStart, 1);
   const timed = events.filter((e) => !inAllDayRow(e) && e.start < nextDay && (e.end > dayStart || (e.end === e.start && e.start >= dayStart)));
   const clipped = timed.map((e) => ({ id: e.id, start: Math.max(e.start, dayStart), end: Math.min(e.end, nextDay) }));
   const cols = assignColumns(clipped);
@@ -137,7 +137,7 @@ export interface AllDayPlacement<T extends Span> {
  */
 export function layoutAllDay<T extends Span>(events: readonly T[], days: readonly number[]): { placed: AllDayPlacement<T>[]; lanes: number } {
   if (days.length === 0) return { placed: [], lanes: 0 };
-  const rangeEnd = addDays(days[days.length - 1]!, 1);
+  const rangeEnd = addLocalDays(days[days.length - 1]!, 1);
   const dayIndex = (t: number): number => {
     let i = 0;
     while (i + 1 < days.length && days[i + 1]! <= t) i++;
@@ -233,7 +233,7 @@ export function freeBands(busy: readonly { start: number; end: number }[], daySt
   const from = parseClock(hours.start);
   const to = parseClock(hours.end);
   if (from === null || to === null || to <= from) return [];
-  const nextDay = addDays(dayStart, 1);
+  const nextDay = addLocalDays(dayStart, 1);
   let bands: Band[] = [{ startMin: from, endMin: to }];
   const cut = (a: number, b: number) => {
     bands = bands.flatMap((band) => {
@@ -255,7 +255,7 @@ export function freeBands(busy: readonly { start: number; end: number }[], daySt
 
 /** Where the now line goes in the day of `dayStart` (minutes), or null when now is another day. */
 export function nowMinute(now: number, dayStart: number): number | null {
-  const nextDay = addDays(dayStart, 1);
+  const nextDay = addLocalDays(dayStart, 1);
   return now >= dayStart && now < nextDay ? minuteOfDay(now, dayStart, nextDay) : null;
 }
 
@@ -291,7 +291,7 @@ export function localInputToIso(value: string): string | null {
 }
 
 /** The local date 'YYYY-MM-DD' of `t` (for the address and for queries by day). */
-export function localDate(t: number): string {
+export function localDateOf(t: number): string {
   const d = new Date(t);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }

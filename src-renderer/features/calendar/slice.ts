@@ -9,7 +9,7 @@ import type { Task } from '../../../src-shared/domain';
 import { toProblem, type Problem } from '../../lib/problem';
 import { sendFile, type FileLike } from '../../lib/upload';
 import type { EditedArgs } from './approval';
-import { addDays, daysOf, step } from './layout';
+import { addLocalDays, daysOf, step } from './layout';
 import { toEvents, type CalEvent, type CalendarInfo } from './model';
 import { createCoalescer } from '../../lib/coalesce';
 import { idle, loadInto, type Loadable } from '../../store/loadable';
@@ -67,7 +67,7 @@ declare module '../../store/types' {
 
 const toRange = (anchor: number, mode: CalendarMode) => {
   const days = daysOf(anchor, mode);
-  return { from: days[0]!, to: addDays(days[days.length - 1]!, 1) };
+  return { from: days[0]!, to: addLocalDays(days[days.length - 1]!, 1) };
 };
 
 export const createCalendarSlice =
@@ -116,7 +116,7 @@ export const createCalendarSlice =
         coalesce('todayEvents', () =>
           loadInto(set, 'todayEvents', () => {
             const from = daysOf(now(), 'day')[0]!;
-            return fetchRange(from, addDays(from, 1));
+            return fetchRange(from, addLocalDays(from, 1));
           }),
         ),
       refreshCalendar: async () => {

@@ -5,7 +5,7 @@
  */
 import { useEffect } from 'react';
 import { waitingApprovals } from '../../lib/runs';
-import { actionKey, requestKey } from '../actions';
+import { canRedo, canUndo, Undoable } from '../actions';
 import { useApp } from '../../store/react';
 import { ApprovalCard } from '../chat';
 import { Markdown } from '../../ui/Markdown';
@@ -18,11 +18,6 @@ export function CaptureAnswer({ close, home }: { close: () => void; home: () => 
   const changes = useApp((s) => s.captureChanges);
   const loadChanges = useApp((s) => s.loadCaptureChanges);
   const openInTidy = useApp((s) => s.openInTidy);
-  const undoAction = useApp((s) => s.undoAction);
-  const redoAction = useApp((s) => s.redoAction);
-  const undoRequest = useApp((s) => s.undoRequest);
-  const undoProblems = useApp((s) => s.undoProblems);
-  const pending = useApp((s) => s.undoPending);
 
   const names = useNames(run);
   const status = run?.status ?? 'running';
@@ -36,9 +31,9 @@ export function CaptureAnswer({ close, home }: { close: () => void; home: () => 
   const running = status === 'running';
   const text = run?.answer ?? (running ? (run?.streamed ?? '') : '');
   const entries = changes.value ?? [];
-  const live = entries.filter((a) => a.undoneAt === null);
-  const problems = [requestKey(captured.runId), ...entries.map((a) => actionKey(a.id))].flatMap((k) => (undoProblems[k] ? [undoProblems[k]] : []));
-  const after = (done: Promise<boolean>) => void done.then(() => loadChanges());
+  const live = entries.filter(canUndo);
+  // Undo and Redo here are the Actions log's (features/actions' Undoable): a refusal shows under its row.
+  const reload = () => void loadChanges();
 
   return (
     <section className="capture-answer" aria-label="Tidy's answer" aria-busy={running}>
@@ -51,36 +46,36 @@ export function CaptureAnswer({ close, home }: { close: () => void; home: () => 
         </p>
       )}
       {entries.length > 0 && (
-        <>
-          <ul className="capture-changes" aria-label="Changes">
-            {entries.map((a) => (
-              <li key={a.id} className={a.undoneAt ? 'undone' : undefined}>
+        <ul className="capture-changes" aria-label="Changes">
+          {entries.map((a) => (
+            <li key={a.id} className={a.undoneAt ? 'undone' : undefined}>
+              <Undoable
+                target={{ kind: 'action', id: a.id }}
+                focusId={`capture-action:${a.id}`}
+                rowClassName="capture-change"
+                canUndo={canUndo(a)}
+                canRedo={canRedo(a)}
+                undoName={`Undo: ${a.summary}`}
+                redoName={`Redo: ${a.summary}`}
+                onDone={reload}
+              >
                 <span>{a.summary}</span>
-                {a.undoneAt ? (
-                  <button type="button" className="btn small" disabled={pending[actionKey(a.id)]} aria-label={`Redo: ${a.summary}`} onClick={() => after(redoAction(a.id))}>
-                    Redo
-                  </button>
-                ) : (
-                  <button type="button" className="btn small" disabled={pending[actionKey(a.id)]} aria-label={`Undo: ${a.summary}`} onClick={() => after(undoAction(a.id))}>
-                    Undo
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
-        </>
+              </Undoable>
+            </li>
+          ))}
+        </ul>
       )}
-      {problems.map((p, i) => (
-        <p key={i} className="field-error" role="alert">
-          {p.message} — {p.hint}
-        </p>
-      ))}
-      <div className="row">
-        {live.length > 1 && !running && (
-          <button type="button" className="btn small" disabled={pending[requestKey(captured.runId)]} onClick={() => after(undoRequest(captured.runId))}>
-            Undo all
-          </button>
-        )}
+      <Undoable
+        target={{ kind: 'request', id: captured.runId }}
+        focusId={`capture-request:${captured.runId}`}
+        rowClassName="row"
+        canUndo={live.length > 1 && !running}
+        canRedo={false}
+        undoName="Undo all"
+        redoName="Redo all"
+        undoText="Undo all"
+        onDone={reload}
+      >
         <button
           type="button"
           className="btn small"
@@ -92,7 +87,7 @@ export function CaptureAnswer({ close, home }: { close: () => void; home: () => 
         >
           Open in Tidy
         </button>
-      </div>
+      </Undoable>
     </section>
   );
 }

@@ -9,10 +9,10 @@ import type { Problem } from '../../lib/problem';
 import { MOD } from '../../ui/shortcuts';
 import { useApp, useAppStore } from '../../store/react';
 import { CaptureAnswer } from './CaptureAnswer';
-import { QuickAddInput, QuickAddSummary, useQuickAdd } from '../tasks';
+import { QuickAddInput, QuickAddSummary, useQuickAdd, withProjectName } from '../tasks';
 
 export function CaptureView({ close }: { close: () => void }) {
-  const capture = useApp((s) => s.capture);
+  const addTask = useApp((s) => s.addTask);
   const askFromCapture = useApp((s) => s.askFromCapture);
   const clearCapture = useApp((s) => s.clearCapture);
   const [text, setText] = useState('');
@@ -49,20 +49,28 @@ export function CaptureView({ close }: { close: () => void }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [store]);
 
-  const submit = async (to: 'inbox' | 'agent') => {
+  const submit = async (to: 'inbox' | 'agent', createProject = false) => {
     const value = text.trim();
     if (!value || busy) return;
     setBusy(true);
     if (to === 'inbox') clearCapture();
     // Asked of Tidy, the answer is shown here, under the box (CaptureAnswer), instead of closing the window.
-    const p = to === 'agent' ? await askFromCapture(value) : await capture(value, to);
+    // Added, it goes the way of every box (the tasks slice's addTask), and its words say what stayed in the text.
+    let p: Problem | null = null;
+    let said = `Asked Tidy: ${value}`;
+    if (to === 'agent') p = await askFromCapture(value);
+    else {
+      const r = await addTask('capture', value, createProject ? { createProject } : {});
+      if (r.ok) said = r.words;
+      else p = r.problem;
+    }
     setBusy(false);
     setProblem(p);
     // The box keeps the focus (the desktop app hides the window; in a browser tab it stays), ready for the next.
     inputRef.current?.focus();
     if (p) return;
     setText('');
-    setDone(to === 'agent' ? `Asked Tidy: ${value}` : parsed.project && parsed.project.id !== 'inbox' ? `Added to ${parsed.project.name}: ${parsed.content}` : `Added to the inbox: ${parsed.content}`);
+    setDone(said);
     if (to === 'inbox') close();
   };
 
@@ -94,7 +102,15 @@ export function CaptureView({ close }: { close: () => void }) {
           }
         }}
       />
-      <QuickAddSummary id={summaryId} parsed={parsed} />
+      <QuickAddSummary
+        id={summaryId}
+        parsed={parsed}
+        onUseProject={(name) => {
+          if (parsed.unknownProject) setText(withProjectName(text, parsed.unknownProject, name));
+          inputRef.current?.focus();
+        }}
+        onCreateProject={() => void submit('inbox', true)}
+      />
       {problem ? (
         <p id={hintId} className="field-error" role="alert">
           {problem.message} — {problem.hint}

@@ -9,6 +9,7 @@ import type { Memory } from '../../../src-shared/memory';
 import type { Problem } from '../../lib/problem';
 import { useApp, useAppStore } from '../../store/react';
 import { AddForm, Loading, ProblemAlert, ViewHead } from '../../ui/common';
+import { InlineEdit, useInlineEdit } from '../../ui/InlineEdit';
 import '../../styles/tasks-ui.css';
 import '../../styles/memory.css';
 
@@ -95,10 +96,7 @@ function MemoryRow({ memory }: { memory: Memory }) {
   const editMemory = useApp((s) => s.editMemory);
   const forget = useApp((s) => s.forgetMemoryWithUndo);
   const store = useAppStore();
-  const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(memory.text);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const errorId = useId();
+  const edit = useInlineEdit();
 
   const openOrigin = () => {
     if (!memory.conversationId) return;
@@ -121,52 +119,10 @@ function MemoryRow({ memory }: { memory: Memory }) {
     </span>
   );
 
-  if (editing)
+  if (edit.editing)
     return (
       <li className="memory-row">
-        <form
-          className="item-edit"
-          aria-label={`Edit memory ${memory.text}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const value = text.trim();
-            if (!value) return;
-            if (value === memory.text) return setEditing(false);
-            void editMemory(memory.id, value).then((p) => {
-              setProblem(p);
-              if (!p) setEditing(false);
-            });
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              e.preventDefault();
-              e.stopPropagation();
-              setEditing(false);
-            }
-          }}
-        >
-          <input
-            className="input"
-            aria-label="Memory text"
-            value={text}
-            maxLength={500}
-            autoFocus
-            onChange={(e) => setText(e.target.value)}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? errorId : undefined}
-          />
-          <button type="submit" className="btn primary small">
-            Save
-          </button>
-          <button type="button" className="btn small" onClick={() => setEditing(false)}>
-            Cancel
-          </button>
-        </form>
-        {problem && (
-          <p id={errorId} className="field-error" role="alert">
-            {problem.message} — {problem.hint}
-          </p>
-        )}
+        <InlineEdit name={`Edit memory ${memory.text}`} field="Memory text" text={memory.text} maxLength={500} save={(text) => editMemory(memory.id, text)} close={edit.stop} />
         {about}
       </li>
     );
@@ -178,11 +134,7 @@ function MemoryRow({ memory }: { memory: Memory }) {
           type="button"
           className="btn ghost small"
           aria-label={`Edit memory ${memory.text}`}
-          onClick={() => {
-            setText(memory.text);
-            setProblem(null);
-            setEditing(true);
-          }}
+          onClick={edit.start}
         >
           Edit
         </button>

@@ -1,16 +1,18 @@
 import { useEffect } from 'react';
+import { INBOX_ID } from '../../../src-shared/domain';
 import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
 import { TaskList } from './TaskList';
-import { QuickAddForm } from './QuickAdd';
+import { TaskAddForm } from './QuickAdd';
+
+/** What the inbox's box adds to, unless its line names a #Project. */
+const INBOX_BOX = { project: INBOX_ID };
 
 /** The inbox: what was captured and not yet organised. Updates live as the agent moves tasks out. */
 export function InboxView() {
   const inbox = useApp((s) => s.inbox);
   const loadInbox = useApp((s) => s.loadInbox);
-  const addQuick = useApp((s) => s.addQuick);
   const reorderTask = useApp((s) => s.reorderTask);
-  const problem = useApp((s) => s.formProblems['inbox.add']);
   useEffect(() => {
     void loadInbox();
   }, [loadInbox]);
@@ -19,7 +21,7 @@ export function InboxView() {
     <>
       <ViewHead title="Inbox">{page && <span className="badge">{page.total} open</span>}</ViewHead>
       <div className="view-body">
-        <QuickAddForm label="New inbox task" button="Add" placeholder="Add a task to the inbox" problem={problem} onAdd={(parsed) => addQuick('inbox.add', parsed, 'inbox')} />
+        <TaskAddForm label="New inbox task" placeholder="Add a task to the inbox" box="inbox.add" defaults={INBOX_BOX} />
         {inbox.problem && <ProblemAlert problem={inbox.problem} title="Could not load the inbox" />}
         {page === null ? (
           inbox.loading && <Loading what="the inbox" />

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { ListItem } from '../../../src-shared/domain';
-import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
 import { AddForm, Loading, ProblemAlert } from '../../ui/common';
+import { InlineEdit, useInlineEdit } from '../../ui/InlineEdit';
 import { MasterDetail } from '../../ui/MasterDetail';
 
 /** Lists on the left, the chosen list's items (check / uncheck, add) on the right. */
@@ -72,46 +72,11 @@ export function ListsView() {
 function ItemRow({ list, item, onCheck }: { list: string; item: ListItem; onCheck: (checked: boolean) => void }) {
   const editListItem = useApp((s) => s.editListItem);
   const archiveListItem = useApp((s) => s.archiveListItem);
-  const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(item.text);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  if (editing)
+  const edit = useInlineEdit();
+  if (edit.editing)
     return (
       <li>
-        <form
-          className="item-edit"
-          aria-label={`Edit item ${item.text}`}
-          onSubmit={(e) => {
-            e.preventDefault();
-            const value = text.trim();
-            if (!value) return;
-            if (value === item.text) return setEditing(false);
-            void editListItem(list, item.id, value).then((p) => {
-              setProblem(p);
-              if (!p) setEditing(false);
-            });
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              e.preventDefault();
-              e.stopPropagation();
-              setEditing(false);
-            }
-          }}
-        >
-          <input className="input" aria-label="Item text" value={text} autoFocus onChange={(e) => setText(e.target.value)} aria-invalid={problem ? true : undefined} />
-          <button type="submit" className="btn primary small">
-            Save
-          </button>
-          <button type="button" className="btn small" onClick={() => setEditing(false)}>
-            Cancel
-          </button>
-        </form>
-        {problem && (
-          <p className="field-error" role="alert">
-            {problem.message} — {problem.hint}
-          </p>
-        )}
+        <InlineEdit name={`Edit item ${item.text}`} field="Item text" text={item.text} save={(text) => editListItem(list, item.id, text)} close={edit.stop} />
       </li>
     );
   return (
@@ -125,11 +90,7 @@ function ItemRow({ list, item, onCheck }: { list: string; item: ListItem; onChec
           type="button"
           className="btn ghost small"
           aria-label={`Edit item ${item.text}`}
-          onClick={() => {
-            setText(item.text);
-            setProblem(null);
-            setEditing(true);
-          }}
+          onClick={edit.start}
         >
           Edit
         </button>

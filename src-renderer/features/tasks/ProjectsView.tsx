@@ -5,7 +5,7 @@ import { useApp } from '../../store/react';
 import { AddForm, Loading, ProblemAlert } from '../../ui/common';
 import { actionOf, TASK_EDITOR_KEYS } from '../../ui/keymaps';
 import { TaskList } from './TaskList';
-import { QuickAddForm } from './QuickAdd';
+import { TaskAddForm } from './QuickAdd';
 import { MasterDetail } from '../../ui/MasterDetail';
 
 /** Projects on the left (with open-task counts), the chosen project's tasks on the right, grouped by section. */
@@ -15,7 +15,6 @@ export function ProjectsView() {
   const loadProjects = useApp((s) => s.loadProjects);
   const openProject = useApp((s) => s.openProject);
   const createProject = useApp((s) => s.createProject);
-  const addQuick = useApp((s) => s.addQuick);
   const reorderTask = useApp((s) => s.reorderTask);
   const createProblem = useApp((s) => s.formProblems['projects.create']);
   const archived = useApp((s) => s.archivedProjects.value);
@@ -23,7 +22,6 @@ export function ProjectsView() {
   const renameProject = useApp((s) => s.renameProject);
   const archiveProject = useApp((s) => s.archiveProject);
   const unarchiveProject = useApp((s) => s.unarchiveProject);
-  const addProblem = useApp((s) => s.formProblems['project.add']);
   const allSections = useApp((s) => s.sections);
   const loadSections = useApp((s) => s.loadSections);
   const createSection = useApp((s) => s.createSection);
@@ -57,13 +55,7 @@ export function ProjectsView() {
       detail={(selected) => ({
         body: (
           <>
-            <QuickAddForm
-              label={`New task in ${selected.name}`}
-              button="Add"
-              placeholder={`Add a task to ${selected.name}`}
-              problem={addProblem}
-              onAdd={(parsed) => addQuick('project.add', parsed, selected.id)}
-            />
+            <TaskAddForm label={`New task in ${selected.name}`} placeholder={`Add a task to ${selected.name}`} box="project.add" defaults={{ project: selected.id }} />
             {project.problem && <ProblemAlert problem={project.problem} title="Could not load the tasks" />}
             {project.value === null ? (
               project.loading && <Loading what="tasks" />

@@ -9,12 +9,14 @@
  * The highlights are a mirror of the text drawn under a transparent-background input (same font, padding
  * and scroll), so the field stays a plain <input> for the keyboard, the IME and screen readers.
  */
-import { forwardRef, useEffect, useId, useMemo, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { forwardRef, useEffect, useId, useMemo, useRef, type InputHTMLAttributes, type ReactNode } from 'react';
 import { parseQuickAdd, recurrenceWords, type QuickAdd } from '../../../src-shared/quickadd';
 import { dayPhrase, dueParts } from '../../lib/due';
 import { clockOf } from '../../lib/when';
-import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
+import { AddForm, type AddFieldProps } from '../../ui/common';
+import type { DataForm } from './data-slice';
+import type { AddBox, AddDefaults } from './slice';
 import { durationText } from './tree';
 import '../../styles/tasks-ui.css';
 import '../../styles/tasks-rich.css';
@@ -164,73 +166,41 @@ export function QuickAddSummary({ id, parsed, hint, onUseProject, onCreateProjec
 
 const HINT = 'Try “tomorrow 9am”, “#Project”, “p1”, “every monday”';
 
-/**
- * One line to add a task, read with the quick-add grammar; Enter adds. The text is kept when the add is
- * refused. `onAdd` gets the parsed line.
- */
-export function QuickAddForm({ label, button, placeholder, problem, onAdd }: { label: string; button: string; placeholder?: string; problem?: Problem | undefined; onAdd: (parsed: QuickAdd) => Promise<boolean> }) {
-  const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [createProblem, setCreateProblem] = useState<Problem | null>(null);
-  const addCreatingProject = useApp((s) => s.addCreatingProject);
-  const parsed = useQuickAdd(text);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const shown = problem ?? createProblem ?? undefined;
-  const errorId = useId();
+/** The task boxes' field: the line highlighted as read, the button, and the preview with its offers for an unknown #name. */
+function QuickAddField({ value, onValue, inputRef, input, button, busy, run, box, defaults }: AddFieldProps & { box: AddBox; defaults: AddDefaults }) {
+  const addTask = useApp((s) => s.addTask);
+  const parsed = useQuickAdd(value);
   const summaryId = useId();
   return (
-    <form
-      className="add-form-wrap quick-add"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!text.trim() || busy) return;
-        setBusy(true);
-        void onAdd(parsed).then((ok) => {
-          setBusy(false);
-          if (ok) setText('');
-        });
-      }}
-    >
+    <>
       <div className="add-form">
-        <QuickAddInput
-          aria-label={label}
-          placeholder={placeholder}
-          value={text}
-          onValue={setText}
-          parsed={parsed}
-          summaryId={summaryId}
-          ref={inputRef}
-          aria-invalid={shown ? true : undefined}
-          aria-describedby={shown ? errorId : undefined}
-        />
-        <button type="submit" className="btn" disabled={busy || !text.trim()}>
-          {button}
-        </button>
+        <QuickAddInput {...input} value={value} onValue={onValue} parsed={parsed} summaryId={summaryId} ref={inputRef} />
+        {button}
       </div>
       <QuickAddSummary
         id={summaryId}
         parsed={parsed}
-        hint={text.trim() ? undefined : HINT}
+        hint={value.trim() ? undefined : HINT}
         onUseProject={(name) => {
-          if (parsed.unknownProject) setText(withProjectName(text, parsed.unknownProject, name));
+          if (parsed.unknownProject) onValue(withProjectName(value, parsed.unknownProject, name));
           inputRef.current?.focus();
         }}
         onCreateProject={() => {
-          if (busy) return;
-          setBusy(true);
-          void addCreatingProject(text).then((p) => {
-            setBusy(false);
-            setCreateProblem(p);
-            if (!p) setText('');
-            inputRef.current?.focus();
-          });
+          if (!busy) run(async () => (await addTask(box, value, { ...defaults, createProject: true })).ok);
         }}
       />
-      {shown && (
-        <p id={errorId} className="field-error" role="alert">
-          {shown.message} — {shown.hint}
-        </p>
-      )}
-    </form>
+    </>
   );
+}
+
+/**
+ * The box that adds a task (the Inbox, Today, Upcoming, a project): the one add form with the quick-add
+ * field, sent by the tasks slice's `addTask` (the one route, the capture window's too) with the box's
+ * defaults. Its refusal is the store's `formProblems[box]`.
+ */
+export function TaskAddForm({ label, placeholder, box, defaults = {} }: { label: string; placeholder?: string; box: DataForm; defaults?: AddDefaults }) {
+  const addTask = useApp((s) => s.addTask);
+  const problem = useApp((s) => s.formProblems[box]);
+  const Field = useMemo(() => (props: AddFieldProps) => <QuickAddField {...props} box={box} defaults={defaults} />, [box, JSON.stringify(defaults)]);
+  return <AddForm className="quick-add" label={label} button="Add" placeholder={placeholder} problem={problem} Field={Field} onAdd={async (text) => (await addTask(box, text, defaults)).ok} />;
 }

@@ -5,15 +5,13 @@ import { TodayEvents } from '../calendar';
 import { PlanMyDay } from '../plan';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
 import { TaskList } from './TaskList';
-import { QuickAddForm } from './QuickAdd';
+import { TaskAddForm } from './QuickAdd';
 
 /** Today: today's events from every calendar, then what is overdue (marked) and what is due today, across every project. */
 export function TodayView() {
   const today = useApp((s) => s.today);
   const loadToday = useApp((s) => s.loadToday);
   const loadCounts = useApp((s) => s.loadCounts);
-  const addQuick = useApp((s) => s.addQuick);
-  const problem = useApp((s) => s.formProblems['today.add']);
   useEffect(() => {
     void loadToday();
     void loadCounts();
@@ -26,14 +24,8 @@ export function TodayView() {
     <>
       <ViewHead title="Today">{page && <span className="badge">{page.total} open</span>}</ViewHead>
       <div className="view-body">
-        <QuickAddForm
-          label="New task for today"
-          button="Add"
-          placeholder="Add a task due today"
-          problem={problem}
-          // Added here, a task is due today unless the line says another date.
-          onAdd={(parsed) => addQuick('today.add', { ...parsed, due: parsed.due ?? day })}
-        />
+        {/* Added here, a task is due today unless the line says another date. */}
+        <TaskAddForm label="New task for today" placeholder="Add a task due today" box="today.add" defaults={{ due: day }} />
         <TodayEvents />
         <PlanMyDay />
         {today.problem && <ProblemAlert problem={today.problem} title="Could not load today's tasks" />}

@@ -4,7 +4,7 @@ import { dayHeading, dueParts, isoDay } from '../../lib/due';
 import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
 import { TaskList } from './TaskList';
-import { QuickAddForm } from './QuickAdd';
+import { TaskAddForm } from './QuickAdd';
 
 /** The tasks of each day, in order (tasks.list gives them by due). */
 function byDay(tasks: Task[]): { day: Date; key: string; tasks: Task[] }[] {
@@ -24,8 +24,6 @@ function byDay(tasks: Task[]): { day: Date; key: string; tasks: Task[] }[] {
 export function UpcomingView() {
   const upcoming = useApp((s) => s.upcoming);
   const loadUpcoming = useApp((s) => s.loadUpcoming);
-  const addQuick = useApp((s) => s.addQuick);
-  const problem = useApp((s) => s.formProblems['upcoming.add']);
   useEffect(() => {
     void loadUpcoming();
   }, [loadUpcoming]);
@@ -35,7 +33,7 @@ export function UpcomingView() {
     <>
       <ViewHead title="Upcoming">{page && <span className="badge">{page.total} in the next 7 days</span>}</ViewHead>
       <div className="view-body">
-        <QuickAddForm label="New upcoming task" button="Add" placeholder="Add a task, e.g. “call Sam friday 3pm”" problem={problem} onAdd={(parsed) => addQuick('upcoming.add', parsed)} />
+        <TaskAddForm label="New upcoming task" placeholder="Add a task, e.g. “call Sam friday 3pm”" box="upcoming.add" />
         {upcoming.problem && <ProblemAlert problem={upcoming.problem} title="Could not load the upcoming tasks" />}
         {page === null ? (
           upcoming.loading && <Loading what="the upcoming tasks" />

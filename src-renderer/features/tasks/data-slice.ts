@@ -46,8 +46,6 @@ export interface DataSlice {
   createList(name: string): Promise<boolean>;
   addListItem(list: string, text: string): Promise<boolean>;
   checkListItem(list: string, item: string, checked: boolean): Promise<void>;
-  /** Quick capture: to the inbox at once (no model needed), or to the agent in a new conversation. Null when it worked. */
-  capture(text: string, to: 'inbox' | 'agent'): Promise<Problem | null>;
 }
 
 declare module '../../store/types' {
@@ -161,6 +159,5 @@ export const createDataSlice =
         if (!ok) await get().refreshData(['lists']);
         else if (text !== undefined) get().announce(`${checked ? 'Checked' : 'Unchecked'}: ${text}`);
       },
-      capture: (text, to) => attempt<unknown>(() => (to === 'inbox' ? api.invoke('capture.add', { text }) : api.invoke('capture.ask', { text }))),
     };
   };

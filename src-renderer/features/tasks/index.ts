@@ -9,4 +9,4 @@ export { ListsView } from './ListsView';
 export { LabelsView } from './LabelsView';
 export { FiltersView, SavedFilters } from './FiltersView';
 export { Reminders } from './Reminders';
-export { QuickAddInput, QuickAddSummary, useQuickAdd } from './QuickAdd';
+export { QuickAddInput, QuickAddSummary, useQuickAdd, withProjectName } from './QuickAdd';

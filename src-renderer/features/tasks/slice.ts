@@ -3,16 +3,15 @@
  * items (edit, archive). Every change is one logged operation (src-shared/operations.ts), so it shows in
  * Actions and can be undone there; the ones that make something leave a view get an Undo on their notice.
  */
-import type { List, Task } from '../../../src-shared/domain';
+import { INBOX_ID, type List, type Task } from '../../../src-shared/domain';
 import type { Output } from '../../../src-shared/ipc';
-import type { QuickAdd } from '../../../src-shared/quickadd';
 import { createCoalescer } from '../../lib/coalesce';
 import { toProblem, type Problem } from '../../lib/problem';
 import { actionKey } from '../actions/slice';
 import { isoDay } from '../../lib/due';
 import { TASK_PAGE, type DataForm, type ProjectRow, type TaskPage } from './data-slice';
 import { idle, loadInto, type Loadable, type ValueOf } from '../../store/loadable';
-import { attempt, request } from '../../store/request';
+import { attempt, outcome, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
 /** What an inline edit of a task changes; what is left out stays as it is. */
@@ -40,6 +39,30 @@ export interface TaskPatch {
 
 export type TaskCounts = Output<'tasks.counts'>;
 export type SearchResults = Output<'search.query'>;
+
+/** Where a task is added from: a form of the window (which shows its own refusal), or the capture window. */
+export type AddBox = DataForm | 'capture';
+/** A box's defaults for what its line does not say, and whether an unknown #name becomes a project. */
+export interface AddDefaults {
+  project?: string;
+  section?: string;
+  due?: string;
+  createProject?: boolean;
+}
+/** A box's add: the words that say what was stored (and what stayed in the text), or why nothing was. */
+export type Added = { ok: true; words: string } | { ok: false; problem: Problem };
+
+/** What an add stored, in words: where it went, a project it made, and what stayed in the text. */
+export function addedWords(a: Output<'capture.add'>): string {
+  if (a.createdProject) return `Created project ${a.createdProject} and added “${a.value.content}” to it`;
+  const stayed = [
+    a.unread.project &&
+      `there is no project “${a.unread.project.name}”, so it stays in the text${a.unread.project.suggestion ? ` · Did you mean ${a.unread.project.suggestion}?` : ''}`,
+    a.unread.repeat && `“${a.unread.repeat}” is not a repeat Tidy reads, so it stays in the text`,
+  ].filter(Boolean);
+  if (stayed.length) return `Added to ${a.value.project}: ${stayed.join('; ')}`;
+  return `Added to ${a.value.projectId === INBOX_ID ? 'the inbox' : a.value.project}: ${a.value.content}`;
+}
 
 /** How long Snooze puts a reminder off. */
 export const SNOOZE_MINUTES = 10;
@@ -76,12 +99,15 @@ export interface TasksSlice {
   loadArchivedProjects(): Promise<void>;
   loadArchivedLists(): Promise<void>;
   /**
-   * Adds a task from a quick-add line: its content, due, priority, repeat, and its #project (else
-   * `project`, else the inbox). The form shows a refusal; an unknown #name is said in a notice.
+   * The one way a box adds a task (every add field and the quick-capture window): the line as typed, read
+   * on the main side (`capture.add`) as `tidy add` reads it: its content, due, priority, repeat, labels and
+   * #project, else the box's `defaults` (a project view's project and section, Today's date), else the
+   * inbox. With `createProject`, a #name that is no project yet becomes one (one undoable request). A
+   * field's refusal is its form's (`formProblems`); what stayed in the text (an unknown #project, with
+   * "Did you mean …?", or an unread repeat) is said in the answer's words, on every route. The window's
+   * boxes tell those words in a notice; the capture window shows them under its box.
    */
-  addQuick(form: DataForm, parsed: QuickAdd, project?: string, section?: string): Promise<boolean>;
-  /** Adds quick-add text whose #name is no project yet: the project is created and the task filed there, one undoable request. */
-  addCreatingProject(text: string): Promise<Problem | null>;
+  addTask(box: AddBox, text: string, defaults?: AddDefaults): Promise<Added>;
   /** Applies an inline edit (one update and, if the project changed, one move). Null when it worked. */
   editTask(task: Task, patch: TaskPatch): Promise<Problem | null>;
   archiveTask(task: Task): Promise<void>;
@@ -195,46 +221,27 @@ export const createTasksSlice =
         load('archivedProjects', async () => (await api.invoke('projects.list', { includeArchived: true })).filter((p) => p.archivedAt !== null)),
       loadArchivedLists: () => load('archivedLists', async () => (await api.invoke('lists.list', { includeArchived: true })).filter((l) => l.archivedAt !== null)),
 
-      addQuick: async (form, parsed, project, section) => {
-        const target = parsed.project?.id ?? project;
-        // A section of the view's project only (a #Project in the line goes elsewhere).
-        if (parsed.project && parsed.project.id !== project) section = undefined;
-        const problem = await attempt(
-          () =>
-            api.invoke('tasks.add', {
-              content: parsed.content,
-              ...(target ? { project: target } : {}),
-              ...(parsed.priority ? { priority: parsed.priority } : {}),
-              ...(parsed.due ? { due: parsed.due } : {}),
-              ...(parsed.recurrence ? { recurrence: parsed.recurrence } : {}),
-              ...(parsed.labels.length ? { labels: parsed.labels } : {}),
-              ...(parsed.deadline ? { deadline: parsed.deadline } : {}),
-              ...(parsed.durationMin ? { durationMin: parsed.durationMin } : {}),
-              ...(section ? { section } : {}),
-            }),
-          (r) => {
-            if (parsed.unknownProject) get().notify(`Added to ${r.value.project}: there is no project “${parsed.unknownProject}”, so it stays in the text`);
-            // Into another project than the one on screen: it leaves this view, so say where it went.
-            else if (parsed.project && r.value.projectId !== project) get().notifyWentTo(`Added to ${r.value.project}`, r.value.projectId);
-            else get().announce(`Added: ${r.value.content}`);
-          },
-        );
-        set((s) => ({ formProblems: { ...s.formProblems, [form]: problem ?? undefined } }));
-        return problem === null;
-      },
-      addCreatingProject: async (text) => {
-        const problem = await attempt(
-          () => api.invoke('capture.add', { text, createProject: true }),
-          (r) =>
-            get().notify(`Created project ${r.value.project} and added “${r.value.content}” to it`, 'info', {
-              label: 'Undo',
-              run: async () => {
-                if (r.requestId) await get().undoRequest(r.requestId);
-              },
-            }),
-        );
-        if (!problem) void get().loadProjects();
-        return problem;
+      addTask: async (box, text, defaults = {}) => {
+        const { createProject, ...given } = defaults;
+        const r = await outcome(() => api.invoke('capture.add', { text, ...given, ...(createProject ? { createProject } : {}) }));
+        if (box !== 'capture') set((s) => ({ formProblems: { ...s.formProblems, [box]: r.ok ? undefined : r.problem } }));
+        if (!r.ok) return { ok: false, problem: r.problem };
+        const a = r.value;
+        const words = addedWords(a);
+        if (a.createdProject) void get().loadProjects();
+        if (box === 'capture') return { ok: true, words };
+        if (a.createdProject)
+          get().notify(words, 'info', {
+            label: 'Undo',
+            run: async () => {
+              if (a.requestId) await get().undoRequest(a.requestId);
+            },
+          });
+        else if (a.unread.project || a.unread.repeat) get().notify(words);
+        // Into another project than the box's: it leaves this view, so say where it went.
+        else if (a.value.projectId !== (given.project ?? INBOX_ID)) get().notifyWentTo(`Added to ${a.value.project}`, a.value.projectId);
+        else get().announce(`Added: ${a.value.content}`);
+        return { ok: true, words };
       },
       editTask: async (task, patch) => {
         const update: Omit<TaskPatch, 'project'> = {};

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { undoRequest } from '../../../src-main/core/actions/undo';
 import { createProject, listProjects } from '../../../src-main/core/domain/projects';
+import { createSection } from '../../../src-main/core/domain/sections';
 import { addFromText } from '../../../src-main/core/domain/quickadd';
 import { nearestProject, parseQuickAdd } from '../../../src-shared/quickadd';
 import { okValue, tempDb, userCtx } from '../../support/db';
@@ -73,6 +74,23 @@ describe('adding with --create-project', () => {
     const unknown = addFromText(db, userCtx(db), 'Plan #Holidays', { now });
     expect(unknown.note).toContain('--create-project');
     expect(listProjects(db)).toHaveLength(2);
+  });
+
+  it('says what stayed in the text as data, and takes a box’s defaults only where the line says nothing', () => {
+    const { db } = tempDb();
+    const family = okValue(createProject(db, userCtx(db), { name: 'Family' }));
+    const work = okValue(createProject(db, userCtx(db), { name: 'Work' }));
+    const section = okValue(createSection(db, userCtx(db), { project: work.id, name: 'Now' }));
+    const typo = addFromText(db, userCtx(db), 'Call grandma every 12 hours #Famly', { now });
+    expect(typo.unread).toEqual({ project: { name: 'Famly', suggestion: 'Family' }, repeat: 'every 12 hours' });
+    expect(addFromText(db, userCtx(db), 'Plan #Holidays', { now }).unread).toEqual({ project: { name: 'Holidays', suggestion: null }, repeat: null });
+    // A project view's box: its project and section, and Today's date, unless the line says otherwise.
+    const inBox = okValue(addFromText(db, userCtx(db), 'Bake @home {2035-01-05} for 45m', { project: work.id, section: section.id, due: '2035-01-10', now }));
+    expect(inBox).toMatchObject({ project: 'Work', section: 'Now', labels: ['home'], deadline: '2035-01-05', durationMin: 45, due: '2035-01-10' });
+    expect(addFromText(db, userCtx(db), 'Bake', { project: work.id, section: section.id, now }).unread).toEqual({ project: null, repeat: null });
+    // A #Project of another files it there, outside the box's section; its date wins over the box's.
+    const elsewhere = okValue(addFromText(db, userCtx(db), 'Call mum tomorrow #Family', { project: work.id, section: section.id, due: '2035-01-10', now }));
+    expect(elsewhere).toMatchObject({ projectId: family.id, section: null, due: '2035-01-11' });
   });
 
   it('refuses a name that cannot be a project in one line, adding nothing', () => {

@@ -356,6 +356,17 @@ describe('quick capture', () => {
     const unknown = await call('capture.add', { text: 'Paint the shed #Garden' });
     expect(unknown.value).toMatchObject({ content: 'Paint the shed #Garden', project: 'Inbox' });
     expect(unknown.note).toContain('"Garden"');
+    expect(unknown.unread).toEqual({ project: { name: 'Garden', suggestion: null }, repeat: null });
+  });
+
+  it('takes a box’s defaults (project, due), and refuses defaults that are not one', async () => {
+    const { call } = setup();
+    const p = await call('projects.create', { name: 'Garden' });
+    const r = await call('capture.add', { text: 'Mow the lawn', project: p.value.id, due: '2035-01-10' });
+    expect(r.value).toMatchObject({ content: 'Mow the lawn', project: 'Garden', due: '2035-01-10' });
+    await expect(call('capture.add', { text: 'x', due: '2035-02-30' })).rejects.toThrow();
+    await expect(call('capture.add', { text: 'x', project: 'p'.repeat(201) })).rejects.toThrow();
+    await expect(call('capture.add', { text: 'x', project: 'Nowhere' })).rejects.toThrow();
   });
 });
 

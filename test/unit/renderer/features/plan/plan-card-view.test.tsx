@@ -1,0 +1,48 @@
+// The plan card's markup as a screen reader meets it: the overload line, each block a list item named by
+// its task with labelled Start/End fields and Pin/Drop toggles, what did not fit with its reason, and a
+// hostile task name shown as text.
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { PlanCard } from '../../../../../src-renderer/features/plan/PlanCard';
+import { rowsFromPlan } from '../../../../../src-renderer/features/plan/model';
+import type { ShownPlan } from '../../../../../src-shared/plan';
+
+const PLAN: ShownPlan = {
+  from: '2035-03-05T00:00:00Z',
+  to: '2035-03-06T00:00:00Z',
+  blocks: [
+    { task_id: 't1', task: 'Write <script>alert(1)</script> report', start: '2035-03-05T09:00:00Z', end: '2035-03-05T10:00:00Z', reason: 'p1, deadline Thu' },
+    { task_id: 't2', task: 'Call the bank', start: '2035-03-05T10:10:00Z', end: '2035-03-05T10:40:00Z', reason: 'pinned', pinned: true, late: true },
+  ],
+  unplaced: [{ task_id: 't3', task: 'Taxes', reason: 'needs 3 h, 1 h 20 free before its deadline Fri' }],
+  summary: { neededMin: 270, freeMin: 100, unplacedMin: 180, overloaded: true, text: '4 h 30 of tasks, 1 h 40 free' },
+};
+
+describe('the plan card', () => {
+  it('shows every block as an editable row, what did not fit, and the overload line', () => {
+    const rows = rowsFromPlan(PLAN);
+    const html = renderToStaticMarkup(<PlanCard plan={PLAN} rows={rows} onRows={() => undefined} disabled={false} problem={null} />);
+    expect(html).toContain('class="plan-summary overloaded"');
+    expect(html).toContain('4 h 30 of tasks, 1 h 40 free');
+    expect(html).toContain('aria-label="Start of Call the bank"');
+    expect(html).toContain('aria-label="End of Call the bank"');
+    expect(html).toMatch(/aria-pressed="true" aria-label="Pin Call the bank"/);
+    expect(html).toMatch(/aria-pressed="false" aria-label="Drop Call the bank"/);
+    expect(html).toContain('>late<');
+    expect(html).toContain('aria-label="Not placed"');
+    expect(html).toContain('needs 3 h, 1 h 20 free before its deadline Fri');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('Write &lt;script&gt;alert(1)&lt;/script&gt; report');
+    expect(html).not.toContain('role="alert"');
+  });
+
+  it('says what to fix, and greys a dropped row out', () => {
+    const rows = rowsFromPlan(PLAN).map((r, i) => (i === 1 ? { ...r, dropped: true } : r));
+    const html = renderToStaticMarkup(<PlanCard plan={{ ...PLAN, unplaced: [] }} rows={rows} onRows={() => undefined} disabled={false} problem="Call the bank: the end must be after the start" />);
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('Call the bank: the end must be after the start');
+    expect(html).toContain('plan-block dropped pinned');
+    expect(html).toMatch(/aria-pressed="true" aria-label="Drop Call the bank"[^>]*>Keep</);
+    expect(html).not.toContain('Not placed');
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { toLocalInput } from '../../../../../src-renderer/features/calendar/layout';
+import { daySpan, planEdits, rowsFromPlan } from '../../../../../src-renderer/features/plan/model';
+
+import type { ShownPlan } from '../../../../../src-shared/plan';
+
+const PLAN: ShownPlan = {
+  from: '2035-03-05T00:00:00Z',
+  to: '2035-03-06T00:00:00Z',
+  blocks: [
+    { task_id: 't1', task: 'Write report', start: '2035-03-05T09:00:00Z', end: '2035-03-05T10:00:00Z', reason: 'p1; first free hour after 09:00' },
+    { task_id: 't2', task: 'Call the bank', start: '2035-03-05T10:10:00Z', end: '2035-03-05T10:40:00Z', reason: 'p3', pinned: true, event_id: 'e7' },
+  ],
+  unplaced: [{ task_id: 't3', task: 'Taxes', reason: 'needs 3 h, 1 h 20 free' }],
+  summary: { neededMin: 270, freeMin: 100, unplacedMin: 180, overloaded: true, text: '4 h 30 of tasks, 1 h 40 free' },
+};
+
+describe('the plan card as data', () => {
+  it('shows the blocks as rows in local time and sends nothing when untouched', () => {
+    const rows = rowsFromPlan(PLAN);
+    expect(rows.map((r) => [r.task, r.start, r.end, r.pinned, r.dropped])).toEqual([
+      ['Write report', toLocalInput(Date.parse('2035-03-05T09:00:00Z')), toLocalInput(Date.parse('2035-03-05T10:00:00Z')), false, false],
+      ['Call the bank', toLocalInput(Date.parse('2035-03-05T10:10:00Z')), toLocalInput(Date.parse('2035-03-05T10:40:00Z')), true, false],
+    ]);
+    const e = planEdits(rows);
+    expect(e.changed).toBe(false);
+    expect(e.problem).toBeNull();
+    // The core's exact times, the pin and the existing event kept.
+    expect(e.blocks).toEqual([
+      { task_id: 't1', start: '2035-03-05T09:00:00Z', end: '2035-03-05T10:00:00Z' },
+      { task_id: 't2', start: '2035-03-05T10:10:00Z', end: '2035-03-05T10:40:00Z', pinned: true, event_id: 'e7' },
+    ]);
+  });
+
+  it('sends a moved time, a pin and a drop', () => {
+    const rows = rowsFromPlan(PLAN);
+    const moved = toLocalInput(Date.parse('2035-03-05T13:00:00Z'));
+    const movedEnd = toLocalInput(Date.parse('2035-03-05T14:00:00Z'));
+    const e = planEdits([{ ...rows[0]!, start: moved, end: movedEnd, pinned: true }, { ...rows[1]!, dropped: true }]);
+    expect(e.changed).toBe(true);
+    expect(e.problem).toBeNull();
+    expect(e.blocks).toHaveLength(1);
+    expect(Date.parse(e.blocks![0]!.start)).toBe(Date.parse('2035-03-05T13:00:00Z'));
+    expect(Date.parse(e.blocks![0]!.end)).toBe(Date.parse('2035-03-05T14:00:00Z'));
+    expect(e.blocks![0]!.pinned).toBe(true);
+    expect(planEdits(rows.map((r) => ({ ...r, pinned: !r.pinned }))).changed).toBe(true);
+  });
+
+  it('holds back an empty, malformed or backwards time, naming the task', () => {
+    const rows = rowsFromPlan(PLAN);
+    expect(planEdits([{ ...rows[0]!, start: '' }])).toMatchObject({ blocks: null, problem: 'Write report: enter the start’s date and time'.replace('’', "'") });
+    expect(planEdits([{ ...rows[0]!, end: '2035-13-45T99:99' }]).problem).toBe("Write report: enter the end's date and time");
+    expect(planEdits([{ ...rows[0]!, start: '<script>alert(1)</script>'.repeat(1000) }]).blocks).toBeNull();
+    expect(planEdits([{ ...rows[0]!, end: rows[0]!.start }]).problem).toBe('Write report: the end must be after the start');
+  });
+
+  it('handles a huge plan and one whose times the renderer cannot read', () => {
+    const many: ShownPlan = { ...PLAN, blocks: Array.from({ length: 2000 }, (_, i) => ({ ...PLAN.blocks[0]!, task_id: `t${i}` })) };
+    expect(planEdits(rowsFromPlan(many)).blocks).toHaveLength(2000);
+    const odd: ShownPlan = { ...PLAN, blocks: [{ ...PLAN.blocks[0]!, start: 'garbage' }] };
+    const rows = rowsFromPlan(odd);
+    expect(rows[0]!.start).toBe('');
+    expect(planEdits(rows).blocks).toBeNull();
+  });
+
+  it('plans the rest of today from now, or the whole of tomorrow, in local time', () => {
+    const now = new Date(2035, 2, 5, 23, 50).getTime();
+    const today = daySpan('today', now);
+    expect(Date.parse(today.from)).toBe(new Date(2035, 2, 5, 23, 50).getTime());
+    expect(Date.parse(today.to)).toBe(new Date(2035, 2, 6).getTime());
+    const tomorrow = daySpan('tomorrow', now);
+    expect(Date.parse(tomorrow.from)).toBe(new Date(2035, 2, 6).getTime());
+    expect(Date.parse(tomorrow.to)).toBe(new Date(2035, 2, 7).getTime());
+  });
+});
