@@ -18,6 +18,10 @@ export interface Approval {
   decision: ApprovalDecision | null;
   /** What the user changed in the arguments before approving, in words (as the model was told). */
   edits?: string;
+  /** The arguments the call ran with when the user edited them: what was done, shown on the answered card. */
+  usedArgs?: unknown;
+  /** The question restated for `usedArgs` (e.g. the booking with its edited title and time). */
+  usedMessage?: string;
 }
 
 export interface RunState {
@@ -125,7 +129,14 @@ export function applyEvent(run: RunState | undefined, e: AgentEvent): RunState {
       if (r.approvals.some((a) => a.approvalId === e.approvalId)) return next;
       return { ...next, approvals: [...r.approvals, { approvalId: e.approvalId, callId: e.callId, tool: e.tool, args: e.args, message: e.message, ...(e.form ? { form: e.form } : {}), decision: null }] };
     case 'approval_resolved':
-      return { ...next, approvals: r.approvals.map((a) => (a.approvalId === e.approvalId ? { ...a, decision: e.decision, ...(e.edits ? { edits: e.edits } : {}) } : a)) };
+      return {
+        ...next,
+        approvals: r.approvals.map((a) =>
+          a.approvalId === e.approvalId
+            ? { ...a, decision: e.decision, ...(e.edits ? { edits: e.edits, usedArgs: e.args } : {}), ...(e.edits && e.message ? { usedMessage: e.message } : {}) }
+            : a,
+        ),
+      };
     case 'usage':
       // run_finished carries the totals; until then the usage events add up.
       return { ...next, usage: addUsage(r.usage, e) };

@@ -11,6 +11,15 @@ import { EventApprovalForm } from '../calendar';
 import { PlanApprovalForm } from '../plan';
 import { ArgList } from '../../ui/common';
 
+/** The fields the user changed on the card, in words: "title and start". */
+export function changedFields(before: unknown, after: unknown): string {
+  const a = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
+  const b = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)).map((k) => k.replace(/_/g, ' '));
+  if (keys.length === 0) return 'the call';
+  return keys.length === 1 ? keys[0]! : `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)!}`;
+}
+
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
 
 /**
@@ -65,13 +74,14 @@ export function ApprovalCard({
       <h3 id={titleId}>
         {waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}
       </h3>
-      <p className={approval.form === 'plan' ? 'approval-plan' : undefined}>{approval.message}</p>
+      {/* Answered with edits: what was done (the values the call ran with), not what the model proposed. */}
+      <p className={approval.form === 'plan' ? 'approval-plan' : undefined}>{waiting ? approval.message : (approval.usedMessage ?? approval.message)}</p>
       {waiting && approval.form === 'event' ? (
         <EventApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} tool={approval.tool} args={approval.args} disabled={sent !== null} />
       ) : waiting && approval.form === 'plan' ? (
         <PlanApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} args={approval.args} disabled={sent !== null} />
       ) : (
-        <ArgList args={approval.args} names={names} />
+        <ArgList args={waiting ? approval.args : (approval.usedArgs ?? approval.args)} names={names} />
       )}
       {waiting ? (
         <>
@@ -93,7 +103,7 @@ export function ApprovalCard({
       ) : (
         <p className="muted" role="status">
           {approval.decision ? DECIDED[approval.decision] : 'Not answered: the request ended first'}
-          {approval.edits ? ` with your changes: ${approval.edits}` : ''}
+          {approval.edits ? ` with your changes to ${changedFields(approval.args, approval.usedArgs)}` : ''}
         </p>
       )}
     </div>
