@@ -269,6 +269,14 @@ export const channels = {
     output: mutationOutput(ImportReport),
     changes: ['events', 'actions'],
   },
+  /**
+   * The first occurrence starting at or after `at` (`next`), or the last one starting before it
+   * (`previous`), in every live calendar; null when there is none (within 50 years).
+   */
+  'events.adjacent': {
+    input: z.object({ at: DateTimeText, direction: z.enum(['next', 'previous']) }),
+    output: CalendarEvent.nullable(),
+  },
   /** Live calendars: Personal first, then imported ones by name. */
   'calendars.list': { input: Empty, output: z.array(CalendarInfo) },
   /**
