@@ -192,3 +192,12 @@ export function elapsedMs(run: RunState, now: number): number {
   const end = run.finishedAt ? Date.parse(run.finishedAt) : now;
   return Math.max(0, end - start);
 }
+
+/** The fields the user changed on the card, in words: "title and start". */
+export function changedFields(before: unknown, after: unknown): string {
+  const a = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
+  const b = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)).map((k) => k.replace(/_/g, ' '));
+  if (keys.length === 0) return 'the call';
+  return keys.length === 1 ? keys[0]! : `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)!}`;
+}

@@ -305,6 +305,14 @@ function RenameCalendar({ calendar, done }: { calendar: CalendarInfo; done: () =
   };
   return (
     <li className="cal-rename" style={{ '--cal-colour': calendar.colour } as CSSProperties}>
+      <form
+        className="cal-rename-form"
+        aria-label={`Rename calendar ${calendar.name}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
       <span className="cal-swatch" aria-hidden="true" />
       <input
         className="input small"
@@ -316,18 +324,14 @@ function RenameCalendar({ calendar, done }: { calendar: CalendarInfo; done: () =
         autoFocus
         onChange={(e) => setName(e.target.value)}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            void save();
-          } else if (e.key === 'Escape') {
-            // The view's own Esc (close the event's details) is not meant here.
-            e.preventDefault();
-            e.stopPropagation();
-            done();
-          }
+          // Esc leaves the field as it was; the view's own Esc (close the event's details) is not meant here.
+          if (actionOf(CALENDAR_KEYS, e.key) !== 'close') return;
+          e.preventDefault();
+          e.stopPropagation();
+          done();
         }}
       />
-      <button type="button" className="btn small" disabled={busy || !name.trim()} onClick={() => void save()}>
+      <button type="submit" className="btn small" disabled={busy || !name.trim()}>
         Save
       </button>
       <button type="button" className="btn small ghost" onClick={done}>
@@ -339,6 +343,7 @@ function RenameCalendar({ calendar, done }: { calendar: CalendarInfo; done: () =
           {problem.hint ? ` — ${problem.hint}` : ''}
         </span>
       )}
+      </form>
     </li>
   );
 }

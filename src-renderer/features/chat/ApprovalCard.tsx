@@ -3,22 +3,13 @@ import type { ApprovalDecision } from '../../../src-shared/events';
 import { ALT } from '../../ui/shortcuts';
 import { composer, focusIfIdle, focusIsLost } from '../../lib/focus';
 import { toolLabel } from '../../lib/format';
-import type { Approval } from '../../lib/runs';
+import { changedFields, type Approval } from '../../lib/runs';
 import { approvalKey } from './slice';
 import { useApp } from '../../store/react';
 import type { Names } from '../../lib/words';
 import { EventApprovalForm } from '../calendar';
 import { PlanApprovalForm } from '../plan';
 import { ArgList } from '../../ui/common';
-
-/** The fields the user changed on the card, in words: "title and start". */
-export function changedFields(before: unknown, after: unknown): string {
-  const a = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
-  const b = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)).map((k) => k.replace(/_/g, ' '));
-  if (keys.length === 0) return 'the call';
-  return keys.length === 1 ? keys[0]! : `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)!}`;
-}
 
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
 
