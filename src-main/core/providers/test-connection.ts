@@ -12,6 +12,8 @@ import { readContextWindow, readsContextWindow } from './context-window';
 export interface TestConnectionOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Read a local server's context window for the model (default true; a mere look at the model list skips it). */
+  context?: boolean;
 }
 
 const MAX_BODY = 8 * 1024 * 1024;
@@ -230,7 +232,7 @@ export async function testConnection(conn: Connection, options: TestConnectionOp
   const modelNote = modelListed === true ? `, '${conn.model}' among them` : modelListed === null ? ` (Azure lists base models, not deployments: '${conn.model}' is not checked)` : '';
   // A local server runs the model with a context window of its own: read it, so a small one is said before it cuts requests.
   let context: ContextReport | null = null;
-  if (modelListed !== false && readsContextWindow(preset.id)) {
+  if (options.context !== false && modelListed !== false && readsContextWindow(preset.id)) {
     const left = Math.max(500, Math.min(5_000, timeoutMs - (performance.now() - started)));
     const w = await readContextWindow(conn, { timeoutMs: left, ...(options.signal ? { signal: options.signal } : {}) });
     context = w.known
