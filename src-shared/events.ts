@@ -101,6 +101,8 @@ export const AgentEvent = z.discriminatedUnion('type', [
     args: z.unknown().optional(),
     /** What the user changed, in words (what the model was told). */
     edits: z.string().optional(),
+    /** With edits: the question restated for the values actually used (the card and trace show it, not the model's). */
+    message: z.string().optional(),
   }),
   /** Token usage of one model call (run_finished carries the totals). */
   z.object({ ...base, type: z.literal('usage'), ...TokenUsage.shape }),

@@ -279,6 +279,14 @@ export const channels = {
     output: mutationOutput(ImportReport),
     changes: ['events', 'actions'],
   },
+  /**
+   * The first occurrence starting at or after `at` (`next`), or the last one starting before it
+   * (`previous`), in every live calendar; null when there is none (within 50 years).
+   */
+  'events.adjacent': {
+    input: z.object({ at: DateTimeText, direction: z.enum(['next', 'previous']) }),
+    output: CalendarEvent.nullable(),
+  },
   /** Live calendars: Personal first, then imported ones by name. */
   'calendars.list': { input: Empty, output: z.array(CalendarInfo) },
   /**
@@ -484,8 +492,12 @@ export const channels = {
   },
   /** Removes a profile (not the active one) and its stored key. */
   'providers.remove': { input: z.object({ id: Id }), output: ProviderProfile, changes: ['providers', 'secrets'] },
-  /** Tries the profile's endpoint (the active one by default): what is wrong in one line, or the models it lists. */
-  'providers.test': { input: z.object({ id: Id.optional() }), output: ConnectionReport },
+  /**
+   * Tries the profile's endpoint (the active one by default): what is wrong in one line, or the models it
+   * lists; for a local server, the model's context window against Tidy's prompt, and for the active profile
+   * the context budget (setting contextTokens) fitted to it.
+   */
+  'providers.test': { input: z.object({ id: Id.optional() }), output: ConnectionReport, changes: ['settings'] },
   /**
    * First run: the local model servers (Ollama, LM Studio, llama.cpp) answering on their default ports
    * (Ollama's OLLAMA_HOST moves its port), each with the models it lists. Takes at most about 2 s.

@@ -483,6 +483,15 @@ export const OPERATIONS = [
     output: CalendarInfo,
     changes: ['events'],
   }),
+  spec({
+    name: 'rename_calendar',
+    verb: 'renamed',
+    kind: 'calendar',
+    channel: 'calendars.rename',
+    input: z.object({ calendar: Ref, name: Name }),
+    output: Named,
+    changes: ['events'],
+  }),
 
   // --- memory (src-main/core/domain/memory.ts; the `tidy memory` commands are in src-main/cli/commands/memory.ts) ---
   spec({

@@ -292,6 +292,27 @@ export const ConnectionProblem = z.enum([
 export type ConnectionProblem = z.infer<typeof ConnectionProblem>;
 
 /** The answer of "test connection": what is wrong in one line and what to do, or the models the endpoint lists. */
+/**
+ * A local server's context window for the model, and whether Tidy's prompt fits in it (`tidy config test`,
+ * "Test and use"). `tokens` null: the server did not say (`source` says why).
+ */
+export const ContextReport = z.object({
+  tokens: z.number().int().nullable(),
+  /** The most the model itself takes, when the server says. */
+  modelMax: z.number().int().nullable(),
+  /** Where `tokens` came from, or why it is unknown. */
+  source: z.string(),
+  /** Tidy's own prompt (system prompt and tools), in estimated tokens, once checked. */
+  promptTokens: z.number().int().nullable(),
+  /** The context budget (setting contextTokens) fitted to the window, once fitted. */
+  budget: z.number().int().nullable(),
+  /** The window cannot hold Tidy's prompt, the answer and a little conversation: requests would be cut. */
+  tooSmall: z.boolean(),
+  /** One line for the user. */
+  note: z.string(),
+});
+export type ContextReport = z.infer<typeof ContextReport>;
+
 export const ConnectionReport = z.object({
   ok: z.boolean(),
   problem: ConnectionProblem.nullable(),
@@ -312,6 +333,8 @@ export const ConnectionReport = z.object({
   /** Set when the connection works but something will likely fail later (e.g. the model is not listed). */
   warning: z.string().nullable(),
   elapsedMs: z.number(),
+  /** For local servers (Ollama, LM Studio, llama.cpp): the model's context window. */
+  context: ContextReport.nullable().optional(),
 });
 export type ConnectionReport = z.infer<typeof ConnectionReport>;
 

@@ -30,6 +30,8 @@ import {
   importCalendar,
   listActions,
   listCalendars,
+  adjacentEvent,
+  fitContextToModel,
   listEvents,
   listItems,
   localZone,
@@ -272,6 +274,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return listEvents(db, { fromMs: parseInstant(i.from, zone, 'from'), toMs: parseInstant(i.to, zone, 'to'), zone, includeCancelled: i.includeCancelled });
     },
     'calendars.list': () => listCalendars(db),
+    'events.adjacent': (i) => {
+      const zone = localZone();
+      return adjacentEvent(db, { atMs: parseInstant(i.at, zone, 'at'), direction: i.direction, zone });
+    },
     'calendars.importUpload': (i) => {
       const f = uploads.read(i.upload);
       return logged(importCalendar(db, ctx(), { fileName: f.name, text: new TextDecoder('utf-8').decode(f.bytes), ...(i.person ? { person: i.person } : {}) }));
@@ -435,7 +441,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       });
       return removed;
     },
-    'providers.test': (i) => testConnection(connection(i.id), { timeoutMs: 15_000 }),
+    'providers.test': async (i) => {
+      const conn = connection(i.id);
+      const report = await testConnection(conn, { timeoutMs: 15_000 });
+      // The budget is one setting for the profile in use: another profile's test only says what it found.
+      return fitContextToModel(db, report, conn.profile.preset, { fit: conn.profile.id === activeProfile(db).id });
+    },
     'providers.detect': () => detectLocalServers({ env: deps.env ?? {}, profiles: listProfiles(db) }),
     'providers.models': (i) => listModels(i.baseUrl, { ...(i.preset ? { preset: i.preset } : {}), timeoutMs: 10_000 }),
     'keys.status': (i) => keyed(connection(i.profile).keyStatus()),

@@ -32,7 +32,9 @@ function viewTarget(view: View): HTMLElement | null {
 
 export function App() {
   const view = useApp((s) => s.view);
-  const trace = useApp(traceVisible);
+  // While the first-run welcome asks for a model and nothing ran yet, the trace would be an empty panel
+  // taking 380 px from the welcome's form: it shows once there is something to trace.
+  const trace = useApp((s) => traceVisible(s) && !(s.view === 'chat' && s.setup.state === 'needed' && s.traceRunId === null));
   const narrow = useApp((s) => s.narrow);
   const helpOpen = useApp((s) => s.helpOpen);
   const store = useAppStore();

@@ -18,6 +18,10 @@ export interface Approval {
   decision: ApprovalDecision | null;
   /** What the user changed in the arguments before approving, in words (as the model was told). */
   edits?: string;
+  /** The arguments the call ran with when the user edited them: what was done, shown on the answered card. */
+  usedArgs?: unknown;
+  /** The question restated for `usedArgs` (e.g. the booking with its edited title and time). */
+  usedMessage?: string;
 }
 
 export interface RunState {
@@ -125,7 +129,14 @@ export function applyEvent(run: RunState | undefined, e: AgentEvent): RunState {
       if (r.approvals.some((a) => a.approvalId === e.approvalId)) return next;
       return { ...next, approvals: [...r.approvals, { approvalId: e.approvalId, callId: e.callId, tool: e.tool, args: e.args, message: e.message, ...(e.form ? { form: e.form } : {}), decision: null }] };
     case 'approval_resolved':
-      return { ...next, approvals: r.approvals.map((a) => (a.approvalId === e.approvalId ? { ...a, decision: e.decision, ...(e.edits ? { edits: e.edits } : {}) } : a)) };
+      return {
+        ...next,
+        approvals: r.approvals.map((a) =>
+          a.approvalId === e.approvalId
+            ? { ...a, decision: e.decision, ...(e.edits ? { edits: e.edits, usedArgs: e.args } : {}), ...(e.edits && e.message ? { usedMessage: e.message } : {}) }
+            : a,
+        ),
+      };
     case 'usage':
       // run_finished carries the totals; until then the usage events add up.
       return { ...next, usage: addUsage(r.usage, e) };
@@ -180,4 +191,13 @@ export function elapsedMs(run: RunState, now: number): number {
   const start = Date.parse(run.startedAt);
   const end = run.finishedAt ? Date.parse(run.finishedAt) : now;
   return Math.max(0, end - start);
+}
+
+/** The fields the user changed on the card, in words: "title and start". */
+export function changedFields(before: unknown, after: unknown): string {
+  const a = (before && typeof before === 'object' ? before : {}) as Record<string, unknown>;
+  const b = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null)).map((k) => k.replace(/_/g, ' '));
+  if (keys.length === 0) return 'the call';
+  return keys.length === 1 ? keys[0]! : `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)!}`;
 }

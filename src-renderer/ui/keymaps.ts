@@ -55,6 +55,8 @@ export const CALENDAR_KEYS = bind([
   { action: 'week', keys: ['w', 'W'], what: 'Show a week' },
   { action: 'day', keys: ['d', 'D'], what: 'Show a day' },
   { action: 'close', keys: ['Escape'], what: 'Close the event’s details' },
+  { action: 'nextEvent', keys: ['n', 'N'], what: 'Go to the next event (after the shown week or day)' },
+  { action: 'previousEvent', keys: ['p', 'P'], what: 'Go to the previous event (before the shown week or day)' },
 ]);
 
 /** The action `key` does in `table`, if any. */

@@ -2,7 +2,8 @@
 // colleague's .ics imported by the file picker and another by drag and drop, the week shown with its
 // events (by role and accessible name), free time, keyboard navigation, event details, a bad file's
 // one-line refusal, removing a calendar, and seed 004's editable confirmation: the approval card shows
-// book_event as a form, the title is edited, and the event is booked with the edited title.
+// book_event as a form, the title and time are edited, the event is booked with them and the answered card and
+// the trace show them. A calendar all in the past is found by Go to date / Previous event / Next event, and renamed.
 // Screenshots: light, dark, an 800 px window, and a busy week.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
@@ -27,6 +28,8 @@ const monday = (() => {
 const onDay = (day: number, h: number, m = 0) => new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + day, h, m);
 /** iCalendar UTC date-time: 20261124T100000Z. */
 const icsTime = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+/** A datetime-local field's value: 2026-11-30T14:00 (local time). */
+const localInput = (d: Date) => `${icsDate(d).replace(/^(\d{4})(\d{2})(\d{2})$/, '$1-$2-$3')}T${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 const icsDate = (d: Date) => `${d.getFullYear()}${String(d.getMonth() + 1).padStart(2, '0')}${String(d.getDate()).padStart(2, '0')}`;
 
 interface IcsEvent {
@@ -83,7 +86,7 @@ const legend = () => main().getByRole('list', { name: 'Calendars' });
 const visible = (l: Locator) => l.waitFor({ state: 'visible' });
 const event = (name: RegExp) => main().getByRole('button', { name });
 /** The calendars in the legend, by name (the free-time key aside). */
-const calendarNames = async () => (await legend().getByRole('listitem').allInnerTexts()).filter((t) => !t.startsWith('Free')).map((t) => t.split('\n')[0]!.replace(/\s*Remove$/, '').trim());
+const calendarNames = async () => (await legend().getByRole('listitem').allInnerTexts()).filter((t) => !t.startsWith('Free')).map((t) => t.split('\n')[0]!.replace(/(\s*(Rename|Remove))+$/, '').trim());
 const rangeText = () => main().locator('.cal-range').innerText();
 
 /** axe-core's serious and critical WCAG 2.1 A/AA findings on the page as it is (as test/e2e/a11y.test.ts checks the other views). */
@@ -183,6 +186,62 @@ describe('the calendar in Chromium through tidy serve', () => {
     await expect.poll(rangeText).toBe(thisWeek);
   });
 
+  it('finds the events of a calendar that is all in the past: go to date, previous and next event; renames it in the window and the CLI', async () => {
+    // Far in the past (2020), so nothing of it is near today: the week shows nothing of it.
+    const OLD_ICS = ics('Old team', [
+      { uid: 'o1@test', title: 'Kickoff 2020', start: new Date(Date.UTC(2020, 1, 4, 10)), end: new Date(Date.UTC(2020, 1, 4, 11)) },
+      { uid: 'o2@test', title: 'Retro 2020', start: new Date(Date.UTC(2020, 2, 12, 10)), end: new Date(Date.UTC(2020, 2, 12, 11)) },
+    ]);
+    await main().getByRole('button', { name: 'Today', exact: true }).click();
+    const thisWeek = await rangeText();
+    await pick('export-1234.ics', OLD_ICS);
+    // Named from the file's X-WR-CALNAME, not its file name.
+    await visible(page.getByText(/^Imported export-1234\.ics as Old team/));
+    await expect.poll(calendarNames).toEqual(['Personal', 'Alice', 'Bob', 'Old team']);
+    expect(await main().getByRole('button', { name: /, Old team$/ }).count()).toBe(0);
+
+    // Go to a date.
+    await main().getByLabel('Go to date').fill('2020-03-12');
+    await visible(event(/^Retro 2020, .*, Old team$/));
+    await main().getByRole('button', { name: 'Today', exact: true }).click();
+    await expect.poll(rangeText).toBe(thisWeek);
+
+    // Previous event: the last one before the shown week, in any calendar, however far back.
+    await main().getByRole('button', { name: '‹ Previous event' }).click();
+    await visible(event(/^Retro 2020, .*, Old team$/));
+    await shot('calendar-previous-event');
+    await main().getByRole('button', { name: '‹ Previous event' }).click();
+    await visible(event(/^Kickoff 2020, .*, Old team$/));
+    await main().getByRole('button', { name: '‹ Previous event' }).click();
+    await visible(page.getByText('No earlier event in any calendar'));
+    // Next event, and its key (N).
+    await main().getByRole('button', { name: 'Next event ›' }).click();
+    await visible(event(/^Retro 2020, .*, Old team$/));
+    await main().getByRole('button', { name: 'Today', exact: true }).focus();
+    await page.keyboard.press('n');
+    await expect.poll(rangeText).not.toMatch(/2020/);
+
+    // Renamed in the window: a refusal stays by the field, then the new name shows.
+    await legend().getByRole('button', { name: 'Rename calendar Old team' }).click();
+    const field = legend().getByRole('textbox', { name: 'New name for calendar Old team' });
+    await field.fill('Alice');
+    await field.press('Enter');
+    await visible(legend().getByRole('alert').filter({ hasText: /already exists/ }));
+    await shot('calendar-rename-refused');
+    await field.fill('Team 2020');
+    await field.press('Enter');
+    await expect.poll(calendarNames).toEqual(['Personal', 'Alice', 'Bob', 'Team 2020']);
+    // The CLI renames it too, logged and undoable; the window follows.
+    const renamed = tidy(dbPath, ['cal', 'rename', 'Team 2020', 'Archive', '2020']);
+    expect(renamed.stdout).toMatch(/^Renamed calendar 'Team 2020' to 'Archive 2020' \((\w+); undo with: tidy undo \1\)/);
+    await expect.poll(calendarNames).toEqual(['Personal', 'Alice', 'Archive 2020', 'Bob']);
+    const actionId = /undo with: tidy undo (\w+)/.exec(renamed.stdout)![1]!;
+    expect(tidy(dbPath, ['undo', actionId]).code).toBe(0);
+    await expect.poll(calendarNames).toEqual(['Personal', 'Alice', 'Bob', 'Team 2020']);
+    await legend().getByRole('button', { name: 'Remove calendar Team 2020' }).click();
+    await expect.poll(calendarNames).toEqual(['Personal', 'Alice', 'Bob']);
+  }, 90_000);
+
   it('books the event with the title edited on the approval card', async () => {
     const start = onDay(7, 11); // Monday next week, always in the future
     const end = onDay(7, 11, 30);
@@ -204,10 +263,24 @@ describe('the calendar in Chromium through tidy serve', () => {
     expect(await card.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
     await title.fill('Quarterly planning');
     await title.press('Enter');
+    // The time too: 14:00–14:30 the same day instead of the model's 11:00–11:30.
+    await card.getByLabel('Start', { exact: true }).fill(localInput(onDay(7, 14)));
+    await card.getByLabel('End', { exact: true }).fill(localInput(onDay(7, 14, 30)));
     expect(await card.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true);
     await shot('calendar-approval-form');
     await card.getByRole('button', { name: 'Approve' }).click();
     await visible(page.getByRole('log', { name: 'Messages' }).getByText('Booked it.'));
+    // The answered card shows what was done: the edited title and time, not the model's.
+    const done = page.getByRole('group', { name: 'Approval: Book event' });
+    await visible(done.getByRole('status').filter({ hasText: 'Approved with your changes to title, start and end' }));
+    const doneText = await done.innerText();
+    expect(doneText).toMatch(/Book 'Quarterly planning' on .*14:00–14:30 with Alice/);
+    expect(doneText).not.toMatch(/Sync with Alice and Bob|11:00/);
+    // So does the trace's approval step.
+    const step = page.getByRole('list', { name: 'Trace steps' }).getByRole('listitem').filter({ hasText: /^Approved with your changes/ });
+    await visible(step);
+    expect(await step.innerText()).toMatch(/Book 'Quarterly planning' on .*14:00–14:30/);
+    await shot('calendar-approval-done');
 
     // The tool ran with the edited title, and the model was told.
     const result = fake.chatRequests.at(-1)?.body?.messages?.at(-1);
@@ -220,7 +293,7 @@ describe('the calendar in Chromium through tidy serve', () => {
 
     await nav('Calendar').click();
     await main().getByRole('button', { name: 'Next week' }).click();
-    await visible(event(/^Quarterly planning, .*11:00 to 11:30, Personal$/));
+    await visible(event(/^Quarterly planning, .*14:00 to 14:30, Personal$/));
   }, 60_000);
 
   it('removes an imported calendar, and looks right in dark, narrow and busy weeks', async () => {
@@ -246,5 +319,6 @@ describe('the calendar in Chromium through tidy serve', () => {
     await shot('calendar-day-narrow');
     await page.setViewportSize({ width: 1360, height: 860 });
     expect(consoleProblems).toEqual([]);
-  }, 60_000);
+    // Two axe runs and five screenshots: slow on a loaded machine.
+  }, 120_000);
 });

@@ -23,7 +23,11 @@ let ollama: FakeOpenAI;
 let dir = '';
 
 beforeAll(async () => {
-  const [, fake] = await Promise.all([buildRendererOnce(), startFakeOpenAI({ models: ['qwen3:8b', 'llama3.2:latest'] })]);
+  const [, fake] = await Promise.all([buildRendererOnce(), startFakeOpenAI({
+      models: ['qwen3:8b', 'llama3.2:latest'],
+      // Ollama's default 4k context: too small for Tidy's prompt.
+      routes: { 'POST /api/show': { parameters: 'num_ctx 4096', model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960 } } },
+    })]);
   ollama = fake;
   dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-firstrun-'));
   const env: NodeJS.ProcessEnv = { ...process.env, ...NO_KEYCHAIN_ENV, OLLAMA_HOST: `127.0.0.1:${ollama.port}` };
@@ -55,6 +59,11 @@ describe('the first run in Chromium through tidy serve', () => {
     expect(await example().count()).toBe(0);
     await visible(welcome().getByRole('radio', { name: /A local server\s*1 found/ }));
 
+    // A choice made and fields filled before the message is sent stay as they were.
+    await welcome().getByRole('radio', { name: /^Another server \(URL\)/ }).check();
+    await welcome().getByRole('textbox', { name: 'Server URL' }).fill('http://127.0.0.1:9/v1');
+    await welcome().getByRole('textbox', { name: 'Model' }).fill('my-model');
+
     // Sent before any model works: refused with what to do, and the message stays in the box.
     await composer().fill(PROMPT);
     await composer().press('Enter');
@@ -64,7 +73,21 @@ describe('the first run in Chromium through tidy serve', () => {
     expect(await refusal.innerText()).toMatch(/(add a key|OPENAI_API_KEY).* or pick a local server, which needs no key\. Your message stays in the message box\.$/);
     expect(await page.getByRole('alert').filter({ hasText: 'No API key set' }).count()).toBe(0);
     expect(await composer().inputValue()).toBe(PROMPT);
+    expect(await welcome().getByRole('radio', { name: /^Another server \(URL\)/ }).isChecked()).toBe(true);
+    expect(await welcome().getByRole('textbox', { name: 'Server URL' }).inputValue()).toBe('http://127.0.0.1:9/v1');
+    expect(await welcome().getByRole('textbox', { name: 'Model' }).inputValue()).toBe('my-model');
     await shot('firstrun-welcome-light');
+
+    // 1280×800: no empty trace panel takes 380 px from the welcome, and the form's button is on screen.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.getByRole('complementary', { name: 'Trace' }).count()).toBe(0);
+    expect((await welcome().boundingBox())!.width).toBeGreaterThanOrEqual(600);
+    const testAndUse = welcome().getByRole('button', { name: 'Test and use' });
+    await testAndUse.scrollIntoViewIfNeeded();
+    const onScreen = new Function('el', 'const r = el.getBoundingClientRect(); return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth && r.top >= 0 && r.bottom <= window.innerHeight;') as (el: unknown) => boolean;
+    await expect.poll(() => testAndUse.evaluate(onScreen)).toBe(true);
+    await shot('firstrun-welcome-1280x800');
+    await page.setViewportSize({ width: 1280, height: 820 });
 
     // The same welcome dark, and at 800 px.
     for (const [name, options] of [
@@ -126,6 +149,16 @@ describe('the first run in Chromium through tidy serve', () => {
     expect(await model.locator('option').allInnerTexts()).toEqual(['llama3.2:latest', 'qwen3:8b']);
     await model.selectOption('qwen3:8b');
     await welcome().getByRole('button', { name: 'Test and use' }).click();
+    // The model's context window is read: 4,096 tokens cannot hold Tidy's prompt, said with what to do.
+    const small = welcome().getByRole('alert').filter({ hasText: /^Connected to “qwen3:8b”, but its context window 4,096 tokens/ });
+    await visible(small);
+    expect(await small.innerText()).toMatch(/too small for Tidy's prompt of about [\d,]+ tokens .* give it a bigger num_ctx \(e\.g\. OLLAMA_CONTEXT_LENGTH=16384 ollama serve/);
+    await shot('firstrun-context-too-small');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot('firstrun-context-too-small-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(ollama.requests.some((q) => q.method === 'POST' && q.path === '/api/show')).toBe(true);
+    await welcome().getByRole('button', { name: 'Use it anyway' }).click();
 
     await visible(example());
     expect(await welcome().count()).toBe(0);

@@ -153,6 +153,8 @@ export interface FakeServerOptions {
   models?: string[];
   /** Re-chunk every replayed body (and scripted stream) with this seed. */
   rechunk?: RechunkOptions;
+  /** JSON answers of a local server's own API, by "METHOD /path" (e.g. Ollama's "POST /api/show"). */
+  routes?: Record<string, unknown>;
 }
 
 export interface FakeOpenAI {
@@ -545,6 +547,11 @@ export async function startFakeOpenAI(options: FakeServerOptions = {}): Promise<
     if (record.method === 'GET' && urlPath.endsWith('/models')) {
       const ids = options.models ?? ['fake-model'];
       sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
+      return;
+    }
+    const route = `${record.method} ${urlPath}`;
+    if (options.routes && Object.hasOwn(options.routes, route)) {
+      sendJson(res, 200, options.routes[route]);
       return;
     }
     if (record.method !== 'POST' || !urlPath.endsWith('/chat/completions')) {

@@ -71,7 +71,7 @@ export function createPrinter(write: (text: string) => void): (event: AgentEvent
       case 'approval_requested':
         return line(`  ? ${e.message}`);
       case 'approval_resolved':
-        return line(`    ${e.decision === 'decline' ? 'declined' : e.decision === 'always' ? 'approved (always)' : 'approved'}`);
+        return line(`    ${e.decision === 'decline' ? 'declined' : e.decision === 'always' ? 'approved (always)' : 'approved'}${e.edits ? ` with the user's changes${e.message ? `: ${oneLine(e.message, 200)}` : ''}` : ''}`);
       case 'usage':
         return;
       case 'answer':

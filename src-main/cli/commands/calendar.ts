@@ -1,6 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { exportableEvents, exportIcs, getActionRow, ICS_LIMITS, importCalendar, inviteIcs, listCalendars, listEvents, localZone, parseInstant, removeCalendar } from '../../core';
+import { exportableEvents, exportIcs, getActionRow, ICS_LIMITS, importCalendar, inviteIcs, listCalendars, listEvents, localZone, parseInstant, removeCalendar, renameCalendar } from '../../core';
 import { shortTime } from '../../core/domain/calendar';
 import { addDays, wallAt, wallToUtc } from '../../core/calendar/zones';
 import type { CalendarEvent } from '../../../src-shared/calendar';
@@ -26,7 +26,7 @@ function readIcs(path: string): string {
   return readFileSync(path, 'utf8');
 }
 
-/** The calendar by hand: `tidy events` and `tidy cal import|list|remove|export`. Changes are logged and undoable. */
+/** The calendar by hand: `tidy events` and `tidy cal import|list|remove|rename|export`. Changes are logged and undoable. */
 export function registerCalendarCommands(program: Command, cli: Cli): void {
   program
     .command('events')
@@ -58,7 +58,7 @@ export function registerCalendarCommands(program: Command, cli: Cli): void {
       if (truncated) cli.out(`(only the first ${events.length} shown; ask for a shorter range)`);
     });
 
-  const cal = program.command('cal').description('calendars: import, list, remove, export');
+  const cal = program.command('cal').description('calendars: import, list, remove, rename, export');
 
   cal
     .command('import')
@@ -93,6 +93,13 @@ export function registerCalendarCommands(program: Command, cli: Cli): void {
     .description('remove an imported calendar (undo brings it back)')
     .argument('<calendar>', 'calendar id or name')
     .action((ref: string) => change(cli, (db, ctx) => removeCalendar(db, ctx, { calendar: ref })));
+
+  cal
+    .command('rename')
+    .description('rename a calendar (undo brings the old name back)')
+    .argument('<calendar>', 'calendar id or name')
+    .argument('<name...>', 'the new name')
+    .action((ref: string, name: string[]) => change(cli, (db, ctx) => renameCalendar(db, ctx, { calendar: ref, name: name.join(' ') })));
 
   cal
     .command('export')

@@ -2,7 +2,7 @@
 // key in the keychain under the profile id) and a connection check that says what is wrong.
 import type { Command } from 'commander';
 import { PRESET_IDS, PRESETS, type ProviderProfile } from '../../../src-shared/providers';
-import { activeProfile, addProfile, clearApiKey, KeychainUnavailableError, listProfiles, removeProfile, testConnection, updateProfile, useProfile } from '../../core';
+import { activeProfile, addProfile, clearApiKey, fitContextToModel, KeychainUnavailableError, listProfiles, removeProfile, testConnection, updateProfile, useProfile } from '../../core';
 import { CliFailure, must, usage, type Cli } from '../context';
 import { cliConnection, cliSecrets, notice } from '../keys';
 
@@ -121,13 +121,18 @@ export function registerProfileCommands(config: Command, cli: Cli): void {
       const seconds = Number(o.timeout);
       if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300) throw usage(`--timeout ${JSON.stringify(o.timeout)} is not allowed`, 'give seconds from 0.1 to 300');
       const conn = cliConnection(cli, o.profile);
-      const r = await testConnection(conn, { timeoutMs: Math.round(seconds * 1000) });
+      // As "Test and use" in the window: a local server's context window is checked against Tidy's prompt, and
+      // for the profile in use the context budget is fitted to it.
+      const r = fitContextToModel(cli.db(), await testConnection(conn, { timeoutMs: Math.round(seconds * 1000) }), conn.profile.preset, {
+        fit: conn.profile.id === activeProfile(cli.db()).id,
+      });
       if (o.json) cli.json(r);
       if (!r.ok) throw new CliFailure(r.message, r.hint || 'see tidy config test --help');
       if (o.json) return;
       const key = r.keySource === 'keychain' ? 'key from the OS keychain' : r.keySource === 'env' ? 'key from OPENAI_API_KEY' : 'no key';
       cli.out(`profile ${conn.profile.id}: GET ${r.url} (${key})`);
       cli.out(`ok: ${r.message} in ${r.elapsedMs} ms`);
+      if (r.context && !r.context.tooSmall) cli.out(r.context.note);
       if (r.warning) cli.out(`warning: ${r.warning}`);
     });
 }

@@ -8,3 +8,4 @@ export { jsonProtocol, nativeProtocol, PROTOCOLS, OBSERVATION, basePrompt, type 
 export * from './conversations';
 export * from './trace';
 export { TOOLS, READ_CAP, defineTool, inputSchema, signature, type Tool, type ToolContext, type ToolOutcome, type ToolEffect, type ToolServices, createToolServices } from '../tools';
+export * from './context-fit';

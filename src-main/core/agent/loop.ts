@@ -147,6 +147,9 @@ function prefixOf(protocol: ProtocolAdapter, tools: readonly Tool[], memoryBlock
   };
 }
 
+/** The size of Tidy's own prompt (system prompt and tool list of the native protocol, no memories), in estimated tokens. */
+export const promptTokens = (tools: readonly Tool[]): number => prefixOf(PROTOCOLS.native, tools, null).tokens;
+
 /** Aborting a run with this (as the signal's reason) ends it with status `error` and this message, e.g. the database is full. */
 export class RunError extends Error {
   override name = 'RunError';
@@ -259,6 +262,20 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     else if (d.kind === 'text' && protocol.name === 'native') emit({ type: 'text_delta', kind: 'text', text: d.text });
   };
 
+  /**
+   * The approval's question for the arguments the user edited (the card and the trace show what was done,
+   * not what the model proposed); nothing when the tool has no question or the edits do not read.
+   */
+  const restated = (tool: Tool, edited: unknown): { message?: string } => {
+    if (!tool.confirm) return {};
+    try {
+      const parsed = tool.input.safeParse(edited);
+      return parsed.success ? { message: tool.confirm(parsed.data, ctx) } : {};
+    } catch {
+      return {};
+    }
+  };
+
   /** Asks the user about a call, with the events the UI and the trace show. */
   const askUser = (call: PendingCall) => async (tool: Tool, question: string): Promise<ApprovalAnswer> => {
     const ask: ApprovalRequest = { approvalId: `ap${++approvals}`, callId: call.id, tool: tool.name, args: call.args, message: question, ...(tool.approvalForm ? { form: tool.approvalForm } : {}) };
@@ -266,7 +283,7 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
     emit({ type: 'approval_requested', ...ask });
     const answer = answerOf(await abortable(pending, signal));
     const edits = answer.args !== undefined && answer.decision !== 'decline' ? describeEdits(call.args, answer.args) : null;
-    emit({ type: 'approval_resolved', approvalId: ask.approvalId, decision: answer.decision, ...(edits ? { args: answer.args, edits } : {}) });
+    emit({ type: 'approval_resolved', approvalId: ask.approvalId, decision: answer.decision, ...(edits ? { args: answer.args, edits, ...restated(tool, answer.args) } : {}) });
     return edits ? answer : { decision: answer.decision };
   };
 
@@ -314,7 +331,8 @@ export async function runAgent(o: RunAgentOptions): Promise<RunOutcome> {
         : { role: 'assistant', content: JSON.stringify({ thought: '', action: { ...(r.args && typeof r.args === 'object' ? r.args : {}), type: r.tool } }) },
     );
     const edits = r.editedArgs !== undefined && r.decision !== 'decline' ? describeEdits(r.args, r.editedArgs) : null;
-    emit({ type: 'approval_resolved', approvalId: r.approvalId, decision: r.decision, ...(edits ? { args: r.editedArgs, edits } : {}) });
+    const resumed = byName.get(r.tool);
+    emit({ type: 'approval_resolved', approvalId: r.approvalId, decision: r.decision, ...(edits ? { args: r.editedArgs, edits, ...(resumed ? restated(resumed, r.editedArgs) : {}) } : {}) });
     let content: string;
     if (r.decision === 'decline') {
       content = JSON.stringify({ error: `the user declined ${r.tool}`, hint: 'do not try it again in this run; tell the user what you wanted to do, or go on without it' });

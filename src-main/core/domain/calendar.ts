@@ -586,8 +586,53 @@ export const removeCalendar = implement('calendars.remove', (cs, input: { calend
   return { value: resolveCalendar(db, r.value.id), summary: `Removed calendar ${quote(r.value.name)}` };
 });
 
+/** Renames a calendar (Personal too): logged, undoable; the name stays unique among live calendars. */
+export const renameCalendar = implement('calendars.rename', (cs, input: { calendar: string; name: string }, db) =>
+  named.rename(cs, db, 'calendars', input.calendar, input.name),
+);
+
 /** The calendar operations (the `tidy cal` commands are in src-main/cli/commands/calendar.ts). */
-export const CALENDAR_OPERATIONS = [bookEvent, moveEvent, cancelEvent, importCalendar, removeCalendar];
+export const CALENDAR_OPERATIONS = [bookEvent, moveEvent, cancelEvent, importCalendar, removeCalendar, renameCalendar];
+
+/** How far "next event" / "previous event" look, in growing steps (a dense week is found without expanding decades). */
+const ADJACENT_WINDOWS_DAYS = [14, 92, 366, 5 * 366, 50 * 366];
+
+/**
+ * The first occurrence starting at or after `atMs` (`next`), or the last one starting before it
+ * (`previous`), in every live calendar, recurring events expanded; null when there is none within 50 years.
+ * A single event found by SQL bounds the search, so a calendar of past one-off events is one query.
+ */
+export function adjacentEvent(db: Db, q: { atMs: number; direction: 'next' | 'previous'; zone?: string }): CalendarEvent | null {
+  const zone = q.zone ?? localZone();
+  const next = q.direction === 'next';
+  const at = q.atMs;
+  if (!Number.isFinite(at)) return null;
+  // Whichever one-off event is nearest: no recurring occurrence beyond it can be the answer.
+  const single = cached(
+    db,
+    `SELECT e.start_ms AS t FROM events e JOIN calendars c ON c.id = e.calendar_id
+      WHERE c.archived_at IS NULL AND e.cancelled_at IS NULL AND e.rrule IS NULL AND e.start_ms ${next ? '>=' : '<'} ?
+      ORDER BY e.start_ms ${next ? 'ASC' : 'DESC'} LIMIT 1`,
+  ).get(at) as { t: number } | undefined;
+  let best: { r: JoinedRow; startMs: number; endMs: number; occurrence: string | null } | null = null;
+  for (const days of ADJACENT_WINDOWS_DAYS) {
+    const reach = days * 86_400_000;
+    let fromMs = next ? at : at - reach;
+    let toMs = next ? at + reach : at;
+    // Widened by the search's own margin, so the single event found above is inside the window.
+    if (single) {
+      if (next) toMs = Math.min(toMs, single.t + 1);
+      else fromMs = Math.max(fromMs, single.t);
+    }
+    forEachOccurrence(db, { fromMs, toMs, zone }, (r, startMs, endMs, occurrence) => {
+      if (next ? startMs < at : startMs >= at || startMs < fromMs) return;
+      if (!best || (next ? startMs < best.startMs : startMs > best.startMs)) best = { r, startMs, endMs, occurrence };
+    });
+    if (best || (single && (next ? toMs > single.t : fromMs <= single.t))) break;
+  }
+  const found = best as { r: JoinedRow; startMs: number; endMs: number; occurrence: string | null } | null;
+  return found ? toEvent(found.r, found.startMs, found.endMs, found.occurrence, zone) : null;
+}
 
 // --- export -------------------------------------------------------------------------------------------
 

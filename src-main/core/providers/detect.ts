@@ -51,6 +51,8 @@ function lookup(preset: PresetId, baseUrl: string): ReturnType<typeof connection
 export function listModels(baseUrl: string, options: { preset?: PresetId; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ConnectionReport> {
   return testConnection(lookup(options.preset ?? 'custom', baseUrl), {
     timeoutMs: options.timeoutMs ?? 10_000,
+    // Only the list: the model is not chosen yet (Test and use reads its context window).
+    context: false,
     ...(options.signal ? { signal: options.signal } : {}),
   });
 }

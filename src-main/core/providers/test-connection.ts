@@ -3,14 +3,17 @@
  * listening, DNS, timeout, TLS, a rejected key, a web page instead of the API — or the models it lists and
  * whether the configured one is among them. Plain fetch rather than the SDK, to see the raw answer.
  */
-import { ConnectionReport, parseEndpointUrl, PRESETS, type ConnectionProblem, type KeySource } from '../../../src-shared/providers';
+import { ConnectionReport, parseEndpointUrl, PRESETS, type ConnectionProblem, type ContextReport, type KeySource } from '../../../src-shared/providers';
 import { timeLimit } from '../abort';
 import { ApiKeyError, redactSecret } from '../secrets/api-key';
 import { authHeaders, type Connection } from './connection';
+import { readContextWindow, readsContextWindow } from './context-window';
 
 export interface TestConnectionOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Read a local server's context window for the model (default true; a mere look at the model list skips it). */
+  context?: boolean;
 }
 
 const MAX_BODY = 8 * 1024 * 1024;
@@ -227,5 +230,14 @@ export async function testConnection(conn: Connection, options: TestConnectionOp
       : null;
   const what = `${all.length} model${all.length === 1 ? '' : 's'} listed`;
   const modelNote = modelListed === true ? `, '${conn.model}' among them` : modelListed === null ? ` (Azure lists base models, not deployments: '${conn.model}' is not checked)` : '';
-  return report({ ok: true, status, models, modelCount: all.length, modelListed, warning, message: `connected to ${where}: ${what}${modelNote}` });
+  // A local server runs the model with a context window of its own: read it, so a small one is said before it cuts requests.
+  let context: ContextReport | null = null;
+  if (options.context !== false && modelListed !== false && readsContextWindow(preset.id)) {
+    const left = Math.max(500, Math.min(5_000, timeoutMs - (performance.now() - started)));
+    const w = await readContextWindow(conn, { timeoutMs: left, ...(options.signal ? { signal: options.signal } : {}) });
+    context = w.known
+      ? { tokens: w.tokens, modelMax: w.modelMax, source: w.source, promptTokens: null, budget: null, tooSmall: false, note: `context window ${w.tokens.toLocaleString('en')} tokens (${w.source})` }
+      : { tokens: null, modelMax: null, source: w.reason, promptTokens: null, budget: null, tooSmall: false, note: `context window unknown: ${w.reason}` };
+  }
+  return report({ ok: true, status, models, modelCount: all.length, modelListed, warning, message: `connected to ${where}: ${what}${modelNote}`, context });
 }

@@ -1,7 +1,7 @@
 /**
  * The Calendar view: a week or a day of every calendar's events, coloured by calendar (the legend lists
  * the calendars, with Remove for imported ones), free time within working hours, today and now marked.
- * Keys (outside text fields, from src-renderer/ui/keymaps.ts, which the help shows): ← / → or PageUp /
+ * Keys (outside text fields, from src-renderer/ui/keymaps.ts, which the help shows): N / P the next / previous event, ← / → or PageUp /
  * PageDown the previous / next week or day, T today, W week, D day, Esc closes an event's details. An .ics file is imported from the picker or by dropping it on the view.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type DragEvent, type KeyboardEvent } from 'react';
@@ -11,7 +11,7 @@ import { isTyping } from '../../ui/shortcuts';
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
 import { ProblemAlert, ViewHead } from '../../ui/common';
-import { addLocalDays, daysOf, DEFAULT_WORKING_HOURS, parseWorkDays, type WorkingHours } from './layout';
+import { addLocalDays, daysOf, DEFAULT_WORKING_HOURS, localDateOf, parseWorkDays, type WorkingHours } from './layout';
 import { EventDetails } from './EventDetails';
 import { formatDay, personOf, type CalEvent, type CalendarInfo } from './model';
 import { WeekGrid } from './WeekGrid';
@@ -50,6 +50,7 @@ export function CalendarView() {
   const stepCalendar = useApp((s) => s.stepCalendar);
   const importCalendar = useApp((s) => s.importCalendar);
   const refuseImport = useApp((s) => s.refuseImport);
+  const goToEvent = useApp((s) => s.goToEvent);
 
   const [selected, setSelected] = useState<{ id: string; opener: HTMLElement | null } | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -109,6 +110,8 @@ export function CalendarView() {
     else if (action === 'today') void stepCalendar(0);
     else if (action === 'week') void showCalendarAt(calAnchor, 'week');
     else if (action === 'day') void showCalendarAt(calAnchor, 'day');
+    else if (action === 'nextEvent') void goToEvent('next');
+    else if (action === 'previousEvent') void goToEvent('previous');
     else return;
     e.preventDefault();
   };
@@ -157,6 +160,26 @@ export function CalendarView() {
           <button type="button" className="btn small" aria-keyshortcuts="ArrowRight PageDown" onClick={() => void stepCalendar(1)} aria-label={`Next ${unit}`} title={`Next ${unit} (→)`}>
             ›
           </button>
+        </div>
+        {/* An imported calendar may have nothing near today: these find its events wherever they are. */}
+        <div className="row cal-jump">
+          <button type="button" className="btn small" aria-keyshortcuts="P" onClick={() => void goToEvent('previous')} title="The last event before the shown days (P)">
+            ‹ Previous event
+          </button>
+          <button type="button" className="btn small" aria-keyshortcuts="N" onClick={() => void goToEvent('next')} title="The first event after the shown days (N)">
+            Next event ›
+          </button>
+          <input
+            type="date"
+            className="input small"
+            aria-label="Go to date"
+            title="Go to date"
+            value={localDateOf(days[0]!)}
+            onChange={(e) => {
+              const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(e.target.value);
+              if (m) void showCalendarAt(new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])).getTime());
+            }}
+          />
         </div>
         <div className="row cal-modes" role="group" aria-label="Show">
           <button type="button" className="btn small" aria-pressed={calMode === 'week'} aria-keyshortcuts="W" onClick={() => void showCalendarAt(calAnchor, 'week')}>
@@ -222,14 +245,19 @@ export function CalendarView() {
   );
 }
 
-/** The calendars with their colours; an imported one can be removed (an action in the log: Ctrl+Z brings it back). */
+/**
+ * The calendars with their colours; each can be renamed, an imported one removed (actions in the log:
+ * Ctrl+Z brings the old name or the calendar back).
+ */
 function CalendarLegend({ calendars }: { calendars: CalendarInfo[] }) {
   const removeCalendar = useApp((s) => s.removeCalendar);
+  const [renaming, setRenaming] = useState<string | null>(null);
   if (calendars.length === 0) return null;
   return (
     <ul className="cal-legend" aria-label="Calendars">
       {calendars.map((c) => {
         const who = personOf(c);
+        if (renaming === c.id) return <RenameCalendar key={c.id} calendar={c} done={() => setRenaming(null)} />;
         return (
           <li key={c.id} className={c.kind === 'imported' ? 'removable' : undefined} style={{ '--cal-colour': c.colour } as CSSProperties}>
             <span className="cal-swatch" aria-hidden="true" />
@@ -240,6 +268,9 @@ function CalendarLegend({ calendars }: { calendars: CalendarInfo[] }) {
                 , {c.readOnly ? 'imported, read-only' : 'yours'}, {c.events.toLocaleString()} {c.events === 1 ? 'event' : 'events'}
               </span>
             </span>
+            <button type="button" className="btn small ghost" aria-label={`Rename calendar ${c.name}`} title="Rename this calendar (undo with Ctrl+Z)" onClick={() => setRenaming(c.id)}>
+              Rename
+            </button>
             {c.kind === 'imported' && (
               <button type="button" className="btn small ghost" aria-label={`Remove calendar ${c.name}`} title="Remove this calendar (undo with Ctrl+Z)" onClick={() => void removeCalendar(c.id)}>
                 Remove
@@ -253,5 +284,66 @@ function CalendarLegend({ calendars }: { calendars: CalendarInfo[] }) {
         <span>Free: your own time in working hours</span>
       </li>
     </ul>
+  );
+}
+
+/** A calendar's name in a field: Enter or Save renames it, Esc or Cancel leaves it; a refusal stays by the field. */
+function RenameCalendar({ calendar, done }: { calendar: CalendarInfo; done: () => void }) {
+  const renameCalendar = useApp((s) => s.renameCalendar);
+  const [name, setName] = useState(calendar.name);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const errorId = useId();
+  const save = async () => {
+    if (busy) return;
+    if (name.trim() === calendar.name) return done();
+    setBusy(true);
+    const p = await renameCalendar(calendar.id, name);
+    setBusy(false);
+    if (p) setProblem(p);
+    else done();
+  };
+  return (
+    <li className="cal-rename" style={{ '--cal-colour': calendar.colour } as CSSProperties}>
+      <form
+        className="cal-rename-form"
+        aria-label={`Rename calendar ${calendar.name}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+      <span className="cal-swatch" aria-hidden="true" />
+      <input
+        className="input small"
+        aria-label={`New name for calendar ${calendar.name}`}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? errorId : undefined}
+        value={name}
+        maxLength={120}
+        autoFocus
+        onChange={(e) => setName(e.target.value)}
+        onKeyDown={(e) => {
+          // Esc leaves the field as it was; the view's own Esc (close the event's details) is not meant here.
+          if (actionOf(CALENDAR_KEYS, e.key) !== 'close') return;
+          e.preventDefault();
+          e.stopPropagation();
+          done();
+        }}
+      />
+      <button type="submit" className="btn small" disabled={busy || !name.trim()}>
+        Save
+      </button>
+      <button type="button" className="btn small ghost" onClick={done}>
+        Cancel
+      </button>
+      {problem && (
+        <span id={errorId} className="field-error" role="alert">
+          {problem.message}
+          {problem.hint ? ` — ${problem.hint}` : ''}
+        </span>
+      )}
+      </form>
+    </li>
   );
 }

@@ -132,7 +132,7 @@ export const WeekGrid = memo(function WeekGrid({ days, events, hours, ownCalenda
         </div>
       </div>
       {days.length === 1 && perDay[0]!.length === 0 && allDay.placed.length === 0 && <p className="cal-none">Nothing on {formatDay(days[0]!)}.</p>}
-      {days.length > 1 && events.length === 0 && <p className="cal-none">Nothing this week. Import a calendar (.ics), or ask Tidy to book something.</p>}
+      {days.length > 1 && events.length === 0 && <p className="cal-none">Nothing this week. Next event or Previous event finds the nearest ones; or import a calendar (.ics), or ask Tidy to book something.</p>}
     </div>
   );
 });

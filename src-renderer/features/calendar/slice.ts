@@ -4,16 +4,16 @@
  * approval card's event form (sent as `args` with the approval, src-renderer/features/chat/slice.ts).
  */
 import { BridgeError } from '../../../src-shared/bridge';
-import type { ImportReport } from '../../../src-shared/calendar';
+import type { CalendarEvent, ImportReport } from '../../../src-shared/calendar';
 import type { Task } from '../../../src-shared/domain';
 import { toProblem, type Problem } from '../../lib/problem';
 import { sendFile, type FileLike } from '../../lib/upload';
 import type { EditedArgs } from './approval';
-import { addLocalDays, daysOf, step } from './layout';
+import { addLocalDays, daysOf, parseEventTime, step } from './layout';
 import { toEvents, type CalEvent, type CalendarInfo } from './model';
 import { createCoalescer } from '../../lib/coalesce';
 import { idle, loadInto, type Loadable } from '../../store/loadable';
-import { request } from '../../store/request';
+import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
 export type CalendarMode = 'week' | 'day';
@@ -57,6 +57,13 @@ export interface CalendarSlice {
   /** A file that cannot be sent (too big, not text): its refusal, shown like the core's; null dismisses. */
   refuseImport(refusal: { fileName: string; problem: Problem } | null): void;
   removeCalendar(id: string): Promise<boolean>;
+  /** Renames a calendar (logged, undoable): null when it worked, else the problem for the field. */
+  renameCalendar(id: string, name: string): Promise<Problem | null>;
+  /**
+   * Shows the week (or day) of the nearest event after the shown range (`next`) or before it
+   * (`previous`), in any calendar; when there is none, a notice says so. The event found, or null.
+   */
+  goToEvent(direction: 'next' | 'previous'): Promise<CalendarEvent | null>;
   setApprovalEdit(key: string, edit: ApprovalEdit | null): void;
   loadLinkedTask(taskId: string): Promise<void>;
 }
@@ -146,6 +153,26 @@ export const createCalendarSlice =
         const r = await request(get, () => api.invoke('calendars.remove', { calendar: id }));
         if (r.ok) get().notify(`Removed the calendar ${name} (Ctrl+Z undoes it)`);
         return r.ok;
+      },
+      renameCalendar: async (id, name) => {
+        const before = get().calendars.value?.find((c) => c.id === id)?.name ?? id;
+        const problem = await attempt(() => api.invoke('calendars.rename', { calendar: id, name }));
+        if (problem) return problem;
+        get().notify(`Renamed the calendar ${before} to ${name.trim()} (Ctrl+Z undoes it)`);
+        await get().loadCalendarsList();
+        return null;
+      },
+      goToEvent: async (direction) => {
+        const { from, to } = toRange(get().calAnchor, get().calMode);
+        const at = new Date(direction === 'next' ? to : from).toISOString();
+        const r = await request(get, () => api.invoke('events.adjacent', { at, direction }));
+        if (!r.ok) return null;
+        if (r.value === null) {
+          get().notify(direction === 'next' ? 'No later event in any calendar' : 'No earlier event in any calendar');
+          return null;
+        }
+        await get().showCalendarAt(parseEventTime(r.value.start));
+        return r.value;
       },
       loadLinkedTask: (taskId) =>
         loadInto(set, 'linkedTask', async () => {

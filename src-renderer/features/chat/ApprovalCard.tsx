@@ -3,7 +3,7 @@ import type { ApprovalDecision } from '../../../src-shared/events';
 import { ALT } from '../../ui/shortcuts';
 import { composer, focusIfIdle, focusIsLost } from '../../lib/focus';
 import { toolLabel } from '../../lib/format';
-import type { Approval } from '../../lib/runs';
+import { changedFields, type Approval } from '../../lib/runs';
 import { approvalKey } from './slice';
 import { useApp } from '../../store/react';
 import type { Names } from '../../lib/words';
@@ -65,13 +65,14 @@ export function ApprovalCard({
       <h3 id={titleId}>
         {waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}
       </h3>
-      <p className={approval.form === 'plan' ? 'approval-plan' : undefined}>{approval.message}</p>
+      {/* Answered with edits: what was done (the values the call ran with), not what the model proposed. */}
+      <p className={approval.form === 'plan' ? 'approval-plan' : undefined}>{waiting ? approval.message : (approval.usedMessage ?? approval.message)}</p>
       {waiting && approval.form === 'event' ? (
         <EventApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} tool={approval.tool} args={approval.args} disabled={sent !== null} />
       ) : waiting && approval.form === 'plan' ? (
         <PlanApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} args={approval.args} disabled={sent !== null} />
       ) : (
-        <ArgList args={approval.args} names={names} />
+        <ArgList args={waiting ? approval.args : (approval.usedArgs ?? approval.args)} names={names} />
       )}
       {waiting ? (
         <>
@@ -93,7 +94,7 @@ export function ApprovalCard({
       ) : (
         <p className="muted" role="status">
           {approval.decision ? DECIDED[approval.decision] : 'Not answered: the request ended first'}
-          {approval.edits ? ` with your changes: ${approval.edits}` : ''}
+          {approval.edits ? ` with your changes to ${changedFields(approval.args, approval.usedArgs)}` : ''}
         </p>
       )}
     </div>

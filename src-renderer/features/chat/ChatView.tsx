@@ -49,6 +49,7 @@ function Thread() {
   const conversationId = useApp((s) => s.conversationId);
   const threadProblem = useApp((s) => s.thread.problem);
   const send = useApp((s) => s.send);
+  const setupReady = useApp((s) => s.setup.state === 'ready');
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -85,7 +86,10 @@ function Thread() {
     // Only when another conversation opens (rows and virtualizer change all the time).
   }, [conversationId]);
 
-  if (rows.length === 0) {
+  // A first message sent before any model works: the welcome stays (with the choice and fields the user
+  // filled in) while it is sent; a refusal is said there, a run that starts replaces it.
+  const firstWhileSetup = !setupReady && rows.length === 1 && rows[0]!.kind === 'sending';
+  if (rows.length === 0 || firstWhileSetup) {
     return (
       <div className="messages">
         {threadProblem ? (

@@ -256,8 +256,13 @@ const Step = memo(function Step({ event: e, names }: { event: TraceEvent; names:
       return (
         <li className="step ask">
           <div className="step-title">
-            {e.decision === 'decline' ? 'Declined' : e.decision === 'always' ? 'Approved (always allow)' : 'Approved'} {at}
+            {e.decision === 'decline' ? 'Declined' : e.decision === 'always' ? 'Approved (always allow)' : 'Approved'}
+            {e.edits ? ' with your changes' : ''} {at}
           </div>
+          {/* Edited on the card: the call ran with these values, and the model was told so. */}
+          {e.edits && e.message && <div className="step-text">{e.message.replace(/\?$/, '')}</div>}
+          {e.edits && argPairs(e.args).length > 0 && <ArgList className="args" args={e.args} names={names} />}
+          {e.edits && <div className="step-text muted">Tidy was told: {e.edits}</div>}
         </li>
       );
     case 'usage':

@@ -92,6 +92,7 @@ export function ProviderSection() {
             <>
               <strong>{report.ok ? `Connected in ${Math.round(report.elapsedMs)} ms` : 'Connection failed'}</strong> — {report.message}
               {report.warning && <p>{report.warning}</p>}
+              {report.context && !report.context.tooSmall && <p className="muted">{sentence(report.context.note)}</p>}
               {report.hint && <p className="muted">{report.hint}</p>}
             </>
           ) : (
@@ -155,3 +156,6 @@ export function ProviderSection() {
     </section>
   );
 }
+
+/** "context window …" → "Context window ….": a line of the report as a sentence. */
+const sentence = (line: string): string => `${line.charAt(0).toUpperCase()}${line.slice(1)}${/[.!?]$/.test(line) ? '' : '.'}`;

@@ -63,6 +63,8 @@ export interface SettingsSlice {
    * active one and tests it. `keySaved` tells the form whether it may forget the typed key.
    */
   setUpModel(plan: ModelPlan): Promise<{ report: ConnectionReport | null; problem: Problem | null; keySaved: boolean }>;
+  /** Uses the model "Test and use" connected to despite its warning (not listed, a small context window): the examples show. */
+  acceptSetup(report: ConnectionReport): void;
   /** Adds a profile from a preset (Settings); null when it worked, else the refusal. */
   addProfile(input: Input<'providers.add'>): Promise<Problem | null>;
   removeProfile(id: string): Promise<Problem | null>;
@@ -268,13 +270,15 @@ export const createSettingsSlice =
           set({ providers: loaded(profiles), settingErrors: {}, keyProblem: null });
           const report = await api.invoke('providers.test', { id: plan.id });
           set({ connection: { report, testing: false, problem: null } });
-          if (report.ok) set({ setup: { state: 'ready', report }, sendProblem: null });
+          // A warning that the first message would fail or be cut keeps the welcome, with "Use it anyway".
+          if (report.ok && !heldBack(report)) set({ setup: { state: 'ready', report }, sendProblem: null });
           void get().loadKeyStatus();
           return { report, problem: null, keySaved };
         } catch (e) {
           return { report: null, problem: toProblem(e), keySaved };
         }
       },
+      acceptSetup: (report) => set({ setup: { state: 'ready', report }, sendProblem: null }),
       addProfile: (input) =>
         attempt(async () => {
           await api.invoke('providers.add', input);
@@ -305,3 +309,6 @@ export const createSettingsSlice =
   };
 
 export { createTransferSlice, type TransferSlice } from './transfer-slice';
+
+/** A connection that works but whose model the server does not list, or whose context window cannot hold Tidy's prompt. */
+export const heldBack = (report: ConnectionReport): boolean => report.modelListed === false || report.context?.tooSmall === true;

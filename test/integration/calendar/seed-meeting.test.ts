@@ -100,6 +100,8 @@ describe('seed 004: booking a meeting with Alice and Bob', () => {
     expect(s.outcome.status).toBe('done');
     const resolved = s.events.find((e) => e.type === 'approval_resolved');
     expect(resolved).toMatchObject({ decision: 'approve', args: { title: 'Planning' } });
+    // The question restated for what was done: the card and the trace show the edited booking, not the model's.
+    expect(resolved).toMatchObject({ message: "Book 'Planning' on Tue 2030-11-12 10:30–11:00 with Alice, Bob?" });
     const booked = s.events.find((e) => e.type === 'tool_result' && e.tool === 'book_event') as { ok: boolean; result: Record<string, unknown> };
     expect(booked.ok).toBe(true);
     expect(booked.result).toMatchObject({ title: 'Planning', user_edits: "Before approving, the user changed title from 'Sync with Alice and Bob' to 'Planning'. The call ran with the user's values." });

@@ -188,6 +188,26 @@ describe.runIf(process.platform === 'linux')('without an OS keychain (no Secret 
     expectNoLeak(dir, runs, key);
   });
 
+  it('`config test` on a local Ollama reads the model’s context window: too small is a warning with what to do; a big one fits the budget', async () => {
+    const db = join(tempDir(), 'tidy.db');
+    let numCtx = 4096;
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url === '/v1/models') return res.end(JSON.stringify({ object: 'list', data: [{ id: 'qwen3:8b' }] }));
+      res.end(JSON.stringify({ parameters: `num_ctx ${numCtx}`, model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960 } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    fakes.push({ close: () => new Promise<void>((r) => server.close(() => r())) } as FakeOpenAI);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    expect((await tidy(db, ['config', 'profile', 'add', 'local', '--preset', 'ollama', '--base-url', url, '--model', 'qwen3:8b', '--use'], { env: NO_KEYCHAIN_ENV })).code).toBe(0);
+    const small = await tidy(db, ['config', 'test'], { env: NO_KEYCHAIN_ENV });
+    expect(small.code).toBe(0);
+    expect(small.stdout).toMatch(/\nwarning: context window 4,096 tokens \(the num_ctx of the model\): too small for Tidy's prompt of about [\d,]+ tokens .*give it a bigger num_ctx .*\n$/);
+    numCtx = 16_384;
+    const big = await tidy(db, ['config', 'test'], { env: NO_KEYCHAIN_ENV });
+    expect(big.stdout).toMatch(/\ncontext window 16,384 tokens \(the num_ctx of the model\); Tidy's prompt takes about [\d,]+, context budget 15,360 tokens\n$/);
+  }, 60_000);
+
   it('a cloud profile with no key at all fails before sending, in one line', async () => {
     const db = join(tempDir(), 'tidy.db');
     const r = await tidy(db, ['config', 'test'], { env: NO_KEYCHAIN_ENV });

@@ -235,3 +235,73 @@ describe('testConnection: the URL as stored by hand or by an older version', () 
     }
   });
 });
+
+describe('testConnection: a local server’s context window', () => {
+  /** A local server: /v1/models lists `model`, and `extra` answers the server's own API. */
+  async function local(extra: (req: IncomingMessage, res: ServerResponse, body: string) => void, model = 'qwen3:8b') {
+    return serve((req, res) => {
+      if (req.url === '/v1/models') return reply(200, JSON.stringify({ object: 'list', data: [{ id: model }] }))(req, res);
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8').slice(0, 10_000)));
+      req.on('end', () => extra(req, res, body));
+    });
+  }
+  const profile = (preset: 'ollama' | 'lmstudio' | 'llamacpp', baseUrl: string, model = 'qwen3:8b'): ProviderProfile => ({ id: preset, preset, baseUrl, model });
+
+  it('Ollama: num_ctx of the model over its own maximum, else Ollama’s default; asked with POST /api/show {model}', async () => {
+    let asked = '';
+    const withCtx = await local((req, res, body) => {
+      asked = `${req.method} ${req.url} ${body}`;
+      reply(200, JSON.stringify({ parameters: 'stop "<|im_end|>"\nnum_ctx 8192\ntemperature 0.6', model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960 } }))(req, res);
+    });
+    const r = await testConnection(await conn(profile('ollama', withCtx.url)));
+    expect(asked).toBe('POST /api/show {"model":"qwen3:8b"}');
+    expect(r.context).toMatchObject({ tokens: 8192, modelMax: 40960, source: 'the num_ctx of the model', tooSmall: false });
+    const bare = await local(reply(200, JSON.stringify({ parameters: 'stop "x"', model_info: { 'general.architecture': 'llama', 'llama.context_length': 131072 } })));
+    expect((await testConnection(await conn(profile('ollama', bare.url)))).context).toMatchObject({ tokens: 4096, modelMax: 131072, source: expect.stringMatching(/^Ollama's default/) });
+  });
+
+  it('LM Studio: the loaded context length, else the model’s maximum; llama.cpp: n_ctx of /props', async () => {
+    const lm = await local((req, res) => {
+      expect(req.url).toBe('/api/v0/models/qwen3%3A8b');
+      reply(200, JSON.stringify({ id: 'qwen3:8b', state: 'loaded', max_context_length: 32768, loaded_context_length: 4096 }))(req, res);
+    });
+    expect((await testConnection(await conn(profile('lmstudio', lm.url)))).context).toMatchObject({ tokens: 4096, modelMax: 32768 });
+    const cpp = await local(reply(200, JSON.stringify({ default_generation_settings: { n_ctx: 16384, temperature: 0.8 }, total_slots: 1 })));
+    expect((await testConnection(await conn(profile('llamacpp', cpp.url)))).context).toMatchObject({ tokens: 16384, modelMax: null });
+  });
+
+  it('hostile answers: huge, malformed, absurd or slow bodies give "unknown" in one line, bounded in time; the connection still works', async () => {
+    const cases: [string, (req: IncomingMessage, res: ServerResponse) => void, RegExp][] = [
+      ['huge', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(`{"parameters":"${'x'.repeat(600_000)}`);
+        res.end(`${'y'.repeat(600_000)}"}`);
+      }, /larger than 1 MB/],
+      ['malformed', reply(200, '{"parameters": "num_ctx 8192"'), /not JSON/],
+      ['absurd', reply(200, JSON.stringify({ parameters: 'num_ctx 99999999999999', model_info: { 'x.context_length': -5 } })), /^context window 4,096 tokens/],
+      ['error page', reply(500, '<html>oops</html>', 'text/html'), /answered 500/],
+      ['array', reply(200, '[1,2,3]'), /not answer a JSON object/],
+    ];
+    for (const [name, handler, note] of cases) {
+      const s = await local((req, res) => handler(req, res));
+      const r = await testConnection(await conn(profile('ollama', s.url)));
+      expect(r.ok, name).toBe(true);
+      expect(r.context?.note, name).toMatch(note);
+      expect(r.context?.note.split('\n'), name).toHaveLength(1);
+    }
+    const slow = await local(() => {});
+    const started = Date.now();
+    const r = await testConnection(await conn(profile('ollama', slow.url)), { timeoutMs: 1_000 });
+    expect(r).toMatchObject({ ok: true, context: { tokens: null, note: expect.stringMatching(/^context window unknown: no answer about the context window within/) } });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a cloud or custom endpoint is not asked', async () => {
+    const fake = await startFakeOpenAI({ models: ['fake-model'] });
+    cleanups.push(() => fake.close());
+    const r = await testConnection(await conn(custom(fake.url)));
+    expect(r.context ?? null).toBeNull();
+    expect(fake.requests.map((q) => q.path)).toEqual(['/v1/models']);
+  });
+});

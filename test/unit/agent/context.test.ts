@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { compactToBudget, dated, dateLine, estimateTokens } from '../../../src-main/core/agent/context';
 import { isObservation, OBSERVATION } from '../../../src-main/core/agent/protocols';
 import type { ChatMessage } from '../../../src-main/core/llm/port';
-import { addTask } from '../../../src-main/core';
+import { addTask, fitContextToModel, promptTokens, readSettings, TOOLS } from '../../../src-main/core';
+import { offeredTools } from '../../../src-main/core/tools';
+import type { ConnectionReport } from '../../../src-shared/providers';
 import { tempDb, userCtx } from '../../support/db';
 import { run, seedInbox } from '../../support/agent';
 import { call, calls, say, ScriptedModel } from '../../fakes/scripted-model';
@@ -87,5 +89,53 @@ describe('the context budget', () => {
       // Each request is the previous one plus what happened since, except where a result was shortened.
       expect(req.cacheKey).toBe(model.requests[0]!.cacheKey);
     }
+  });
+});
+
+describe('the context window of a local model (Test and use, tidy config test)', () => {
+  const report = (tokens: number | null): ConnectionReport => ({
+    ok: true,
+    problem: null,
+    message: 'connected',
+    hint: '',
+    url: 'http://127.0.0.1:11434/v1/models',
+    status: 200,
+    keySource: null,
+    models: ['m'],
+    modelCount: 1,
+    model: 'm',
+    modelListed: true,
+    warning: null,
+    elapsedMs: 1,
+    context: { tokens, modelMax: null, source: 'the num_ctx of the model', promptTokens: null, budget: null, tooSmall: false, note: '' },
+  });
+
+  it('warns in one line, with what to do, when the window cannot hold Tidy’s prompt (the size measured above) and the answer', () => {
+    const { db } = tempDb();
+    const prompt = promptTokens(offeredTools(TOOLS, readSettings(db)));
+    expect(prompt).toBeGreaterThan(2_000);
+    const r = fitContextToModel(db, report(4096), 'ollama');
+    expect(r.context).toMatchObject({ tooSmall: true, promptTokens: prompt, budget: null });
+    expect(r.warning).toMatch(/^context window 4,096 tokens \(the num_ctx of the model\): too small for Tidy's prompt of about [\d,]+ tokens .* give it a bigger num_ctx/);
+    expect(r.warning!.split('\n')).toHaveLength(1);
+    expect(readSettings(db).contextTokens).toBe(16_000); // nothing fitted to a window that cannot work
+    expect(fitContextToModel(db, report(4096), 'llamacpp').warning).toMatch(/-c 16384/);
+  });
+
+  it('fits the context budget to the window: lowered when over it, back up to the default when there is room, untouched for another profile', () => {
+    const { db } = tempDb();
+    const window = promptTokens(offeredTools(TOOLS, readSettings(db))) + 1_024 + 3_000;
+    const small = fitContextToModel(db, report(window), 'lmstudio');
+    expect(small.warning).toBeNull();
+    expect(small.context).toMatchObject({ tooSmall: false, budget: window - 1_024 });
+    expect(readSettings(db).contextTokens).toBe(window - 1_024);
+    expect(small.context!.note).toMatch(/context budget [\d,]+ tokens$/);
+    expect(fitContextToModel(db, report(131_072), 'lmstudio').context!.budget).toBe(16_000);
+    expect(readSettings(db).contextTokens).toBe(16_000);
+    fitContextToModel(db, report(window), 'lmstudio', { fit: false });
+    expect(readSettings(db).contextTokens).toBe(16_000);
+    // Unknown windows and failed tests change nothing.
+    expect(fitContextToModel(db, report(null), 'ollama')).toEqual(report(null));
+    expect(readSettings(db).contextTokens).toBe(16_000);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BridgeError } from '../../../../../src-shared/bridge';
 import type { CalendarInfo, ImportReport } from '../../../../../src-shared/calendar';
 import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
-import { replay } from '../../../../../src-renderer/lib/runs';
+import { changedFields, replay } from '../../../../../src-renderer/lib/runs';
 import { approvalKey } from '../../../../../src-renderer/features/chat/slice';
 import { createUploads } from '../../../../../src-main/host/uploads';
 import { fakeApi, flush } from '../../fake-api';
@@ -114,8 +114,11 @@ describe('an approval answered with edits', () => {
     const run = replay([
       { type: 'run_started', runId: 'r1', seq: 0, at, conversationId: 'c1', request: 'Book it', model: 'm', baseUrl: 'http://127.0.0.1:9/v1', protocol: 'native' },
       { type: 'approval_requested', runId: 'r1', seq: 1, at, approvalId: 'ap1', callId: 'call1', tool: 'book_event', args: { title: 'Sync' }, message: 'Book “Sync”?' },
-      { type: 'approval_resolved', runId: 'r1', seq: 2, at, approvalId: 'ap1', decision: 'approve', args: { title: 'Planning' }, edits: 'title “Sync” → “Planning”' },
+      { type: 'approval_resolved', runId: 'r1', seq: 2, at, approvalId: 'ap1', decision: 'approve', args: { title: 'Planning' }, edits: 'title “Sync” → “Planning”', message: 'Book “Planning”?' },
     ]);
     expect(run?.approvals[0]).toMatchObject({ decision: 'approve', edits: 'title “Sync” → “Planning”' });
+    // What was done, for the answered card: the arguments the call ran with and the question restated for them.
+    expect(run?.approvals[0]).toMatchObject({ args: { title: 'Sync' }, usedArgs: { title: 'Planning' }, usedMessage: 'Book “Planning”?' });
+    expect(changedFields({ title: 'Sync', start: 'a', end: 'b' }, { title: 'Planning', start: 'c', end: 'b' })).toBe('title and start');
   });
 });

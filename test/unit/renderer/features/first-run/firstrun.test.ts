@@ -72,6 +72,27 @@ describe('first-run setup in the store', () => {
     expect(store.getState()).toMatchObject({ setup: { state: 'ready' }, sendProblem: null, keyProblem: null });
   });
 
+  it('a model whose context window cannot hold Tidy’s prompt keeps the welcome until "Use it anyway"', async () => {
+    const local: ProviderProfile = { id: 'ollama', preset: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b' };
+    const small: ConnectionReport = {
+      ...report(true),
+      context: { tokens: 4096, modelMax: 40960, source: 'the num_ctx of the model', promptTokens: 3600, budget: null, tooSmall: true, note: 'context window 4,096 tokens: too small' },
+    };
+    const fake = fakeApi({
+      'providers.list': () => ({ profiles: [openai, local], active: 'openai' }),
+      'providers.update': () => local,
+      'providers.use': () => ({ profiles: [openai, local], active: 'ollama' }),
+      'providers.test': () => small,
+      'keys.status': () => status,
+    });
+    const store = createAppStore({ api: fake.api });
+    const r = await store.getState().setUpModel({ id: 'ollama', preset: 'ollama', baseUrl: local.baseUrl, model: 'qwen3:8b' });
+    expect(r.report?.context?.tooSmall).toBe(true);
+    expect(store.getState().setup.state).not.toBe('ready');
+    store.getState().acceptSetup(small);
+    expect(store.getState().setup).toEqual({ state: 'ready', report: small });
+  });
+
   it('switching the profile clears what was said about the last one and checks again', async () => {
     const fake = fakeApi({ 'providers.use': () => ({ profiles: [openai], active: 'openai' }) });
     const store = createAppStore({ api: fake.api });
