@@ -12,6 +12,7 @@ import { SearchKind } from './entities';
 import { ActionEntry, ActionSource, Comment, DueDate, List, ListItem, Project, Section, Task, TaskStatus } from './domain';
 import { CalendarEvent, CalendarInfo, DateTimeText, FreeSlot, ImportReport } from './calendar';
 import { MAX_UPLOAD_BYTES, UPLOAD_PART_BYTES } from './bounds';
+import { TOPICS } from './topics';
 import { DATA_TOPICS, Id, mutationOutput, Name, OPERATIONS, Ref, Text, Topic, type AnyOperationSpec } from './operations';
 import { AgentEvent, ApprovalDecision, RunInfo } from './events';
 import { PendingApproval } from './approvals';
@@ -563,6 +564,16 @@ export const channels = {
   },
   /** A routine's runs (or every routine's), newest first. */
   'routines.history': { input: z.object({ routine: Id.optional(), limit: z.number().int().min(1).max(500).optional() }), output: z.array(RoutineRun) },
+  /**
+   * Replaces the database with an uploaded backup (a .db Tidy made) or JSON export: checked first (a bad
+   * file changes nothing), refused while another Tidy process has the database open; the current database
+   * is kept aside (`keptAt`), and every view reloads. A restored file's MCP servers come in switched off.
+   */
+  'data.restore': {
+    input: z.object({ upload: UploadId }),
+    output: z.object({ keptAt: z.string().nullable(), schemaVersion: z.number().int(), from: z.enum(['backup', 'export']) }),
+    changes: TOPICS,
+  },
 } as const satisfies Record<string, ChannelDef>;
 
 /** Views may be stale: refetch what shows these topics. */

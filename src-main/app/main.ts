@@ -63,8 +63,8 @@ async function start(): Promise<void> {
   const log = (line: string): void => console.log(line);
   const nativeBinding = await ensureNativeBinding('better-sqlite3', log);
   const dbPath = resolveDbPath(undefined);
-  const db = openDatabase(dbPath, { verify: 'always', holder: 'the Tidy app', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS, ...(nativeBinding ? { nativeBinding } : {}) });
-  scheduleAutoBackups(db, dbPath, (line) => console.warn(`Tidy: ${line}`));
+  const open = () => openDatabase(dbPath, { verify: 'always', holder: 'the Tidy app', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS, ...(nativeBinding ? { nativeBinding } : {}) });
+  const db = open();
   // Without keytar Tidy still runs: Electron's safeStorage stands in where the OS really encrypts (never
   // basic_text); else the keychain store reports it unavailable, and a key for this session only or
   // OPENAI_API_KEY stands in.
@@ -72,7 +72,9 @@ async function start(): Promise<void> {
     createKeychainStore({ load: electronKeytar(ensureNativeBinding('keytar', log)) }),
     createSafeStorageSecretStore(safeStorage, join(app.getPath('userData'), 'keys.sealed.json')),
   ]);
-  const host = createHost({ db, secrets, env: process.env, owner: 'the Tidy app' }, { reminders: true, routines: true });
+  // A restore from Settings closes the database and opens the restored file the same way (host/index.ts): use host.db from here on.
+  const host = createHost({ db, secrets, env: process.env, owner: 'the Tidy app' }, { reminders: true, routines: true, reopen: open, ...(nativeBinding ? { nativeBinding } : {}) });
+  scheduleAutoBackups(() => host.db, dbPath, (line) => console.warn(`Tidy: ${line}`));
   registerIpc(ipcMain, host.dispatch, isOurRenderer);
   forwardEvents(host.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
 
@@ -95,7 +97,7 @@ async function start(): Promise<void> {
   let applied: string | null = null;
   const applyShortcut = (): void => {
     // Read by name: an older database or settings schema may not know the key yet.
-    const settings: Record<string, unknown> = readSettings(db);
+    const settings: Record<string, unknown> = readSettings(host.db);
     const wanted = typeof settings['quickCaptureShortcut'] === 'string' ? settings['quickCaptureShortcut'] : DEFAULT_SHORTCUT;
     // A commit by another process reports every topic, settings included (host/index.ts): act only when this
     // setting has changed, or a refused shortcut would be tried and reported again on every such commit.
@@ -123,7 +125,7 @@ async function start(): Promise<void> {
     globalShortcut.unregisterAll();
     void host.close().finally(() => {
       closed = true;
-      db.close();
+      host.db.close();
       app.quit();
     });
   });

@@ -70,7 +70,8 @@ import {
   type Tool,
 } from '../core/agent';
 import { archiveConversation, exportConversation, renameConversation } from '../core/conversations';
-import { backupNow, describePlan, exportJson, exportMarkdown, importTodoist, lastBackup, planTodoistImport, readTodoistFiles, type TodoistPlan } from '../core/data';
+import { backupNow, describePlan, exportJson, exportMarkdown, importTodoist, lastBackup, planTodoistImport, readTodoistFiles, type RestoreResult, type TodoistPlan } from '../core/data';
+import { stageRestoreFile } from './restore';
 import { StoreError } from '../core/store/db';
 import { connectionModel } from '../core/providers/connection';
 import type { Model } from '../core/llm/port';
@@ -115,6 +116,13 @@ export interface HostDeps {
   uploads?: Uploads;
   /** Who runs routines here, for their history: "tidy serve", "the Tidy app". */
   owner?: string;
+  /**
+   * Replaces the database with a checked Tidy database file and opens it again (the host's, host/index.ts);
+   * without it `data.restore` refuses.
+   */
+  restore?: (path: string) => RestoreResult;
+  /** The better-sqlite3 binding of the desktop app, for files a restore opens. */
+  nativeBinding?: string;
 }
 
 /** What the host adds: where events go, and the runs going on in this process. */
@@ -403,6 +411,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }),
     'data.lastBackup': () => lastBackup(db.name),
     'data.backupNow': () => refusing(() => backupNow(db, db.name)),
+    'data.restore': (i) =>
+      refusing(() => {
+        const restore = deps.restore ?? fail('this window cannot restore its database', 'quit Tidy and run: tidy restore <file>');
+        const staged = stageRestoreFile(uploads.read(i.upload), deps.nativeBinding);
+        try {
+          const r = restore(staged.path);
+          return { keptAt: r.keptAt, schemaVersion: r.schemaVersion, from: staged.from };
+        } finally {
+          staged.dispose();
+        }
+      }),
     'data.export': ({ format }) => {
       let content = '';
       (format === 'json' ? exportJson : exportMarkdown)(db, { write: (chunk) => void (content += chunk) });

@@ -1,7 +1,8 @@
 // End to end: Settings → Your data in Chromium through `tidy serve`. The last backup and "Back up now";
 // importing a Todoist backup ZIP with the file picker (a preview first, nothing written until Import),
 // the import undone as one request; a malformed CSV refused with a message that says what to do; a file
-// many times one WebSocket frame imported whole (sent in parts, src-renderer/lib/upload.ts).
+// many times one WebSocket frame imported whole (sent in parts, src-renderer/lib/upload.ts); Restore from a
+// JSON export taking back a later change, and a bad file refused in one line.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +94,50 @@ describe('Settings → Your data', () => {
     await part.getByRole('alert').getByText(/Broken\.csv, line 3: PRIORITY "9" is not 1, 2, 3 or 4/).waitFor();
     await expect(part.getByRole('region', { name: 'Import preview' }).count()).resolves.toBe(0);
     expect(count(`SELECT count(*) AS n FROM tasks`)).toBe(0);
+  });
+
+  it('Restore: export, change something, restore the export: the change is gone; a bad file gives one line and changes nothing', async () => {
+    const data = page.getByRole('region', { name: 'Your data', exact: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), data.getByRole('button', { name: 'Export as JSON' }).click()]);
+    const exported = join(dir, download.suggestedFilename());
+    await download.saveAs(exported);
+
+    // The change: a task added in the Inbox, after the export.
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('button', { name: /^Inbox/ }).click();
+    await page.getByRole('textbox', { name: 'New inbox task' }).fill('Added after the export');
+    await page.getByRole('textbox', { name: 'New inbox task' }).press('Enter');
+    const inboxRow = page.getByRole('list', { name: 'Inbox tasks' }).getByRole('checkbox', { name: 'Added after the export', exact: true });
+    await inboxRow.waitFor();
+    const before = count(`SELECT count(*) AS n FROM tasks`);
+
+    await nav.getByRole('button', { name: 'Settings' }).click();
+    const part = page.getByRole('group', { name: 'Restore' });
+    // A bad file: one line, and nothing changes.
+    await part.getByLabel('Backup or JSON export to restore').setInputFiles({ name: 'notes.db', mimeType: 'application/octet-stream', buffer: Buffer.from('not a database at all') });
+    await part.getByRole('region', { name: 'Restore' }).getByRole('button', { name: 'Restore from notes.db' }).click();
+    await part.getByRole('alert').getByText(/^notes\.db is neither a Tidy backup/).waitFor();
+    expect(count(`SELECT count(*) AS n FROM tasks`)).toBe(before);
+
+    await part.getByLabel('Backup or JSON export to restore').setInputFiles(exported);
+    const confirm = part.getByRole('region', { name: 'Restore' });
+    await confirm.getByText(`Replace everything with ${download.suggestedFilename()}?`).waitFor();
+    await screenshot(page.getByRole('region', { name: 'Your data', exact: true }), 'data-restore-confirm');
+    await confirm.getByRole('button', { name: `Restore from ${download.suggestedFilename()}` }).click();
+    await part.getByRole('status').getByText(`Restored from ${download.suggestedFilename()}.`).waitFor({ timeout: 30_000 });
+    await part.getByText(/kept at .*tidy-before-restore-/).waitFor();
+    expect(count(`SELECT count(*) AS n FROM tasks WHERE content = 'Added after the export'`)).toBe(0);
+    expect(readdirSync(join(dir, 'backups')).some((n) => n.startsWith('tidy-before-restore-'))).toBe(true);
+
+    // The open views reload: the Inbox no longer shows it, and the host goes on working on the restored file.
+    await nav.getByRole('button', { name: /^Inbox/ }).click();
+    await page.getByRole('textbox', { name: 'New inbox task' }).waitFor();
+    await expect.poll(() => inboxRow.count()).toBe(0);
+    await page.getByRole('textbox', { name: 'New inbox task' }).fill('Added after the restore');
+    await page.getByRole('textbox', { name: 'New inbox task' }).press('Enter');
+    await expect.poll(() => count(`SELECT count(*) AS n FROM tasks WHERE content = 'Added after the restore'`)).toBe(1);
+    await nav.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Your data', level: 2, exact: true }).waitFor();
   });
 
   it('a 1 MB CSV (12,000 tasks) goes in parts, far past one frame of the web host, and imports whole', async () => {

@@ -177,6 +177,14 @@ describe('the first run in Chromium through tidy serve', () => {
     await nav('Settings').click();
     const profiles = page.getByRole('list', { name: 'Profiles' });
     await visible(profiles.getByRole('listitem').filter({ hasText: /^ollama/ }).getByText('(in use)'));
+    // The presets nobody uses wait behind "More providers".
+    expect(await profiles.getByRole('listitem').filter({ hasText: /^lmstudio/ }).count()).toBe(0);
+    const more = page.getByRole('button', { name: 'More providers (3)' });
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+    await more.click();
+    await visible(profiles.getByRole('listitem').filter({ hasText: /^lmstudio — LM Studio/ }));
+    await page.getByRole('button', { name: 'Fewer providers' }).click();
+    await expect.poll(() => profiles.getByRole('listitem').filter({ hasText: /^lmstudio/ }).count()).toBe(0);
     await page.getByRole('button', { name: 'Add a profile…' }).click();
     const form = page.getByRole('form', { name: 'Add a profile' });
     // Refused input stays in the form with the reason.

@@ -127,8 +127,25 @@ describe('the focus follows the user and what changed is said', () => {
   it('ticking a task with Space hands the focus to the next task and says so', async () => {
     await page.keyboard.press('Alt+2');
     await expect.poll(focused).toBe('h1:Inbox');
+    // The focused heading is underlined, not boxed like a text field.
+    const heading = page.getByRole('heading', { name: 'Inbox', level: 1 });
+    const look = await heading.evaluate((el) => {
+      const s = (globalThis as unknown as { getComputedStyle(e: unknown): { outlineStyle: string; textDecorationLine: string } }).getComputedStyle(el);
+      return { outline: s.outlineStyle, decoration: s.textDecorationLine };
+    });
+    expect(look).toEqual({ outline: 'none', decoration: 'underline' });
     const list = page.getByRole('list', { name: 'Inbox tasks' });
     await visible(list);
+    // Tab goes from task to task and stays in the list past the last one.
+    const names = await list.getByRole('checkbox').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+    await list.getByRole('checkbox').nth(names.length - 2).focus();
+    await page.keyboard.press('Tab');
+    await expect.poll(focused).toBe(`input:${names.at(-1)}`);
+    await page.keyboard.press('Tab');
+    await expect.poll(focused).toBe(`input:${names.at(-1)}`);
+    await expect.poll(() => status().innerText()).toContain('Last task.');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(focused).toBe(`input:${names.at(-2)}`);
     const first = list.getByRole('checkbox').first();
     const [ticked, next] = await list.getByRole('listitem').allInnerTexts();
     await first.focus();

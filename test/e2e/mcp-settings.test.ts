@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, writeSetting } from '../../src-main/core';
 import { REPO, TIDY_BIN, tidy } from '../support/cli';
 import { launchChromium, openPage, screenshot } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
@@ -72,22 +73,50 @@ describe('Settings: MCP servers and Wikipedia', () => {
     expect(await page.getByRole('combobox', { name: 'Approval for fake__echo' }).inputValue()).toBe('ask');
   });
 
-  it('adds, switches off and removes a server', async () => {
-    await page.getByRole('textbox', { name: 'Server name' }).fill('Bad Name');
+  it('adds a server (its name made lower_snake_case, an environment whose values are never shown back), switches one off and removes one', async () => {
+    await page.getByRole('textbox', { name: 'Server name' }).fill('!!!');
     await page.getByRole('textbox', { name: 'Command or URL' }).fill('npx -y notes-server');
     await page.getByRole('button', { name: 'Add server' }).click();
-    await page.getByRole('alert').filter({ hasText: 'lower_snake_case' }).waitFor();
-    await page.getByRole('textbox', { name: 'Server name' }).fill('notes');
+    await page.getByRole('alert').filter({ hasText: 'has no letters or digits' }).waitFor();
+    await page.getByRole('textbox', { name: 'Server name' }).fill('My Notes');
+    await page.getByText('Saved as my_notes').waitFor();
+    await page.getByRole('textbox', { name: 'Environment' }).fill('NOTES TOKEN');
     await page.getByRole('button', { name: 'Add server' }).click();
-    await expect.poll(() => Object.keys(settingsJson()['mcpServers'] as object)).toEqual(['fake', 'notes']);
+    await page.getByRole('alert').filter({ hasText: 'environment line 1: write NAME=value' }).waitFor();
+    await page.getByRole('textbox', { name: 'Environment' }).fill('NOTES_TOKEN=secret-token-123\nREGION=eu');
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await expect.poll(() => Object.keys(settingsJson()['mcpServers'] as object)).toEqual(['fake', 'my_notes']);
+    expect((settingsJson()['mcpServers'] as Record<string, { env: Record<string, string> }>)['my_notes']!.env).toEqual({ NOTES_TOKEN: 'secret-token-123', REGION: 'eu' });
+    const env = page.getByRole('list', { name: 'Environment of my_notes' });
+    await env.getByText('NOTES_TOKEN').waitFor();
+    expect(await env.innerText()).toContain('•••• (16 characters)');
+    expect(await page.locator('body').innerText()).not.toContain('secret-token-123');
     await page.getByRole('checkbox', { name: 'Use fake' }).click();
     await expect.poll(() => page.getByRole('checkbox', { name: 'Use fake' }).isChecked()).toBe(false);
-    await expect.poll(() => destinations().allInnerTexts()).toEqual([expect.any(String), expect.stringContaining('notes'), expect.stringContaining('Wikipedia')]);
+    await expect.poll(() => destinations().allInnerTexts()).toEqual([expect.any(String), expect.stringContaining('my_notes'), expect.stringContaining('Wikipedia')]);
     await screenshot(page, 'settings-mcp', { fullPage: true });
-    await page.getByRole('button', { name: 'Remove notes' }).click();
+    await page.getByRole('button', { name: 'Remove my_notes' }).click();
     await expect.poll(() => Object.keys(settingsJson()['mcpServers'] as object)).toEqual(['fake']);
     expect((settingsJson()['mcpServers'] as Record<string, { enabled: boolean }>)['fake']!.enabled).toBe(false);
     expect(problems).toEqual([]);
+  });
+
+  it('says when a server was switched off after failed starts; switching it on starts its count anew', async () => {
+    const servers = settingsJson()['mcpServers'] as Record<string, Record<string, unknown>>;
+    // As the core leaves it after the third failed start in a row (core/mcp/health.ts).
+    const db = openDatabase(dbPath);
+    try {
+      expect(writeSetting(db, 'mcpServers', { ...servers, fake: { ...servers['fake'], enabled: false, failures: 3 } }).ok).toBe(true);
+    } finally {
+      db.close();
+    }
+    // Another process's change: the window notices it (data_version) and shows the note.
+    await page.getByRole('note').filter({ hasText: 'Switched off: it failed to start 3 times in a row' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('checkbox', { name: 'Use fake' }).click();
+    const fake = () => (settingsJson()['mcpServers'] as Record<string, { enabled: boolean; failures?: number }>)['fake']!;
+    await expect.poll(() => fake().enabled).toBe(true);
+    expect(fake().failures ?? 0).toBe(0);
+    await expect.poll(() => page.getByRole('note').filter({ hasText: 'Switched off' }).count()).toBe(0);
   });
 
   it('shows another app’s MCP session in Actions as it happens, and undoes it there', async () => {

@@ -1,10 +1,10 @@
 import { onTestFinished } from 'vitest';
 import { createBridge, type Bridge } from '../../src-shared/bridge';
 import { channels, type ChannelName, type Input, type Output } from '../../src-shared/ipc';
-import { createHost, type Host } from '../../src-main/host';
+import { createHost, type Host, type HostOptions } from '../../src-main/host';
 import type { HostDeps } from '../../src-main/host/handlers';
 import { createMemoryTransport, type MemoryTransport } from '../../src-main/host/memory';
-import { createMemorySecretStore, type Db } from '../../src-main/core';
+import { createMemorySecretStore, openDatabase, type Db } from '../../src-main/core';
 import type { Model } from '../../src-main/core/llm/port';
 import { tempDb } from './db';
 
@@ -28,15 +28,16 @@ export interface TestHost {
   call<C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>>;
 }
 
-/** The real host (handlers, dispatcher, hub) on a fresh database, reached through the in-memory transport. */
-export function memoryHost(model?: Model): TestHost {
-  const { db } = tempDb();
-  const deps = testDeps(db, model);
-  const host = createHost(deps, { watchMs: 0 });
+/** The real host (handlers, dispatcher, hub) on a fresh database, reached through the in-memory transport. `db` is the host's of the moment (a restore replaces it). */
+export function memoryHost(model?: Model, options: Omit<HostOptions, 'watchMs'> = {}): TestHost {
+  const { db: first, path } = tempDb();
+  const deps = testDeps(first, model);
+  const host = createHost(deps, { watchMs: 0, reopen: () => openDatabase(path), ...options });
   const transport = createMemoryTransport(host.dispatch, host.hub);
   onTestFinished(async () => {
     transport.close();
     await host.close();
+    if (host.db !== first) host.db.close();
   });
   const api = createBridge(transport);
   const call = async <C extends ChannelName>(channel: C, input: Input<C>): Promise<Output<C>> => {
@@ -44,5 +45,14 @@ export function memoryHost(model?: Model): TestHost {
     channels[channel].output.parse(value);
     return value;
   };
-  return { db, deps, host, transport, api, call };
+  return {
+    get db() {
+      return host.db;
+    },
+    deps,
+    host,
+    transport,
+    api,
+    call,
+  };
 }

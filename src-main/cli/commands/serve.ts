@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveDbPath } from '../../core';
+import { openDatabase, resolveDbPath } from '../../core';
 import { scheduleAutoBackups } from '../../core/data';
 import { createHost, HOST_BUSY_TIMEOUT_MS } from '../../host';
 import { startWebHost } from '../../host/web';
@@ -53,8 +53,11 @@ export function registerServeCommand(program: Command, cli: Cli): void {
       const stopLogging = logProcessFaults();
       // A short busy timeout: requests that find the database locked wait on a timer (host/dispatch.ts).
       const db = cli.db({ verify: 'always', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS });
-      const stopBackups = scheduleAutoBackups(db, resolveDbPath(cli.globals.db), (line) => process.stderr.write(`tidy serve: ${line}\n`));
-      const host = createHost({ db, secrets: cliSecrets(), env: process.env, owner: 'tidy serve' }, { reminders: true, routines: true });
+      const dbPath = resolveDbPath(cli.globals.db);
+      // A restore from the window opens the file again the same way (host/index.ts).
+      const reopen = () => openDatabase(dbPath, { verify: 'always', holder: 'tidy serve', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS });
+      const host = createHost({ db, secrets: cliSecrets(), env: process.env, owner: 'tidy serve' }, { reminders: true, routines: true, reopen });
+      const stopBackups = scheduleAutoBackups(() => host.db, dbPath, (line) => process.stderr.write(`tidy serve: ${line}\n`));
       const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {
         stopBackups();
         await host.close();
@@ -71,6 +74,8 @@ export function registerServeCommand(program: Command, cli: Cli): void {
       stopBackups();
       await web.close();
       await host.close();
+      // The connection a restore opened is the host's; the first one is the CLI's (closed by it).
+      if (host.db !== db) host.db.close();
       stopLogging();
     });
 }

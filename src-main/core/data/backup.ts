@@ -41,7 +41,7 @@ function hasSqliteHeader(path: string): boolean {
  * full integrity_check, and a schema version from 1 up to this Tidy's. Returns the schema version, or
  * throws a StoreError whose message is one line naming the file. Opens the file read-only.
  */
-export function checkDatabaseFile(path: string, name = path): number {
+export function checkDatabaseFile(path: string, name = path, nativeBinding?: string): number {
   let st;
   try {
     st = statSync(path);
@@ -52,7 +52,7 @@ export function checkDatabaseFile(path: string, name = path): number {
   if (st.size < 100 || !hasSqliteHeader(path)) throw new StoreError(`${name} is not a SQLite database; pass a backup made by \`tidy backup\``);
   let db: Db | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
     const appId = db.pragma('application_id', { simple: true }) as number;
     if (appId !== APPLICATION_ID) throw new StoreError(`${name} is a SQLite database but not a Tidy one; pass a backup made by \`tidy backup\``);
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -87,8 +87,8 @@ function removeQuietly(path: string): void {
  * Makes a copy self-contained: rollback-journal mode, so that it is one file (opening it never creates a
  * -wal or -shm beside it, and copying it copies everything).
  */
-function standalone(path: string): void {
-  const db = new Database(path, { fileMustExist: true });
+function standalone(path: string, nativeBinding?: string): void {
+  const db = new Database(path, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     db.pragma('journal_mode = DELETE');
   } finally {
@@ -113,8 +113,8 @@ export function unconfirmedMcpServers(value: unknown): Record<string, unknown> |
 }
 
 /** Switches off the MCP servers of a staged copy (see unconfirmedMcpServers); the copy is Tidy's to change. */
-function quarantineMcpServers(path: string): void {
-  const db = new Database(path, { fileMustExist: true });
+function quarantineMcpServers(path: string, nativeBinding?: string): void {
+  const db = new Database(path, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     // The file's own search triggers never run (the next open makes Tidy's): not even on this write.
     dropSearchTriggers(db);
@@ -264,12 +264,14 @@ export async function autoBackup(db: Db, dbPath: string, now: Date = new Date())
 /**
  * Daily backups for a process that stays up (the app, `tidy serve`): one attempt now, then every hour
  * (autoBackup makes at most one a day). A failure is one line in the log, never the end of the process.
- * Returns a function that stops it.
+ * Returns a function that stops it. `db` may be a function giving the connection of the moment (a host that
+ * restores a backup from the window closes its connection and opens a new one).
  */
-export function scheduleAutoBackups(db: Db, dbPath: string, log: (line: string) => void, everyMs = 3_600_000): () => void {
+export function scheduleAutoBackups(current: Db | (() => Db), dbPath: string, log: (line: string) => void, everyMs = 3_600_000): () => void {
   if (dbPath === ':memory:') return () => {};
   let running = false;
   const tick = (): void => {
+    const db = typeof current === 'function' ? current() : current;
     if (running || !db.open) return;
     running = true;
     autoBackup(db, dbPath)
@@ -295,9 +297,10 @@ export interface RestoreResult {
  * and copied beside the database, where the copy is checked again; the current database (with its -wal)
  * is then copied into backupsDir, and only then does the checked copy take its place by an atomic rename.
  * Any refusal leaves the current database as it was. Tidy should not be running on that database meanwhile.
- * Opens files with better-sqlite3's default binding: for the CLI, not yet for the desktop app.
+ * Opens files with better-sqlite3's default binding unless `nativeBinding` names another (the desktop app's).
  */
-export function restoreDatabase(file: string, dbPath: string, now: Date = new Date(), options: { lockWaitMs?: number } = {}): RestoreResult {
+export function restoreDatabase(file: string, dbPath: string, now: Date = new Date(), options: { lockWaitMs?: number; nativeBinding?: string } = {}): RestoreResult {
+  const binding = options.nativeBinding;
   const st = statSync(file, { throwIfNoEntry: false });
   if (!st) throw new StoreError(`${file} does not exist; pass the path of a Tidy backup file`);
   if (st.isDirectory()) throw new StoreError(`${file} is a folder, not a backup file; pass the path of a Tidy backup file in it (tidy-*.db)`);
@@ -306,19 +309,19 @@ export function restoreDatabase(file: string, dbPath: string, now: Date = new Da
   if (existsSync(dbPath) && !statSync(dbPath).isFile()) throw new StoreError(`${dbPath} is not a file; pass --db with the database file to replace`);
   mkdirSync(dirname(dbPath), { recursive: true });
   // No other Tidy may have it open (store/lock.ts): one that did would go on writing into the file replaced.
-  const lock = acquireExclusive(dbPath, { action: 'restore', waitMs: options.lockWaitMs ?? 2000 });
+  const lock = acquireExclusive(dbPath, { action: 'restore', waitMs: options.lockWaitMs ?? 2000, ...(binding ? { nativeBinding: binding } : {}) });
   const staged = tempName(dbPath);
   try {
     // Only the copy is ever opened: checking a file in place could leave a -wal or -shm beside it.
     copyFileSync(file, staged);
-    const schemaVersion = checkDatabaseFile(staged, file);
-    standalone(staged);
-    quarantineMcpServers(staged);
+    const schemaVersion = checkDatabaseFile(staged, file, binding);
+    standalone(staged, binding);
+    quarantineMcpServers(staged, binding);
     for (const side of ['-wal', '-shm', '-journal']) rmSync(`${staged}${side}`, { force: true });
 
     let keptAt: string | null = null;
     if (existsSync(dbPath)) {
-      settle(dbPath);
+      settle(dbPath, binding);
       const dir = backupsDir(dbPath);
       mkdirSync(dir, { recursive: true });
       keptAt = join(dir, `tidy-before-restore-${stamp(now)}.db`);
@@ -345,11 +348,11 @@ export function restoreDatabase(file: string, dbPath: string, now: Date = new Da
  * A busy checkpoint means another Tidy is using it: refuse rather than pull the file from under it. A
  * damaged current database (perhaps the reason for the restore) is not an obstacle: it is kept aside as it is.
  */
-function settle(dbPath: string): void {
+function settle(dbPath: string, nativeBinding?: string): void {
   let db: Db | undefined;
   let busy = false;
   try {
-    db = new Database(dbPath, { fileMustExist: true });
+    db = new Database(dbPath, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
     db.pragma('busy_timeout = 2000');
     // A first read rolls back a hot rollback journal, which would otherwise be replayed into the new file.
     db.prepare(`SELECT count(*) FROM sqlite_master`).get();

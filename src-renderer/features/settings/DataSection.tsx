@@ -1,5 +1,5 @@
 /**
- * Settings → Your data: import from Todoist (pick a CSV export or backup ZIP, see what it would create,
+ * Settings → Your data: export, backups, restore (a backup or JSON export replaces the database), import from Todoist (pick a CSV export or backup ZIP, see what it would create,
  * then import: one undoable entry in Actions), and backups (when the last one was made, "Back up now").
  */
 import { useEffect, useId, useRef, useState } from 'react';
@@ -7,7 +7,7 @@ import type { Problem } from '../../lib/problem';
 import { downloadText } from '../../lib/download';
 import { dateTimeText } from '../../lib/when';
 import { useApp } from '../../store/react';
-import { type TodoistImported, type TodoistPreview, type TodoistUpload } from './transfer-slice';
+import { type Restored, type TodoistImported, type TodoistPreview, type TodoistUpload } from './transfer-slice';
 import '../../styles/data-md.css';
 
 const when = dateTimeText;
@@ -19,6 +19,7 @@ export function DataSection() {
       <h2 id="set-data">Your data</h2>
       <ExportPart />
       <BackupPart />
+      <RestorePart />
       <ImportPart />
     </section>
   );
@@ -39,7 +40,7 @@ function ExportPart() {
       <h3 id="set-export">Export</h3>
       <p className="muted">
         Everything — projects, tasks, lists, calendars, conversations — as one file: JSON, which <code>tidy import tidy</code> reads back, or
-        Markdown to read. Restoring a backup is done with Tidy closed: <code>tidy restore &lt;file&gt;</code>.
+        Markdown to read. Restore (below) reads either back.
       </p>
       <div className="data-md-row">
         <button type="button" className="btn small" disabled={busy} onClick={() => run('json')}>
@@ -85,6 +86,92 @@ function BackupPart() {
         <p className="muted data-md-path" title={last.value.path}>
           {last.value.path}
         </p>
+      )}
+    </div>
+  );
+}
+
+type RestoreStep =
+  | { kind: 'none' }
+  | { kind: 'busy'; what: string }
+  | { kind: 'confirm'; upload: string; name: string }
+  | { kind: 'done'; name: string; result: Restored }
+  | { kind: 'problem'; problem: Problem };
+
+/**
+ * Restore: a backup (.db) or a JSON export replaces the database, after a confirmation. The host checks the
+ * file first (a bad one changes nothing) and keeps the current database aside; every view then reloads.
+ */
+function RestorePart() {
+  const uploadFile = useApp((s) => s.uploadFile);
+  const restoreData = useApp((s) => s.restoreData);
+  const [step, setStep] = useState<RestoreStep>({ kind: 'none' });
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const reset = () => {
+    if (input.current) input.current.value = '';
+  };
+
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    setStep({ kind: 'busy', what: `Reading ${file.name}…` });
+    const sent = await uploadFile(file);
+    if (!sent.ok) return (setStep({ kind: 'problem', problem: sent.problem }), reset());
+    setStep({ kind: 'confirm', upload: sent.value, name: file.name });
+  };
+
+  const run = async (upload: string, name: string) => {
+    setStep({ kind: 'busy', what: `Restoring from ${name}…` });
+    const r = await restoreData(upload);
+    setStep(r.ok ? { kind: 'done', name, result: r.value } : { kind: 'problem', problem: r.problem });
+    reset();
+  };
+
+  return (
+    <div className="data-md-part" role="group" aria-labelledby="set-restore">
+      <h3 id="set-restore">Restore</h3>
+      <p className="muted">
+        Replace everything with a backup (a <code>.db</code> file from the backups folder) or a JSON export. The database it replaces is kept in the backups
+        folder. MCP servers in the restored file stay off until you switch them on. Other Tidy programs using this database (<code>tidy serve</code>,{' '}
+        <code>tidy mcp</code>) must be closed first.
+      </p>
+      <div className="data-md-row">
+        <label htmlFor={id}>Backup or JSON export to restore</label>
+        <input id={id} ref={input} type="file" accept=".db,.json,application/json,application/vnd.sqlite3" onChange={(e) => void pick(e.currentTarget.files?.[0])} disabled={step.kind === 'busy'} />
+      </div>
+      {step.kind === 'busy' && (
+        <p role="status" className="muted">
+          {step.what}
+        </p>
+      )}
+      {step.kind === 'problem' && (
+        <div className="alert" role="alert">
+          <strong>{step.problem.message}</strong>
+          {step.problem.hint && <p className="muted">{step.problem.hint}</p>}
+        </div>
+      )}
+      {step.kind === 'confirm' && (
+        <div className="data-md-preview" role="region" aria-label="Restore">
+          <p>
+            <strong>Replace everything with {step.name}?</strong> Changes made since it was saved are replaced; the current database is kept aside.
+          </p>
+          <div className="actions row">
+            <button type="button" className="btn danger" onClick={() => void run(step.upload, step.name)}>
+              Restore from {step.name}
+            </button>
+            <button type="button" className="btn" onClick={() => (setStep({ kind: 'none' }), reset())}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {step.kind === 'done' && (
+        <div className="status" role="status">
+          <strong>Restored from {step.name}.</strong>
+          <p className="muted data-md-path" title={step.result.keptAt ?? undefined}>
+            {step.result.keptAt ? `The database it replaced is kept at ${step.result.keptAt}` : 'There was no database before.'}
+          </p>
+        </div>
       )}
     </div>
   );

@@ -4,7 +4,7 @@
  * servers whose tools the agent may use: on/off, the tools each offers, per-tool approval, add, remove.
  */
 import { useId, useState } from 'react';
-import { McpServerConfig, McpServerName, mcpTarget, type McpServers, type McpToolInfo } from '../../../src-shared/mcp';
+import { ENV_NAME, MAX_START_FAILURES, McpServerConfig, McpServerName, mcpTarget, normaliseServerName, type McpServers, type McpToolInfo } from '../../../src-shared/mcp';
 import { api } from '../../api';
 import { outcome } from '../../store/request';
 import { useApp } from '../../store/react';
@@ -129,7 +129,12 @@ function ServerList({ servers }: { servers: McpServers }) {
           <li key={name} className="mcp-server">
             <div className="mcp-server-head">
               <label className="mcp-toggle">
-                <input type="checkbox" checked={c.enabled} onChange={(e) => void saveSetting('mcpServers', { ...servers, [name]: { ...c, enabled: e.target.checked } })} />
+                <input
+                  type="checkbox"
+                  checked={c.enabled}
+                  // Switched on again by the user: its count of failed starts begins anew.
+                  onChange={(e) => void saveSetting('mcpServers', { ...servers, [name]: { ...c, enabled: e.target.checked, ...(e.target.checked ? { failures: undefined } : {}) } })}
+                />
                 <span className="visually-hidden">Use {name}</span>
                 <strong>{name}</strong>
               </label>
@@ -143,6 +148,25 @@ function ServerList({ servers }: { servers: McpServers }) {
                 Remove
               </button>
             </div>
+            {!c.enabled && (c.failures ?? 0) >= MAX_START_FAILURES && (
+              <p className="field-error" role="note">
+                Switched off: it failed to start {c.failures} times in a row. Fix its command or URL, then switch it on.
+              </p>
+            )}
+            {!c.enabled && c.unconfirmed === 'restored' && (
+              <p className="muted" role="note">
+                From a restored file: off until you switch it on.
+              </p>
+            )}
+            {'env' in c && Object.keys(c.env).length > 0 && (
+              <ul className="mcp-env-list" aria-label={`Environment of ${name}`}>
+                {Object.entries(c.env).map(([k, v]) => (
+                  <li key={k}>
+                    <code>{k}</code> <span className="muted">{maskedValue(v)}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
             {list && 'loading' in list && <p className="muted">Starting {name}…</p>}
             {list && 'problem' in list && (
               <p className="field-error" role="alert">
@@ -181,26 +205,56 @@ function ServerList({ servers }: { servers: McpServers }) {
   );
 }
 
-/** Add a server: a command (stdio) or a URL (streamable HTTP). Checked with the same schema as `tidy mcp add`. */
+/** NAME=value lines as an environment, or what is wrong with the first bad line. */
+export function parseEnvLines(text: string): { env: Record<string, string> } | { problem: string } {
+  const env: Record<string, string> = {};
+  const lines = text.split(/\r?\n/);
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const at = line.indexOf('=');
+    const key = at > 0 ? line.slice(0, at).trim() : '';
+    if (!ENV_NAME.test(key)) return { problem: `environment line ${i + 1}: write NAME=value, the name letters, digits and _ (e.g. GITHUB_TOKEN=…)` };
+    env[key] = line.slice(at + 1).trim();
+  }
+  return { env };
+}
+
+/** An environment value as the list shows it: never in full. */
+export const maskedValue = (value: string): string => (value.length === 0 ? '(empty)' : `•••• (${value.length} character${value.length === 1 ? '' : 's'})`);
+
+/**
+ * Add a server: a command (stdio) or a URL (streamable HTTP), and for a command the environment it gets
+ * (tokens). The name is made lower_snake_case ("My Notes" → my_notes), not refused. Checked with the same
+ * schema as `tidy mcp add`.
+ */
 function AddServer({ servers }: { servers: McpServers }) {
   const saveSetting = useApp((s) => s.saveSetting);
   const field = useField('mcpServers');
-  const ids = { name: useId(), target: useId() };
+  const ids = { name: useId(), target: useId(), env: useId() };
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
+  const [envText, setEnvText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const normalised = name.trim() ? normaliseServerName(name.trim()) : null;
   const submit = async () => {
-    const n = McpServerName.safeParse(name.trim());
-    if (!n.success) return setProblem(n.error.issues[0]?.message ?? 'not a server name');
+    const n = McpServerName.safeParse(normalised ?? '');
+    if (!n.success) return setProblem(name.trim() ? `"${name.trim().slice(0, 40)}" has no letters or digits to make a server name from` : 'give the server a name, e.g. notes');
+    if (Object.hasOwn(servers, n.data)) return setProblem(`there is a server named ${n.data} already; remove it first or choose another name`);
     const t = target.trim();
     const words = t.match(/"[^"]*"|\S+/g)?.map((w) => w.replace(/^"|"$/g, '')) ?? [];
-    const candidate = /^https?:\/\//.test(t) ? { url: t } : { command: words[0] ?? '', args: words.slice(1) };
+    const isUrl = /^https?:\/\//.test(t);
+    const parsedEnv = parseEnvLines(envText);
+    if ('problem' in parsedEnv) return setProblem(parsedEnv.problem);
+    if (isUrl && Object.keys(parsedEnv.env).length > 0) return setProblem('an environment is for a command; a URL server gets none');
+    const candidate = isUrl ? { url: t } : { command: words[0] ?? '', args: words.slice(1), env: parsedEnv.env };
     const c = McpServerConfig.safeParse(candidate);
     if (!c.success || !t) return setProblem(c.success ? 'say how to start the server' : `${c.error.issues[0]?.path.join('.') ?? ''} ${c.error.issues[0]?.message ?? 'invalid'}`.trim());
     setProblem(null);
     if (await saveSetting('mcpServers', { ...servers, [n.data]: c.data })) {
       setName('');
       setTarget('');
+      setEnvText('');
     }
   };
   return (
@@ -212,8 +266,17 @@ function AddServer({ servers }: { servers: McpServers }) {
         void submit();
       }}
     >
-      <Setting id={ids.name} label="Server name" help="lower_snake_case, e.g. notes" error={problem ?? field.error} errorId={field.errorId}>
+      <Setting
+        id={ids.name}
+        label="Server name"
+        help={normalised && normalised !== name.trim() ? `Saved as ${normalised}` : 'Any name; it is saved in lower_snake_case, e.g. My Notes → my_notes'}
+        error={problem ?? field.error}
+        errorId={field.errorId}
+      >
         <input id={ids.name} className="input" value={name} spellCheck={false} onChange={(e) => setName(e.target.value)} />
+      </Setting>
+      <Setting id={ids.env} label="Environment" errorId={field.errorId} help="For a command: one NAME=value a line, e.g. GITHUB_TOKEN=… The values are never shown again in full.">
+        <textarea id={ids.env} className="input grow mcp-env" rows={2} value={envText} spellCheck={false} autoComplete="off" onChange={(e) => setEnvText(e.target.value)} />
       </Setting>
       <Setting id={ids.target} label="Command or URL" help="A command that starts it on stdio (npx -y some-mcp-server), or a streamable-HTTP URL." errorId={field.errorId}>
         <input id={ids.target} className="input grow" value={target} spellCheck={false} onChange={(e) => setTarget(e.target.value)} />

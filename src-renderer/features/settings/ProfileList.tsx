@@ -1,22 +1,30 @@
 /** The provider profiles in Settings: each with Use and Remove, and a form to add one (a custom URL, Azure, a second local server). */
 import { useId, useState } from 'react';
-import { PRESET_IDS, PRESETS, type PresetId } from '../../../src-shared/providers';
+import { PRESET_IDS, PRESETS, type PresetId, type ProviderProfile } from '../../../src-shared/providers';
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
 import '../../styles/firstrun.css';
+
+/** A preset profile as Tidy made it: its own id, the preset's URL and model. */
+const untouchedPreset = (p: ProviderProfile): boolean => p.id === p.preset && p.baseUrl === PRESETS[p.preset].baseUrl && p.model === PRESETS[p.preset].model;
 
 export function ProfileList() {
   const providers = useApp((s) => s.providers.value);
   const switchProfile = useApp((s) => s.switchProfile);
   const removeProfile = useApp((s) => s.removeProfile);
   const [problem, setProblem] = useState<Problem | null>(null);
+  const [more, setMore] = useState(false);
   const headingId = useId();
   if (!providers) return null;
+  // The profiles in use: the active one and every one made or changed by the user. The presets Tidy
+  // starts with and nobody touched wait behind "More providers".
+  const used = providers.profiles.filter((p) => p.id === providers.active || !untouchedPreset(p));
+  const unused = providers.profiles.filter((p) => !used.includes(p));
   return (
     <div className="profile-block">
       <h3 id={headingId}>Profiles</h3>
       <ul className="profiles" aria-labelledby={headingId}>
-        {providers.profiles.map((p) => {
+        {[...used, ...(more ? unused : [])].map((p) => {
           const active = p.id === providers.active;
           return (
             <li key={p.id}>
@@ -43,6 +51,11 @@ export function ProfileList() {
           );
         })}
       </ul>
+      {unused.length > 0 && (
+        <button type="button" className="btn ghost small" aria-expanded={more} onClick={() => setMore((m) => !m)}>
+          {more ? 'Fewer providers' : `More providers (${unused.length})`}
+        </button>
+      )}
       {problem && (
         <p className="field-error" role="alert">
           {problem.message} — {problem.hint}

@@ -12,6 +12,7 @@ export type TodoistUpload = Input<'data.todoistPreview'>;
 export type TodoistPreview = Output<'data.todoistPreview'>;
 export type TodoistImported = Output<'data.todoistImport'>;
 export type BackupFile = NonNullable<Output<'data.lastBackup'>>;
+export type Restored = Output<'data.restore'>;
 
 export type { Outcome };
 
@@ -24,6 +25,8 @@ export interface TransferSlice {
   uploadFile(file: FileLike): Promise<Outcome<string>>;
   previewTodoist(upload: TodoistUpload): Promise<Outcome<TodoistPreview>>;
   importTodoist(upload: TodoistUpload): Promise<Outcome<TodoistImported>>;
+  /** Replaces the database with an uploaded backup or JSON export (every view reloads on the host's data.changed). */
+  restoreData(upload: string): Promise<Outcome<Restored>>;
   /** Everything as a file (JSON or Markdown), for the view to save; a refusal is told in a notice. */
   exportData(format: Input<'data.export'>['format']): Promise<Output<'data.export'> | null>;
 }
@@ -50,6 +53,14 @@ export const createTransferSlice =
       },
       uploadFile: (file) => outcome(() => sendFile(api, file)),
       previewTodoist: (upload) => outcome(() => api.invoke('data.todoistPreview', upload)),
+      restoreData: async (upload) => {
+        const r = await outcome(() => api.invoke('data.restore', { upload }));
+        if (r.ok) {
+          get().announce('Restored. Every view shows the restored data.');
+          void get().loadLastBackup();
+        }
+        return r;
+      },
       exportData: async (format) => {
         const r = await outcome(() => api.invoke('data.export', { format }));
         if (!r.ok) {

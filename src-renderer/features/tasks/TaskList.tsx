@@ -147,6 +147,7 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
   const [dragging, setDragging] = useState<string | null>(null);
   const now = useNow(fixedNow);
   const listRef = useRef<HTMLUListElement>(null);
+  const announce = useApp((s) => s.announce);
   /** The row the focus was on, while it is in the list. */
   const focusedRow = useRef<number | null>(null);
 
@@ -209,6 +210,19 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
         e.preventDefault();
         const rest = tasks.filter((t) => t.id !== task.id);
         void onReorder(task, rest[to] ?? null);
+      }
+      return;
+    }
+    // Tab goes from task to task and stays in the list past the last one (F6 or Alt+number leave it);
+    // Shift+Tab on the first task goes back out of the list as usual.
+    if (e.key === 'Tab') {
+      if (!e.shiftKey) {
+        e.preventDefault();
+        if (index + 1 < tasks.length) focusRow(index + 1);
+        else announce('Last task. F6 goes to the next part of the window.');
+      } else if (index > 0) {
+        e.preventDefault();
+        focusRow(index - 1);
       }
       return;
     }

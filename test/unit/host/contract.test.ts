@@ -5,11 +5,13 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeOpenAI } from '../../fakes/openai-server';
 import { BridgeError } from '../../../src-shared/bridge';
 import { channels, DATA_TOPICS, type ChannelName, type DataChanged } from '../../../src-shared/ipc';
+import { TOPICS } from '../../../src-shared/topics';
+import { readFileSync } from 'node:fs';
 import type { AgentEvent } from '../../../src-shared/events';
 import type { Model } from '../../../src-main/core/llm/port';
 import { memoryHost } from '../../support/host';
 import { okValue, snapshot } from '../../support/db';
-import { addMemory } from '../../../src-main/core';
+import { addMemory, openDatabase } from '../../../src-main/core';
 import { sendFile } from '../../../src-renderer/lib/upload';
 import { call as toolCall, calls, hang, say, ScriptedModel } from '../../fakes/scripted-model';
 
@@ -766,7 +768,7 @@ describe('MCP servers', () => {
 });
 
 /** Sends a file the way the UI does (src-renderer/lib/upload.ts), counting the channels as covered. */
-async function uploaded(h: ReturnType<typeof setup>, name: string, text: string): Promise<string> {
+async function uploaded(h: Pick<ReturnType<typeof setup>, 'api'>, name: string, text: string | Uint8Array<ArrayBuffer>): Promise<string> {
   covered.add('uploads.start');
   covered.add('uploads.add');
   return sendFile(h.api, Object.assign(new Blob([text]), { name }));
@@ -841,6 +843,67 @@ describe('data channels: Todoist import and backups', () => {
     expect(md.filename).toMatch(/\.md$/);
     expect(md.content).toContain('Exported');
     expect((await refusal(h.call('data.export', { format: 'csv' } as never))).code).toBe('invalid_input');
+  });
+});
+
+describe('restoring from the window', () => {
+  it('restores a backup or a JSON export: later changes are gone, the current file is kept aside, every view is told', async () => {
+    const h = setup();
+    await h.call('tasks.add', { content: 'Before the backup' });
+    const backup = await h.call('data.backupNow', {});
+    const json = await h.call('data.export', { format: 'json' });
+    await h.call('tasks.add', { content: 'After the backup' });
+    const open = async () => (await h.call('tasks.list', {})).tasks.map((t) => t.content);
+    expect(await open()).toEqual(expect.arrayContaining(['Before the backup', 'After the backup']));
+
+    h.events.length = 0;
+    const upload = await uploaded(h, 'tidy-backup.db', new Uint8Array(readFileSync(backup.path)));
+    const r = await h.call('data.restore', { upload });
+    expect(r).toMatchObject({ from: 'backup', keptAt: expect.stringMatching(/backups\/tidy-before-restore-.*\.db$/) });
+    expect(h.events).toEqual([{ topics: [...TOPICS] }]);
+    expect(await open()).toContain('Before the backup');
+    expect(await open()).not.toContain('After the backup');
+    // The host works on the restored file: a change is logged and undoable there.
+    const added = await h.call('tasks.add', { content: 'After the restore' });
+    await h.call('actions.undoLast', {});
+    expect(await open()).not.toContain(added.value.content);
+
+    await h.call('tasks.add', { content: 'Before the JSON restore' });
+    const fromExport = await h.call('data.restore', { upload: await uploaded(h, 'tidy-export.json', json.content) });
+    expect(fromExport.from).toBe('export');
+    expect(await open()).toContain('Before the backup');
+    expect(await open()).not.toContain('Before the JSON restore');
+  });
+
+  it('refuses a bad file in one line, and a database another Tidy has open, changing nothing', async () => {
+    const h = setup();
+    await h.call('tasks.add', { content: 'Kept' });
+    const before = snapshot(h.host.db);
+    const bad = [
+      ['notes.txt', 'hello'],
+      ['broken.db', 'SQLite format 3\0' + 'x'.repeat(200)],
+      ['other.json', JSON.stringify({ format: 'something-else' })],
+      ['deep.json', '{"a":' + '['.repeat(100_000)],
+    ] as const;
+    for (const [name, text] of bad) {
+      const e = await refusal(h.call('data.restore', { upload: await uploaded(h, name, text) }));
+      expect(e.message).toContain(name);
+      expect(e.message).not.toMatch(/\n|tidy-restore-/);
+    }
+    expect(snapshot(h.host.db)).toEqual(before);
+
+    const good = await uploaded(h, 'tidy-backup.db', new Uint8Array(readFileSync((await h.call('data.backupNow', {})).path)));
+    await h.call('tasks.add', { content: 'Not lost' });
+    // Another holder of the database's lock (as `tidy serve` or `tidy mcp` would be).
+    const other = openDatabase(h.host.db.name);
+    const busy = await refusal(h.call('data.restore', { upload: good }));
+    expect(busy.message).toMatch(/open in .*nothing was (restored|changed)/);
+    other.close();
+    expect((await h.call('tasks.list', {})).tasks.map((t) => t.content)).toContain('Not lost');
+
+    // A host that cannot reopen its database points at the CLI.
+    const plain = memoryHost(undefined, { reopen: undefined });
+    expect((await refusal(plain.call('data.restore', { upload: await uploaded(plain, 'x.db', 'x') }))).message).toMatch(/cannot restore/);
   });
 });
 
