@@ -94,9 +94,12 @@ export function MemoryView() {
 function MemoryRow({ memory }: { memory: Memory }) {
   const editMemory = useApp((s) => s.editMemory);
   const forget = useApp((s) => s.forgetMemoryWithUndo);
+  const projects = useApp((s) => s.projects.value);
   const store = useAppStore();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(memory.text);
+  /** Where it applies while editing: a project's id, or '' for everywhere. */
+  const [scope, setScope] = useState(memory.projectId ?? '');
   const [problem, setProblem] = useState<Problem | null>(null);
   const errorId = useId();
 
@@ -131,8 +134,9 @@ function MemoryRow({ memory }: { memory: Memory }) {
             e.preventDefault();
             const value = text.trim();
             if (!value) return;
-            if (value === memory.text) return setEditing(false);
-            void editMemory(memory.id, value).then((p) => {
+            const sameScope = scope === (memory.projectId ?? '');
+            if (value === memory.text && sameScope) return setEditing(false);
+            void editMemory(memory.id, value, sameScope ? undefined : scope || null).then((p) => {
               setProblem(p);
               if (!p) setEditing(false);
             });
@@ -155,6 +159,18 @@ function MemoryRow({ memory }: { memory: Memory }) {
             aria-invalid={problem ? true : undefined}
             aria-describedby={problem ? errorId : undefined}
           />
+          <select className="input memory-scope" aria-label="Applies to" value={scope} onChange={(e) => setScope(e.target.value)}>
+            <option value="">Everywhere</option>
+            {/* A project the list does not hold (archived since) stays selectable as it is. */}
+            {memory.projectId && !projects?.some((p) => p.id === memory.projectId) && <option value={memory.projectId}>Project: {memory.project ?? memory.projectId}</option>}
+            {(projects ?? [])
+              .filter((p) => !p.builtin && !p.archivedAt)
+              .map((p) => (
+                <option key={p.id} value={p.id}>
+                  Project: {p.name}
+                </option>
+              ))}
+          </select>
           <button type="submit" className="btn primary small">
             Save
           </button>
@@ -180,6 +196,8 @@ function MemoryRow({ memory }: { memory: Memory }) {
           aria-label={`Edit memory ${memory.text}`}
           onClick={() => {
             setText(memory.text);
+            setScope(memory.projectId ?? '');
+            if (store.getState().projects.value === null) void store.getState().loadProjects();
             setProblem(null);
             setEditing(true);
           }}
