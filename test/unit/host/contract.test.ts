@@ -468,6 +468,9 @@ describe('the agent', () => {
     expect(byName.get('move_task')).toMatchObject({ changes: true, approval: 'auto', description: expect.stringContaining('Move one task') });
     expect(byName.get('complete_task')).toMatchObject({ changes: true, approval: 'ask' });
     expect(byName.get('get_inbox_tasks')?.changes).toBe(false);
+    // create_routine asks every time: the window shows it as not configurable.
+    expect(byName.get('create_routine')).toMatchObject({ changes: true, approval: 'ask', alwaysAsks: true });
+    expect(byName.get('complete_task')?.alwaysAsks).toBeUndefined();
     expect(tools.filter((t) => t.changes).map((t) => t.name)).toEqual(expect.arrayContaining(['complete_task', 'archive_list_item', 'create_project']));
   });
 });

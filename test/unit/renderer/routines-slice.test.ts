@@ -31,6 +31,8 @@ const ROUTINE: RoutineInfo = {
   tools: null,
   enabled: true,
   catchUp: 'once',
+  maxActions: null,
+  timeLimitSec: null,
   nextRuns: ['2035-01-02T08:00:00.000Z'],
   lastRun: null,
   failures: 0,
