@@ -70,11 +70,12 @@ const oneLine = (text: string, max: number): string => {
  * Whether a routine's notice becomes a system notification, and with which words: a run that changed
  * something, one that waits for an answer, and a routine paused after failing; not a failure of the
  * scheduler itself (no routine: the window says it) nor a single failed run (its history says it; three in
- * a row pause it, which notifies). The desktop app (Electron's Notification) and the web window (the
+ * a row pause it, which notifies), nor while Tidy's window is in front (its notice says it). The desktop app (Electron's Notification) and the web window (the
  * browser's, when allowed) both use it.
  */
-export function routineNotification(n: RoutineNoticeLike): SystemNotice | null {
-  if (!n.routineId || n.kind === 'failed') return null;
+export function routineNotification(n: RoutineNoticeLike, where: { windowInFront?: boolean } = {}): SystemNotice | null {
+  // A window in front shows the notice itself: a system notification would say it twice.
+  if (where.windowInFront || !n.routineId || n.kind === 'failed') return null;
   const name = oneLine(n.routineName, TITLE_CHARS - 30) || 'A routine';
   const title =
     n.kind === 'changed' ? `${name} changed things` : n.kind === 'waiting' ? `${name} waits for your answer` : `${name} was paused`;

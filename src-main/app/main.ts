@@ -130,7 +130,7 @@ async function start(): Promise<void> {
     if (m.event === 'reminder.due') showReminder(m.payload.task, host.dispatch, openMain);
     // A routine's run changed something or waits for an answer: a system notification; a click opens Tidy.
     if (m.event === 'routine.notice' && Notification.isSupported()) {
-      const shown = routineNotification(m.payload);
+      const shown = routineNotification(m.payload, { windowInFront: !main.isDestroyed() && main.isVisible() && main.isFocused() });
       if (shown) {
         const n = new Notification({ title: shown.title, body: shown.body });
         n.on('click', openMain);

@@ -177,8 +177,9 @@ export const createRoutinesSlice =
         const tone = n.kind === 'failed' || n.kind === 'paused' ? 'error' : 'info';
         get().notify(n.text.length > NOTICE_CHARS ? `${n.text.slice(0, NOTICE_CHARS)}…` : n.text, tone, { label: 'Show routines', run: () => get().show('routines') });
         // In a browser that allowed notifications, a system one too (the desktop app's main process shows its own).
-        const system = routineNotification(n);
-        if (system && typeof window !== 'undefined' && window.tidy === undefined) systemNotify(system.title, { body: system.body, tag: system.tag, onClick: () => get().show('routines') });
+        const inBrowser = typeof window !== 'undefined' && window.tidy === undefined;
+        const system = inBrowser ? routineNotification(n, { windowInFront: document.visibilityState === 'visible' && document.hasFocus() }) : null;
+        if (system) systemNotify(system.title, { body: system.body, tag: system.tag, onClick: () => get().show('routines') });
       },
       answerRoutineApproval: (id, decision) => busy(id, () => api.invoke('approvals.answer', { id, decision }).then(loadAll)),
     };

@@ -422,6 +422,20 @@ describe('the main window and the tray', () => {
     expect(mainWindow(await app.snapshot())).toMatchObject({ minimized: false, focused: true });
     expect(s.trays[0]!.image).toEqual({ width: 16, height: 16, empty: false });
 
+    // With the window closed into the tray, routines keep running: a run that changed something is a
+    // system notification in the routine's words.
+    await app.send({ op: 'window', id: second.id, action: 'close' });
+    expect(mainWindow(await app.snapshot())).toMatchObject({ id: second.id, visible: false });
+    const fake = await startFakeOpenAI();
+    onTestFinished(() => fake.close());
+    await value(invoke(app, 'providers.update', { id: 'ollama', baseUrl: fake.url, model: 'fake-model' }));
+    await value(invoke(app, 'providers.use', { id: 'ollama' }));
+    const added = await value<{ value: { id: string } }>(invoke(app, 'routines.add', { name: 'Morning plan', request: 'plan my day', schedule: 'every weekday at 8am' }));
+    fake.enqueue({ toolCalls: [{ name: 'add_task', arguments: { content: 'Block the morning for the talk' } }] }, { text: 'Planned.' });
+    await value(invoke(app, 'routines.runNow', { routine: added.value.id }));
+    s = await app.waitFor('the routine notification', (x) => x.notifications.some((n) => n.title === 'Morning plan changed things'));
+    expect(s.notifications.find((n) => n.title === 'Morning plan changed things')!.body).toBe('Open Routines to see what it changed and undo it.');
+
     // With keepInTray off, closing the main window quits Tidy (the database closed, exit 0).
     await value(invoke(app, 'settings.set', { key: 'keepInTray', value: false }));
     await app.send({ op: 'window', id: second.id, action: 'close' });

@@ -26,6 +26,9 @@ describe('routine notifications', () => {
       title: 'Morning plan was paused',
       body: 'Routine "Morning plan" was paused after 3 failed runs in a row.',
     });
+    // Tidy's window in front shows the notice itself.
+    expect(routineNotification(notice('changed'), { windowInFront: true })).toBeNull();
+    expect(routineNotification(notice('waiting'), { windowInFront: false })).not.toBeNull();
     expect(routineNotification(notice('failed'))).toBeNull();
     expect(routineNotification(notice('failed', { routineId: '', routineName: '', text: 'routines could not run: disk full' }))).toBeNull();
   });
