@@ -160,5 +160,5 @@ describe('the Routines view', () => {
     await page.getByText('Closing the window quits Tidy').waitFor();
     await screenshot(page, 'settings-tray');
     expect(consoleProblems).toEqual([]);
-  }, 240_000);
+  }, 360_000);
 });
