@@ -485,6 +485,12 @@ describe('routines and approvals', () => {
     expect(added.value.nextRuns).toHaveLength(3);
     expect(h.events.at(-1)?.topics).toContain('routines');
     expect((await refusal(h.call('routines.add', { name: 'Bad', request: 'x', schedule: 'whenever' }))).message).toContain('not a schedule');
+    // The edit form's preview: the words and the next three runs, or the same one-line refusal; nothing changes.
+    const preview = await h.call('routines.preview', { schedule: 'every friday 4pm' });
+    expect(preview.words).toMatch(/friday at 16:00/i);
+    expect(preview.nextRuns).toHaveLength(3);
+    expect((await refusal(h.call('routines.preview', { schedule: 'whenever' }))).message).toContain('not a schedule');
+    expect((await h.call('routines.list', {})).map((r) => r.schedule)).toEqual(['every weekday at 08:00']);
 
     const ran = await h.call('routines.runNow', { routine: 'rent' });
     expect(ran).toMatchObject({ status: 'waiting', waitingFor: expect.stringMatching(/^w\d+$/) });
