@@ -370,7 +370,8 @@ export const channels = {
    */
   'agent.tools': {
     input: Empty,
-    output: z.array(z.object({ name: z.string(), description: z.string(), changes: z.boolean(), approval: ApprovalPolicy })),
+    /** `alwaysAsks`: the tool asks every time whatever the settings say (create_routine); not configurable. */
+    output: z.array(z.object({ name: z.string(), description: z.string(), changes: z.boolean(), approval: ApprovalPolicy, alwaysAsks: z.literal(true).optional() })),
   },
 
   // --- memory (the changes are operations: memory.add, memory.update, memory.forget) ---------------
@@ -550,6 +551,11 @@ export const channels = {
       enabled: z.boolean().optional(),
       conversation: z.enum(['routine', 'new']).optional(),
       catchUp: z.enum(['once', 'skip']).optional(),
+      /** The tools it may use; null: every tool that is logged and undoable. */
+      tools: z.array(z.string().max(64)).max(100).nullable().optional(),
+      /** Its own limits; null: the settings'. */
+      maxActions: z.number().int().min(1).max(200).nullable().optional(),
+      timeLimitSec: z.number().int().min(1).max(1800).nullable().optional(),
     }),
     output: z.object({ value: RoutineInfo, actionId: z.string() }),
     changes: ['routines', 'actions'],
@@ -574,6 +580,8 @@ export const channels = {
     output: z.object({ keptAt: z.string().nullable(), schemaVersion: z.number().int(), from: z.enum(['backup', 'export']) }),
     changes: TOPICS,
   },
+  /** Reads schedule words as a routine would (changes nothing): the schedule in words and its next three runs, or the parser's one-line error. */
+  'routines.preview': { input: z.object({ schedule: z.string().max(100) }), output: z.object({ words: z.string(), nextRuns: z.array(z.string()) }) },
 } as const satisfies Record<string, ChannelDef>;
 
 /** Views may be stale: refetch what shows these topics. */

@@ -127,6 +127,11 @@ export const SETTINGS = {
     default: 'CommandOrControl+Shift+Space',
     help: 'global shortcut of the quick-capture window (an Electron accelerator)',
   },
+  keepInTray: {
+    schema: bool,
+    default: true as boolean,
+    help: 'desktop app: keep Tidy running in the tray when the window closes, so routines keep running (off: closing the window quits)',
+  },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -4,6 +4,7 @@ import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Notification, safe
 import { join } from 'node:path';
 import { createFirstAvailableSecretStore, createKeychainStore, createSafeStorageSecretStore, openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
 import { scheduleAutoBackups } from '../core/data';
+import { onMainWindowClose, routineNotification } from '../core/routines/desktop';
 import type { Task } from '../../src-shared/domain';
 import { createHost, HOST_BUSY_TIMEOUT_MS } from '../host';
 import type { Dispatch } from '../host/dispatch';
@@ -78,9 +79,25 @@ async function start(): Promise<void> {
   registerIpc(ipcMain, host.dispatch, isOurRenderer);
   forwardEvents(host.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
 
-  let main = createMainWindow();
+  // Closing the main window hides it while Tidy keeps running in the tray (routines go on), or quits, as
+  // the setting keepInTray says (core/routines/desktop.ts decides).
+  const keepInTray = (): boolean => {
+    const settings: Record<string, unknown> = readSettings(db);
+    return settings['keepInTray'] !== false;
+  };
+  const watchClose = (win: BrowserWindow): BrowserWindow => {
+    win.on('close', (event) => {
+      const what = onMainWindowClose({ keepInTray: keepInTray(), quitting });
+      if (what === 'hide') {
+        event.preventDefault();
+        win.hide();
+      } else if (what === 'quit') setImmediate(() => app.quit());
+    });
+    return win;
+  };
+  let main = watchClose(createMainWindow());
   const openMain = (): void => {
-    if (main.isDestroyed()) main = createMainWindow();
+    if (main.isDestroyed()) main = watchClose(createMainWindow());
     else {
       if (main.isMinimized()) main.restore();
       main.show();
@@ -113,6 +130,15 @@ async function start(): Promise<void> {
     // "Open in Tidy" in the capture window: the main window comes up (it opens the conversation itself).
     if (m.event === 'app.open' && !quitting) openMain();
     if (m.event === 'reminder.due') showReminder(m.payload.task, host.dispatch, openMain);
+    // A routine's run changed something or waits for an answer: a system notification; a click opens Tidy.
+    if (m.event === 'routine.notice' && Notification.isSupported()) {
+      const shown = routineNotification(m.payload, { windowInFront: !main.isDestroyed() && main.isVisible() && main.isFocused() });
+      if (shown) {
+        const n = new Notification({ title: shown.title, body: shown.body });
+        n.on('click', openMain);
+        n.show();
+      }
+    }
   });
 
   app.on('second-instance', openMain);
@@ -136,7 +162,7 @@ else {
   app.on('before-quit', () => {
     quitting = true;
   });
-  // Tidy lives on in the tray (quick capture keeps working) until Quit.
+  // Tidy lives on in the tray (quick capture keeps working) until Quit; with keepInTray off, closing the main window quits (watchClose).
   app.on('window-all-closed', () => {});
   app.whenReady()
     .then(start)

@@ -95,7 +95,7 @@ import { applyPlan, planQuery, proposePlan } from '../core/plan/plan';
 import { inspectServer } from '../core/mcp/client';
 import { listApprovals } from '../core/agent/approvals';
 import { addRoutine, editRoutine, getRoutine, listRoutines, removeRoutine, resolveRoutine } from '../core/domain/routines';
-import { answerApprovalById, routineHistory, routineInfo, runRoutineNow, type RoutineHost } from '../core/routines';
+import { answerApprovalById, previewSchedule, routineHistory, routineInfo, runRoutineNow, type RoutineHost } from '../core/routines';
 
 export interface HostDeps {
   db: Db;
@@ -357,11 +357,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return { status: r.status, runId: r.runId, message: r.message, waitingFor: r.waitingFor ?? null };
     },
     'routines.history': (i) => routineHistory(db, i.routine ? (getRoutine(db, i.routine) ?? resolveRoutine(db, i.routine)).id : undefined, i.limit ?? 100),
+    'routines.preview': (i) => previewSchedule(i.schedule, services.now()),
 
     'agent.send': (i) => ask(i.message, i.conversationId),
     'agent.cancel': (i) => ({ cancelled: cancelRun({ live }, i.runId) }),
     'agent.approve': (i) => ({ answered: answerApproval({ db, live }, i.runId, i.approvalId, i.decision, i.args) }),
-    'agent.tools': () => tools.map((t) => ({ name: t.name, description: t.description, changes: t.effect === 'write', approval: t.approval ?? 'auto' })),
+    'agent.tools': () =>
+      tools.map((t) => ({ name: t.name, description: t.description, changes: t.effect === 'write', approval: t.alwaysAsk ? 'ask' : (t.approval ?? 'auto'), ...(t.alwaysAsk ? { alwaysAsks: true as const } : {}) })),
 
     'conversations.list': (i) => listConversations(db, i.limit, i.archived ?? false),
     'conversations.create': (i) => conversation(createConversation(db, i.title?.trim() || 'New conversation', { incognito: i.incognito === true })),

@@ -3,7 +3,7 @@
  * Edit turns it into this form, Enter saves (an unchanged text just closes it), Esc and Cancel close it,
  * and a refusal stays under the field, with the text kept.
  */
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { Problem } from '../lib/problem';
 
 /** Whether a row is being edited; `start` opens its form (fresh: the row's text, no refusal), `stop` closes it. */
@@ -24,9 +24,13 @@ export interface InlineEditProps {
   save(text: string): Promise<Problem | null>;
   /** Closes the form (saved, unchanged, or cancelled). */
   close(): void;
+  /** More fields after the text (a memory's scope); their state is the caller's. */
+  children?: ReactNode;
+  /** Whether those fields changed, so an unchanged text still saves. */
+  extraChanged?: boolean;
 }
 
-export function InlineEdit({ name, field, text: current, maxLength, save, close }: InlineEditProps) {
+export function InlineEdit({ name, field, text: current, maxLength, save, close, children, extraChanged = false }: InlineEditProps) {
   const [text, setText] = useState(current);
   const [problem, setProblem] = useState<Problem | null>(null);
   const errorId = useId();
@@ -39,7 +43,7 @@ export function InlineEdit({ name, field, text: current, maxLength, save, close 
           e.preventDefault();
           const value = text.trim();
           if (!value) return;
-          if (value === current) return close();
+          if (value === current && !extraChanged) return close();
           void save(value).then((p) => {
             setProblem(p);
             if (!p) close();
@@ -63,6 +67,7 @@ export function InlineEdit({ name, field, text: current, maxLength, save, close 
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? errorId : undefined}
         />
+        {children}
         <button type="submit" className="btn primary small">
           Save
         </button>

@@ -1,7 +1,10 @@
 // End to end, in Chromium through `tidy serve` with the fake model, one page flow: the Routines view refuses a
 // schedule it cannot read in one line under the form, adds "every weekday at 8am" / "plan my day" with its
 // schedule in words and next run, runs it now against the fake model (which adds a task), shows the run
-// in the history with its change (axe finds no serious WCAG violation there), undoes it there (the task is gone), and pauses and resumes the routine.
+// in the history with its change (axe finds no serious WCAG violation there), undoes it there (the task is gone), opens
+// the run's trace in the chat, pauses and resumes the routine, answers an approval a run waits for (the run that
+// goes on is told in a notice), edits the routine in place (schedule preview, tools, limits) and undoes the edit;
+// Settings shows create_routine as always asking and the tray switch.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,12 +84,81 @@ describe('the Routines view', () => {
     await poll(() => changes.innerText()).toContain('Undone');
     await poll(() => taskContents()).not.toContain(TASK);
 
+    // The run links to its trace: the routine's conversation opens in the chat at that run.
+    const runId = (JSON.parse(tidy(dbPath, ['routines', 'history', '--json']).stdout) as { runId: string | null }[])[0]!.runId!;
+    await run.getByRole('button', { name: /^Open the trace of Morning plan, / }).click();
+    await page.getByRole('textbox', { name: 'Message' }).waitFor();
+    await poll(() => page.locator('.conversation-item[aria-current="true"]').getAttribute('title')).toBe('plan my day');
+    await poll(() => page.getByRole('complementary', { name: 'Trace' }).getByRole('combobox', { name: 'Run' }).inputValue()).toBe(runId);
+    await page.getByRole('log', { name: 'Messages' }).getByText('Your day is planned: I blocked the morning for the talk.').waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Routines' }).click();
+    await routine().waitFor();
+
     // Pause and resume: no next run while paused.
     await routine().getByRole('button', { name: 'Pause Morning plan' }).click();
     await poll(() => routine().innerText()).toContain('No next run while paused');
     await screenshot(page, 'routines-paused');
     await routine().getByRole('button', { name: 'Resume Morning plan' }).click();
     await poll(() => routine().innerText()).toContain('Next run:');
+
+    // A run that waits for an answer; approved here, it goes on in a new run whose change is told in a
+    // notice (this window did not start that run, so the notice is the routine's own).
+    const taskId = [...stage!.ids.values()][0]!;
+    fake.enqueue({ toolCalls: [{ name: 'complete_task', arguments: { task_id: taskId } }] });
+    await routine().getByRole('button', { name: 'Run Morning plan now' }).click();
+    const waiting = page.getByRole('list', { name: 'Pending approvals' }).getByRole('listitem').first();
+    await waiting.waitFor();
+    fake.enqueue({ text: 'Completed it.' });
+    await waiting.getByRole('button', { name: 'Approve' }).click();
+    const told = page.locator('.notice').filter({ hasText: 'Routine "Morning plan" changed things' });
+    await told.getByRole('button', { name: 'Show routines' }).waitFor();
+    await poll(() => (JSON.parse(tidy(dbPath, ['tasks', '--done', '--json']).stdout) as { id: string }[]).map((t) => t.id)).toContain(taskId);
+    await screenshot(page, 'routines-notice');
+
+    // Edited in place: the schedule's one-line error while typing, then its words and next three runs;
+    // name, request, missed runs, allowed tools and limits saved as one logged change, undone from its notice.
+    await routine().getByRole('button', { name: 'Edit Morning plan' }).click();
+    const edit = page.getByRole('form', { name: 'Edit routine Morning plan' });
+    const schedule = edit.getByRole('textbox', { name: 'Schedule' });
+    await schedule.fill('whenever I feel like it');
+    await poll(() => edit.getByRole('alert').innerText()).toMatch(/is not a schedule Tidy understands/);
+    expect(await schedule.getAttribute('aria-invalid')).toBe('true');
+    await schedule.fill('every friday 4pm');
+    await poll(() => edit.getByRole('status').innerText()).toMatch(/friday at 16:00\. Next: .+; .+; .+/i);
+    await edit.getByRole('textbox', { name: 'Name' }).fill('Friday review');
+    await edit.getByRole('textbox', { name: 'Request' }).fill('review the week');
+    await edit.getByRole('combobox', { name: 'Missed runs' }).selectOption('skip');
+    await edit.getByRole('textbox', { name: 'Allowed tools' }).fill('get_inbox_tasks, add_task');
+    await edit.getByRole('textbox', { name: 'Max actions' }).fill('5');
+    await edit.getByRole('textbox', { name: 'Time limit (seconds)' }).fill('60');
+    await screenshot(page, 'routines-edit');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    const friday = page.getByRole('list', { name: 'Routines' }).getByRole('listitem', { name: 'Friday review' });
+    await poll(() => friday.innerText()).toMatch(/every friday at 16:00/i);
+    type Listed = { name: string; request: string; rrule: string; catchUp: string; tools: string[] | null; maxActions: number | null; timeLimitSec: number | null };
+    const listedNow = () => JSON.parse(tidy(dbPath, ['routines', 'list', '--json']).stdout) as Listed[];
+    expect(listedNow()).toMatchObject([{ name: 'Friday review', request: 'review the week', catchUp: 'skip', tools: ['get_inbox_tasks', 'add_task'], maxActions: 5, timeLimitSec: 60 }]);
+    expect(listedNow()[0]!.rrule).toContain('BYDAY=FR');
+    await page.locator('.notice').filter({ hasText: 'Changed routine: Friday review' }).getByRole('button', { name: 'Undo' }).click();
+    await routine().waitFor();
+    await poll(() => listedNow()[0]!.name).toBe('Morning plan');
+    expect(listedNow()).toMatchObject([{ request: 'plan my day', catchUp: 'once', tools: null, maxActions: null, timeLimitSec: null }]);
+    expect(listedNow()[0]!.rrule).toContain('BYDAY=MO,TU,WE,TH,FR');
+
+    // Settings: create_routine always asks, so it is not offered as a choice.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+    const approvals = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Before it runs' }) });
+    await approvals.getByRole('row', { name: /Create routine/ }).getByText('Always asks (not configurable)').waitFor();
+    expect(await page.getByRole('combobox', { name: 'Approval for Create routine' }).count()).toBe(0);
+    await page.getByRole('combobox', { name: 'Approval for Complete task', exact: true }).waitFor();
+
+    // The tray switch: on by default, saved as the setting keepInTray.
+    const tray = page.getByRole('switch', { name: 'Keep Tidy running in the tray when the window closes (routines keep running)' });
+    await poll(() => tray.isChecked()).toBe(true);
+    await tray.click();
+    await poll(() => tidy(dbPath, ['config', 'get', 'keepInTray']).stdout.trim()).toBe('false');
+    await page.getByText('Closing the window quits Tidy').waitFor();
+    await screenshot(page, 'settings-tray');
     expect(consoleProblems).toEqual([]);
-  }, 240_000);
+  }, 360_000);
 });

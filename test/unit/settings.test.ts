@@ -47,6 +47,8 @@ describe('settings: validated, with the allowed range in the refusal', () => {
       planBuffer: 5,
       planDefaultDuration: 30,
       planSplit: true,
+      // the desktop app stays in the tray when its window closes, so routines keep running
+      keepInTray: true,
     });
     expect(readSettings(db)).toEqual({ ...DEFAULT_SETTINGS });
   });

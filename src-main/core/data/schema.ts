@@ -19,6 +19,10 @@
  * collections sections, labels, taskLabels, comments and filters (absent from a version 1 file: read as empty).
  * Schema 13 adds, still as version 2, the collection memories and the conversations' incognito (a file
  * without them has no memories and no incognito conversation; when a memory was last used is not exported).
+ * Schema 14's routines are exported with their history: the collections routineState (failures in a row, the
+ * conversation a routine writes to), routineRuns (each claimed occurrence: run, catch-up, skip, with its
+ * run and result) and approvals (waiting and answered; the card and arguments as the JSON text stored).
+ * A file written before has none of them (read as empty).
  * (Schema 6 added the tasks' recurrence, position and completedAt, schema 9 the conversations' archivedAt, as
  * optional fields of version 1: a file without them is read as one of an older schema, which `schemaVersion` says.)
  */
@@ -86,6 +90,35 @@ export const routineRow = z.strictObject({
   archivedAt: maybe,
   createdAt: text,
   updatedAt: text,
+});
+export const routineStateRow = z.strictObject({ routineId: id, failures: int.min(0).max(1_000_000), conversationId: id.nullable(), pausedNote: maybe });
+export const routineRunRow = z.strictObject({
+  routineId: id,
+  occurrence: z.string().min(1).max(200),
+  kind: z.enum(['scheduled', 'catch_up', 'skipped', 'manual', 'continued']),
+  claimedAt: text,
+  claimedBy: text,
+  runId: id.nullable(),
+  status: z.enum(['running', 'done', 'error', 'cancelled', 'limit', 'waiting', 'skipped']),
+  message: maybe,
+  finishedAt: maybe,
+});
+export const approvalRow = z.strictObject({
+  id,
+  runId: id,
+  conversationId: id,
+  callId: text,
+  tool: text,
+  args: text,
+  card: text,
+  mode: z.enum(['live', 'detached']),
+  ownerPid: int.nullable(),
+  routineId: id.nullable(),
+  createdAt: text,
+  decidedAt: maybe,
+  decision: z.enum(['approve', 'decline', 'always', 'expired']).nullable(),
+  decidedArgs: maybe,
+  continuedRunId: id.nullable(),
 });
 export const commentRow = z.strictObject({ id, taskId: id, text, createdAt: text, updatedAt: text });
 export const listRow = z.strictObject({ id, name: text, nameKey: text, archivedAt: maybe, createdAt: text, updatedAt: text });
@@ -242,6 +275,10 @@ export const exportSchema = z.strictObject({
     steps: z.array(stepRow),
     actions: z.array(actionRow),
     actionEntities: z.array(actionEntityRow),
+    // Added with schema 14 (still export version 2): routines' history and approvals; a file written before has none.
+    routineState: z.array(routineStateRow).default([]),
+    routineRuns: z.array(routineRunRow).default([]),
+    approvals: z.array(approvalRow).default([]),
   }),
 });
 export type TidyExport = z.infer<typeof exportSchema>;
@@ -484,9 +521,46 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
     },
   },
   { key: 'actionEntities', table: 'action_entities', order: 'action_seq, entity', columns: { entity: 'entity', actionSeq: 'action_seq' } },
+  { key: 'routineState', table: 'routine_state', order: 'routine_id', columns: { routineId: 'routine_id', failures: 'failures', conversationId: 'conversation_id', pausedNote: 'paused_note' } },
+  {
+    key: 'routineRuns',
+    table: 'routine_runs',
+    order: 'routine_id, occurrence',
+    columns: {
+      routineId: 'routine_id',
+      occurrence: 'occurrence',
+      kind: 'kind',
+      claimedAt: 'claimed_at',
+      claimedBy: 'claimed_by',
+      runId: 'run_id',
+      status: 'status',
+      message: 'message',
+      finishedAt: 'finished_at',
+    },
+  },
+  {
+    key: 'approvals',
+    table: 'approvals',
+    order: 'id',
+    columns: {
+      id: 'id',
+      runId: 'run_id',
+      conversationId: 'conversation_id',
+      callId: 'call_id',
+      tool: 'tool',
+      args: 'args',
+      card: 'card',
+      mode: 'mode',
+      ownerPid: 'owner_pid',
+      routineId: 'routine_id',
+      createdAt: 'created_at',
+      decidedAt: 'decided_at',
+      decision: 'decision',
+      decidedArgs: 'decided_args',
+      continuedRunId: 'continued_run_id',
+    },
+  },
 ];
 
 /** Tables (and columns) deliberately left out of the export; a test checks that every other column is in it. */
-export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent', 'wikipedia_cache', 'memory_uses',
-  // What runs routines and waits for answers in this database (claims, failures in a row, pending approvals): not user data.
-  'routine_state', 'routine_runs', 'approvals'];
+export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent', 'wikipedia_cache', 'memory_uses'];

@@ -11,7 +11,7 @@ import type { RoutineInfo } from '../../../src-shared/routines';
 import { newUserRequest } from '../actions/log';
 import { answerStoredApproval, getApproval, type AgentDeps, type AnsweredApproval, type RunResult, type StartRunInput } from '../agent';
 import { getConversation } from '../agent/conversations';
-import { editRoutine, getRoutine, listRoutines, nextRuns, occurrences, resolveRoutine, type Routine } from '../domain/routines';
+import { editRoutine, getRoutine, listRoutines, nextRuns, occurrences, parseSchedule, resolveRoutine, type Routine } from '../domain/routines';
 import { fail } from '../fail';
 import { readSettings } from '../settings';
 import type { Db } from '../store/db';
@@ -423,8 +423,16 @@ export function routineInfo(db: Db, r: Routine, now: number): RoutineInfo {
     tools: r.tools,
     enabled: r.enabled,
     catchUp: r.catchUp,
+    maxActions: r.maxActions,
+    timeLimitSec: r.timeLimitSec,
     nextRuns: r.enabled && !r.archived ? nextRuns(r, now, 3).map((ms) => new Date(ms).toISOString()) : [],
     lastRun: routineHistory(db, r.id, 1)[0] ?? null,
     failures: failuresInARow(db, r.id),
   };
+}
+
+/** Schedule words read as a routine would read them at `now` (nothing changes): the words Tidy stores and the next three runs (ISO, UTC). Fails with the parser's one line. */
+export function previewSchedule(words: string, now: Date): { words: string; nextRuns: string[] } {
+  const s = parseSchedule(words, now);
+  return { words: s.words, nextRuns: nextRuns(s, now.getTime(), 3).map((ms) => new Date(ms).toISOString()) };
 }

@@ -34,7 +34,9 @@ export function ConversationList() {
           <li key={c.id}>
             <button type="button" className="conversation-item" aria-current={c.id === current ? 'true' : undefined} onClick={() => void open(c.id)} title={c.title}>
               {c.title || 'Untitled'}
-              <small>{shortTime(c.updatedAt)}</small>
+              <small>
+                {c.incognito && <span className="badge">Incognito</span>} {shortTime(c.updatedAt)}
+              </small>
             </button>
           </li>
         ))}
@@ -49,6 +51,8 @@ export function ConversationHeader() {
   const info = useApp((s) => s.conversations.value?.find((c) => c.id === s.conversationId) ?? null);
   const title = info?.title ?? null;
   const isArchived = Boolean(info?.archivedAt);
+  const incognitoNext = useApp((s) => s.incognito);
+  const setIncognito = useApp((s) => s.setIncognito);
   const rename = useApp((s) => s.renameConversation);
   const archive = useApp((s) => s.archiveConversation);
   const openConversation = useApp((s) => s.openConversation);
@@ -115,6 +119,23 @@ export function ConversationHeader() {
             <h1 tabIndex={-1} data-view-heading="" title={title ?? undefined}>
               {id ? (title ?? 'Conversation') : 'New conversation'}
             </h1>
+            {/* Incognito: neither reads nor writes memory. Chosen before the first message; shown after. */}
+            {!id && (
+              <button
+                type="button"
+                className={`btn small${incognitoNext ? ' primary' : ''}`}
+                aria-pressed={incognitoNext}
+                onClick={() => setIncognito(!incognitoNext)}
+                title="An incognito conversation neither reads nor writes memory"
+              >
+                Incognito
+              </button>
+            )}
+            {id && info?.incognito && (
+              <span className="badge" role="status" title="This conversation neither reads nor writes memory">
+                Incognito: no memory
+              </span>
+            )}
             {id && (
               <Menu
                 buttonRef={menuButtonRef}

@@ -38,6 +38,13 @@ export interface ChatSlice {
   runChanges: Record<string, ActionEntry[]>;
   /** Whether archived conversations are listed instead of the live ones. */
   showArchived: boolean;
+  /**
+   * Whether the new conversation (conversationId null) is incognito: its first message creates it so,
+   * and it neither reads nor writes memory. Opening any conversation turns it off.
+   */
+  incognito: boolean;
+  /** Makes the new conversation incognito, or not (only while conversationId is null). */
+  setIncognito(on: boolean): void;
   /** Task and project names by id beyond the loaded views, for approvals about tasks the run did not read. */
   knownNames: Record<string, string>;
   /** Fills knownNames from every task (up to a page) and project, archived ones too. */
@@ -270,9 +277,14 @@ export const createChatSlice =
           }
         }),
 
+      incognito: false,
+      setIncognito: (on) => {
+        if (get().conversationId === null) set({ incognito: on });
+      },
+
       openConversation: async (id) => {
         if (id === get().conversationId && id !== null) return;
-        set({ conversationId: id, thread: id === null ? loaded<string[]>([]) : idle<string[]>(), traceRunId: null, sendProblem: null, traceProblem: null });
+        set({ incognito: false, conversationId: id, thread: id === null ? loaded<string[]>([]) : idle<string[]>(), traceRunId: null, sendProblem: null, traceProblem: null });
         await loadThread();
       },
 
@@ -294,7 +306,9 @@ export const createChatSlice =
         const conversationId = s.conversationId;
         set({ sending: { conversationId, text: message }, sendProblem: null });
         try {
-          const started = await api.invoke('agent.send', { message, ...(conversationId ? { conversationId } : {}) });
+          // An incognito conversation is created as such before its first message, so no request of it reads memory.
+          const into = conversationId ?? (s.incognito ? (await api.invoke('conversations.create', { title: message.replace(/\s+/g, ' ').slice(0, 80), incognito: true })).id : null);
+          const started = await api.invoke('agent.send', { message, ...(into ? { conversationId: into } : {}) });
           set((st) => {
             const known = st.runs[started.runId];
             const run = known ?? placeholder(started.runId, started.conversationId, message, new Date(now()).toISOString());
@@ -304,6 +318,7 @@ export const createChatSlice =
               // The sent text leaves the box; anything typed since stays.
               draft: st.draft.trim() === message ? '' : st.draft,
               conversationId: started.conversationId,
+              incognito: false,
               runs: { ...st.runs, [run.id]: run },
               thread: loaded(ids.includes(run.id) ? ids : [...ids, run.id]),
               traceRunId: run.id,

@@ -95,8 +95,11 @@ export function MemoryView() {
 function MemoryRow({ memory }: { memory: Memory }) {
   const editMemory = useApp((s) => s.editMemory);
   const forget = useApp((s) => s.forgetMemoryWithUndo);
+  const projects = useApp((s) => s.projects.value);
   const store = useAppStore();
   const edit = useInlineEdit();
+  /** Where it applies while editing: a project's id, or '' for everywhere. */
+  const [scope, setScope] = useState(memory.projectId ?? '');
 
   const openOrigin = () => {
     if (!memory.conversationId) return;
@@ -122,7 +125,28 @@ function MemoryRow({ memory }: { memory: Memory }) {
   if (edit.editing)
     return (
       <li className="memory-row">
-        <InlineEdit name={`Edit memory ${memory.text}`} field="Memory text" text={memory.text} maxLength={500} save={(text) => editMemory(memory.id, text)} close={edit.stop} />
+        <InlineEdit
+          name={`Edit memory ${memory.text}`}
+          field="Memory text"
+          text={memory.text}
+          maxLength={500}
+          extraChanged={scope !== (memory.projectId ?? '')}
+          save={(text) => editMemory(memory.id, text, scope === (memory.projectId ?? '') ? undefined : scope || null)}
+          close={edit.stop}
+        >
+          <select className="input memory-scope" aria-label="Applies to" value={scope} onChange={(e) => setScope(e.target.value)}>
+            <option value="">Everywhere</option>
+            {/* A project the list does not hold (archived since) stays selectable as it is. */}
+            {memory.projectId && !projects?.some((p) => p.id === memory.projectId) && <option value={memory.projectId}>Project: {memory.project ?? memory.projectId}</option>}
+            {(projects ?? [])
+              .filter((p) => !p.builtin && !p.archivedAt)
+              .map((p) => (
+                <option key={p.id} value={p.id}>
+                  Project: {p.name}
+                </option>
+              ))}
+          </select>
+        </InlineEdit>
         {about}
       </li>
     );
@@ -134,7 +158,11 @@ function MemoryRow({ memory }: { memory: Memory }) {
           type="button"
           className="btn ghost small"
           aria-label={`Edit memory ${memory.text}`}
-          onClick={edit.start}
+          onClick={() => {
+            setScope(memory.projectId ?? '');
+            if (store.getState().projects.value === null) void store.getState().loadProjects();
+            edit.start();
+          }}
         >
           Edit
         </button>

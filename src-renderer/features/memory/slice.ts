@@ -26,8 +26,11 @@ export interface MemorySlice {
   refreshMemory(): Promise<void>;
   /** Remembers a fact by hand; null when it was, else why not (shown by the field). */
   addMemoryByHand(text: string): Promise<Problem | null>;
-  /** Changes a memory's text; null when it did, else why not (shown by the field). */
-  editMemory(id: string, text: string): Promise<Problem | null>;
+  /**
+   * Changes a memory's text and, when `project` is given, where it applies (a project's id, or null for
+   * everywhere); null when it did, else why not (shown by the field).
+   */
+  editMemory(id: string, text: string, project?: string | null): Promise<Problem | null>;
   /** Forgets a memory, with Undo on the notice. */
   forgetMemoryWithUndo(memory: Memory): Promise<void>;
   /** How many live memories a conversation made (asked before archiving it; 0 when the list cannot be read). */
@@ -73,9 +76,9 @@ export const createMemorySlice =
             void get().loadMemory();
           },
         ),
-      editMemory: (id, text) =>
+      editMemory: (id, text, project) =>
         attempt(
-          () => api.invoke('memory.update', { memory: id, text }),
+          () => api.invoke('memory.update', { memory: id, text, ...(project !== undefined ? { project } : {}) }),
           (r) => {
             get().announce(`Changed: ${memoryInWords(r.value.text)}`);
             void get().loadMemory();

@@ -13,6 +13,7 @@ import { dateTimeText, readableDates } from '../../lib/when';
 import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
 import { canRedo, canUndo } from '../actions/slice';
+import type { RoutinePatch } from './slice';
 import { Undoable } from '../actions';
 import '../../styles/routines.css';
 
@@ -152,6 +153,12 @@ function NewRoutineForm() {
 }
 
 function RoutineRow({ routine: r }: { routine: RoutineInfo }) {
+  const [editing, setEditing] = useState(false);
+  if (editing) return <RoutineEditForm routine={r} close={() => setEditing(false)} />;
+  return <RoutineShown routine={r} edit={() => setEditing(true)} />;
+}
+
+function RoutineShown({ routine: r, edit }: { routine: RoutineInfo; edit: () => void }) {
   const busy = useApp((s) => r.id in s.routineBusy);
   const runNow = useApp((s) => s.runRoutineNow);
   const setEnabled = useApp((s) => s.setRoutineEnabled);
@@ -186,6 +193,9 @@ function RoutineRow({ routine: r }: { routine: RoutineInfo }) {
         <button type="button" className="btn small" disabled={busy} aria-label={`${r.enabled ? 'Pause' : 'Resume'} ${r.name}`} onClick={() => void setEnabled(r.id, !r.enabled)}>
           {r.enabled ? 'Pause' : 'Resume'}
         </button>
+        <button type="button" className="btn small" disabled={busy} aria-label={`Edit ${r.name}`} onClick={edit}>
+          Edit
+        </button>
         <button type="button" className="btn small ghost" disabled={busy} aria-label={`Remove ${r.name}`} onClick={() => void remove(r.id)}>
           Remove
         </button>
@@ -194,9 +204,162 @@ function RoutineRow({ routine: r }: { routine: RoutineInfo }) {
   );
 }
 
+const PREVIEW_WAIT_MS = 250;
+/** A limit field's value: a whole number, or null (empty: the settings'). NaN when it is not a whole number. */
+const limitOf = (v: string): number | null => (v.trim() === '' ? null : /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN);
+
+/**
+ * Editing a routine in place: name, request, schedule (its words and next three runs as you type, or the
+ * parser's one-line error), where it writes, missed runs, allowed tools and its limits. Saving changes only
+ * what was changed, as one logged change whose notice offers Undo.
+ */
+function RoutineEditForm({ routine: r, close }: { routine: RoutineInfo; close: () => void }) {
+  const edit = useApp((s) => s.editRoutine);
+  const preview = useApp((s) => s.previewSchedule);
+  const [name, setName] = useState(r.name);
+  const [request, setRequest] = useState(r.request);
+  const [schedule, setSchedule] = useState(r.schedule);
+  const [conversation, setConversation] = useState(r.conversation);
+  const [catchUp, setCatchUp] = useState(r.catchUp);
+  const [tools, setTools] = useState((r.tools ?? []).join(', '));
+  const [maxActions, setMaxActions] = useState(r.maxActions === null ? '' : String(r.maxActions));
+  const [timeLimit, setTimeLimit] = useState(r.timeLimitSec === null ? '' : String(r.timeLimitSec));
+  const [reading, setReading] = useState<{ words: string; nextRuns: string[] } | Problem | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const previewId = useId();
+  const errorId = useId();
+
+  // The schedule read as you type, once the typing pauses.
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      if (!schedule.trim()) return setReading(null);
+      void preview(schedule.trim()).then((p) => live && setReading(p));
+    }, PREVIEW_WAIT_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [schedule, preview]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const patch: RoutinePatch = {};
+    if (name.trim() !== r.name) patch.name = name.trim();
+    if (request.trim() !== r.request) patch.request = request.trim();
+    if (schedule.trim() !== r.schedule) patch.schedule = schedule.trim();
+    if (conversation !== r.conversation) patch.conversation = conversation;
+    if (catchUp !== r.catchUp) patch.catchUp = catchUp;
+    const listed = tools
+      .split(/[\s,]+/)
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const toolsNow = listed.length ? listed : null;
+    if (JSON.stringify(toolsNow) !== JSON.stringify(r.tools)) patch.tools = toolsNow;
+    const limits = { maxActions: limitOf(maxActions), timeLimitSec: limitOf(timeLimit) };
+    if (Number.isNaN(limits.maxActions) || Number.isNaN(limits.timeLimitSec))
+      return setProblem({ code: 'client', message: 'a limit must be a whole number', hint: 'or leave it empty for the settings’ value' });
+    if (limits.maxActions !== r.maxActions) patch.maxActions = limits.maxActions;
+    if (limits.timeLimitSec !== r.timeLimitSec) patch.timeLimitSec = limits.timeLimitSec;
+    if (Object.keys(patch).length === 0) return close();
+    setBusy(true);
+    const p = await edit(r.id, patch);
+    setBusy(false);
+    setProblem(p);
+    if (!p) close();
+  };
+  const scheduleProblem = reading && 'message' in reading ? reading : null;
+  return (
+    <li className="routine editing" aria-label={r.name}>
+      <form
+        className="routine-form"
+        aria-label={`Edit routine ${r.name}`}
+        onSubmit={(e) => void submit(e)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            close();
+          }
+        }}
+      >
+        <label>
+          <span>Name</span>
+          <input className="input" value={name} maxLength={200} required onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label>
+          <span>Schedule</span>
+          <input
+            className="input"
+            value={schedule}
+            maxLength={100}
+            required
+            aria-invalid={scheduleProblem ? true : undefined}
+            aria-describedby={previewId}
+            onChange={(e) => setSchedule(e.target.value)}
+          />
+        </label>
+        <p id={previewId} className={`wide ${scheduleProblem ? 'field-error' : 'muted'}`} role={scheduleProblem ? 'alert' : 'status'}>
+          {scheduleProblem
+            ? `${scheduleProblem.message}${scheduleProblem.hint ? ` — ${scheduleProblem.hint}` : ''}`
+            : reading && 'words' in reading
+              ? `${reading.words}. Next: ${reading.nextRuns.map((t) => dateTimeText(t)).join('; ')}`
+              : ''}
+        </p>
+        <label className="wide">
+          <span>Request</span>
+          <textarea className="input" value={request} maxLength={2000} required rows={2} onChange={(e) => setRequest(e.target.value)} />
+        </label>
+        <label>
+          <span>Writes to</span>
+          <select className="input" value={conversation} onChange={(e) => setConversation(e.target.value as RoutineInfo['conversation'])}>
+            <option value="routine">One conversation</option>
+            <option value="new">A new conversation each run</option>
+          </select>
+        </label>
+        <label>
+          <span>Missed runs</span>
+          <select className="input" value={catchUp} onChange={(e) => setCatchUp(e.target.value as RoutineInfo['catchUp'])}>
+            <option value="once">Catch up once</option>
+            <option value="skip">Skip them</option>
+          </select>
+        </label>
+        <label className="wide">
+          <span>Allowed tools</span>
+          <input className="input" value={tools} maxLength={4000} placeholder="Empty: every tool that is logged and undoable" onChange={(e) => setTools(e.target.value)} />
+        </label>
+        <label>
+          <span>Max actions</span>
+          <input className="input" inputMode="numeric" value={maxActions} placeholder="As in Settings" onChange={(e) => setMaxActions(e.target.value)} />
+        </label>
+        <label>
+          <span>Time limit (seconds)</span>
+          <input className="input" inputMode="numeric" value={timeLimit} placeholder="As in Settings" onChange={(e) => setTimeLimit(e.target.value)} />
+        </label>
+        <div className="row wide">
+          <button type="submit" className="btn primary small" disabled={busy}>
+            Save
+          </button>
+          <button type="button" className="btn small" onClick={close}>
+            Cancel
+          </button>
+        </div>
+        {problem && (
+          <p id={errorId} className="field-error wide" role="alert">
+            {problem.message}
+            {problem.hint ? ` — ${problem.hint}` : ''}
+          </p>
+        )}
+      </form>
+    </li>
+  );
+}
+
 function RunRow({ run, routineName }: { run: RoutineRun; routineName: string }) {
   const entries = useApp((s) => (run.runId ? s.routineChanges[run.runId] : undefined));
   const loadChanges = useApp((s) => s.loadRoutineChanges);
+  const openRun = useApp((s) => s.openRoutineRun);
   const running = run.status === 'running';
   useEffect(() => {
     if (run.runId) void loadChanges(run.runId);
@@ -215,6 +378,11 @@ function RunRow({ run, routineName }: { run: RoutineRun; routineName: string }) 
         </span>
       </div>
       {run.message && <p className="muted routine-run-message">{readableDates(run.message)}</p>}
+      {run.runId && (
+        <button type="button" className="btn small ghost routine-run-open" aria-label={`Open the trace of ${label}`} onClick={() => void openRun(run.runId!)}>
+          Open in chat
+        </button>
+      )}
       {run.runId && changes.length > 0 && (
         <section className="routine-run-changes" aria-label="Changes">
           <Undoable

@@ -6,9 +6,10 @@
  */
 import type { ActionEntry } from '../../../src-shared/domain';
 import type { PendingApproval } from '../../../src-shared/approvals';
-import type { RoutineInfo, RoutineRun } from '../../../src-shared/routines';
-import type { EventPayload, Topic } from '../../../src-shared/ipc';
-import type { Problem } from '../../lib/problem';
+import { routineNotification, type RoutineInfo, type RoutineRun } from '../../../src-shared/routines';
+import { systemNotify } from '../../lib/notify';
+import type { EventPayload, Input, Output, Topic } from '../../../src-shared/ipc';
+import { toProblem, type Problem } from '../../lib/problem';
 import { idle, loadInto, type Loadable } from '../../store/loadable';
 import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
@@ -36,6 +37,9 @@ export interface NewRoutine {
   request: string;
 }
 
+/** What the edit form changes (only the fields given). */
+export type RoutinePatch = Omit<Input<'routines.edit'>, 'routine'>;
+
 export interface RoutinesSlice {
   routines: Loadable<RoutineInfo[]>;
   /** Every routine's runs, newest first. */
@@ -51,6 +55,12 @@ export interface RoutinesSlice {
   /** Adds a routine; null when added, else why not (the schedule's one-line error, for the form). */
   addRoutine(input: NewRoutine): Promise<Problem | null>;
   setRoutineEnabled(id: string, enabled: boolean): Promise<void>;
+  /** Changes a routine (logged: the notice offers Undo); null when changed, else why not (for the form). */
+  editRoutine(id: string, patch: RoutinePatch): Promise<Problem | null>;
+  /** Schedule words read as a routine would (the words and the next three runs), or why not; changes nothing. */
+  previewSchedule(schedule: string): Promise<Output<'routines.preview'> | Problem>;
+  /** Opens a run where it happened: its routine's conversation in the chat, at that run, with its trace. */
+  openRoutineRun(runId: string): Promise<void>;
   removeRoutine(id: string): Promise<void>;
   runRoutineNow(id: string): Promise<void>;
   loadRoutineChanges(runId: string): Promise<void>;
@@ -114,6 +124,29 @@ export const createRoutinesSlice =
           () => api.invoke('routines.add', { name: input.name.trim(), schedule: input.schedule.trim(), request: input.request.trim() }),
           () => void loadAll(),
         ),
+      editRoutine: (id, patch) =>
+        attempt(
+          () => api.invoke('routines.edit', { routine: id, ...patch }),
+          (r) => {
+            void loadAll();
+            get().notify(`Changed routine: ${r.value.name}`, 'info', { label: 'Undo', run: () => get().undoAction(r.actionId) });
+          },
+        ),
+      previewSchedule: async (schedule) => {
+        try {
+          return await api.invoke('routines.preview', { schedule });
+        } catch (e) {
+          return toProblem(e);
+        }
+      },
+      openRoutineRun: async (runId) => {
+        const r = await request(get, () => api.invoke('runs.trace', { runId }));
+        if (!r.ok) return;
+        await get().openConversation(r.value.run.conversationId);
+        get().show('chat');
+        get().toggleTrace(true);
+        await get().showTrace(runId);
+      },
       setRoutineEnabled: (id, enabled) => busy(id, () => api.invoke('routines.edit', { routine: id, enabled }).then(loadAll)),
       removeRoutine: (id) =>
         busy(id, async () => {
@@ -143,6 +176,10 @@ export const createRoutinesSlice =
         if (n.routineId && get().routineBusy[n.routineId]) return;
         const tone = n.kind === 'failed' || n.kind === 'paused' ? 'error' : 'info';
         get().notify(n.text.length > NOTICE_CHARS ? `${n.text.slice(0, NOTICE_CHARS)}…` : n.text, tone, { label: 'Show routines', run: () => get().show('routines') });
+        // In a browser that allowed notifications, a system one too (the desktop app's main process shows its own).
+        const inBrowser = typeof window !== 'undefined' && window.tidy === undefined;
+        const system = inBrowser ? routineNotification(n, { windowInFront: document.visibilityState === 'visible' && document.hasFocus() }) : null;
+        if (system) systemNotify(system.title, { body: system.body, tag: system.tag, onClick: () => get().show('routines') });
       },
       answerRoutineApproval: (id, decision) => busy(id, () => api.invoke('approvals.answer', { id, decision }).then(loadAll)),
     };

@@ -16,6 +16,8 @@ export function ApprovalsSection() {
   // The tools that change data, and any other the stored setting names.
   const described = new Map((agentTools.value ?? []).map((t) => [t.name, t.description]));
   const toolDefault = (name: string) => agentTools.value?.find((t) => t.name === name)?.approval ?? 'auto';
+  // A tool that asks every time whatever the settings say (create_routine) is shown as such, not offered as a choice.
+  const fixed = new Set((agentTools.value ?? []).filter((t) => t.alwaysAsks).map((t) => t.name));
   const tools = [...new Set([...(agentTools.value ?? []).filter((t) => t.changes).map((t) => t.name), ...Object.keys(approvals)])];
   return (
     <section aria-labelledby="set-approvals">
@@ -36,10 +38,14 @@ export function ApprovalsSection() {
                 {toolLabel(tool)}
               </th>
               <td>
+                {fixed.has(tool) ? (
+                  <span className="muted">Always asks (not configurable)</span>
+                ) : (
                 <select className="input" aria-label={`Approval for ${toolLabel(tool)}`} value={approvals[tool] ?? toolDefault(tool)} onChange={(e) => void saveSetting(`approvals.${tool}`, e.target.value)}>
                   <option value="ask">Ask me first</option>
                   <option value="auto">Run without asking</option>
                 </select>
+                )}
                 {errors[`approvals.${tool}`] && <span className="field-error"> {errors[`approvals.${tool}`]}</span>}
               </td>
             </tr>

@@ -14,6 +14,7 @@ import { ModelSection } from './ModelSection';
 import { NotificationsSection } from './NotificationsSection';
 import { ProviderSection } from './ProviderSection';
 import { ShortcutSection } from './ShortcutSection';
+import { TraySection } from './TraySection';
 
 export function SettingsView() {
   const settings = useApp((s) => s.settings);
@@ -46,6 +47,7 @@ export function SettingsView() {
             <ShortcutSection />
             <NotificationsSection />
             <DataSection />
+            <TraySection />
           </div>
         )}
       </div>

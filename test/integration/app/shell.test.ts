@@ -383,7 +383,7 @@ describe('quick capture', () => {
 });
 
 describe('the main window and the tray', () => {
-  it('a second launch restores and focuses the main window, or makes a new one when it was closed', async () => {
+  it('a second launch restores and focuses the main window, or makes a new one when it was closed; closing it hides it in the tray, or quits with keepInTray off', async () => {
     const app = await launchApp();
     let s = await app.start();
     const first = mainWindow(s).id;
@@ -391,8 +391,17 @@ describe('the main window and the tray', () => {
     await app.send({ op: 'app-event', name: 'second-instance' });
     expect(mainWindow(await app.snapshot())).toMatchObject({ id: first, minimized: false, visible: true, focused: true });
 
-    // Closing the main window leaves Tidy in the tray; the next launch opens a new one, as hardened as the first.
+    // Closing the main window (keepInTray on, the default) hides it: Tidy stays in the tray, routines keep
+    // running, and the next launch shows the same window again.
     await app.send({ op: 'window', id: first, action: 'close' });
+    s = await app.snapshot();
+    expect(s.windows.find((w) => w.id === first)).toMatchObject({ destroyed: false, visible: false });
+    expect(s.appEvents).not.toContain('quit');
+    await app.send({ op: 'app-event', name: 'second-instance' });
+    expect(mainWindow(await app.snapshot())).toMatchObject({ id: first, visible: true, focused: true });
+
+    // A main window that is gone (destroyed without closing) leaves Tidy in the tray; the next launch opens a new one, as hardened as the first.
+    await app.send({ op: 'window', id: first, action: 'destroy' });
     await app.send({ op: 'app-event', name: 'window-all-closed' });
     s = await app.snapshot();
     expect(s.windows.find((w) => w.id === first)!.destroyed).toBe(true);
@@ -412,6 +421,27 @@ describe('the main window and the tray', () => {
     await app.send({ op: 'tray', label: 'Open Tidy' });
     expect(mainWindow(await app.snapshot())).toMatchObject({ minimized: false, focused: true });
     expect(s.trays[0]!.image).toEqual({ width: 16, height: 16, empty: false });
+
+    // With the window closed into the tray, routines keep running: a run that changed something is a
+    // system notification in the routine's words.
+    await app.send({ op: 'window', id: second.id, action: 'close' });
+    expect(mainWindow(await app.snapshot())).toMatchObject({ id: second.id, visible: false });
+    const fake = await startFakeOpenAI();
+    onTestFinished(() => fake.close());
+    await value(invoke(app, 'providers.update', { id: 'ollama', baseUrl: fake.url, model: 'fake-model' }));
+    await value(invoke(app, 'providers.use', { id: 'ollama' }));
+    const added = await value<{ value: { id: string } }>(invoke(app, 'routines.add', { name: 'Morning plan', request: 'plan my day', schedule: 'every weekday at 8am' }));
+    fake.enqueue({ toolCalls: [{ name: 'add_task', arguments: { content: 'Block the morning for the talk' } }] }, { text: 'Planned.' });
+    await value(invoke(app, 'routines.runNow', { routine: added.value.id }));
+    s = await app.waitFor('the routine notification', (x) => x.notifications.some((n) => n.title === 'Morning plan changed things'));
+    expect(s.notifications.find((n) => n.title === 'Morning plan changed things')!.body).toBe('Open Routines to see what it changed and undo it.');
+
+    // With keepInTray off, closing the main window quits Tidy (the database closed, exit 0).
+    await value(invoke(app, 'settings.set', { key: 'keepInTray', value: false }));
+    await app.send({ op: 'window', id: second.id, action: 'close' });
+    const { code } = await app.exited;
+    expect(code).toBe(0);
+    expect(existsSync(`${app.dbPath}-wal`)).toBe(false);
   });
 });
 

@@ -120,7 +120,8 @@ export interface Commands {
   /** A click on the tray icon (no label) or on its menu item with this label. */
   tray: { command: { op: 'tray'; label?: string }; reply: null };
   /** The user (or the window manager) acts on a window. */
-  window: { command: { op: 'window'; id: number; action: 'close' | 'minimize' | 'blur' }; reply: null };
+  /** `destroy`: the window goes without a 'close' event (a crash, or destroy() called), as Electron's destroy(). */
+  window: { command: { op: 'window'; id: number; action: 'close' | 'minimize' | 'blur' | 'destroy' }; reply: null };
   /** From now on globalShortcut.register refuses these accelerators. */
   'refuse-shortcuts': { command: { op: 'refuse-shortcuts'; accelerators: string[] }; reply: null };
 }

@@ -655,6 +655,7 @@ async function execute(command: Command): Promise<Reply<keyof Commands>> {
     case 'window': {
       const win = windowById(command.id);
       if (command.action === 'close') win.close();
+      else if (command.action === 'destroy') win.destroy();
       else if (command.action === 'minimize') win.minimize();
       else {
         win.focused = false;

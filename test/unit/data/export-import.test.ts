@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addTask, newUserRequest, openDatabase, type Db } from '../../../src-main/core';
 import { COLLECTIONS, exportMarkdown, exportSchema, importTidyExport, isEmptyDatabase, NOT_EXPORTED } from '../../../src-main/core/data';
+import { addRoutine } from '../../../src-main/core/domain/routines';
 import { okValue, tempDb, tempDir } from '../../support/db';
 import { exportString, populate } from './fixture';
 
@@ -92,6 +93,65 @@ describe('export and import of Tidy’s own export', () => {
       expect(c, `table ${t} is neither exported nor listed in NOT_EXPORTED`).toBeDefined();
       const cols = (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(t) as { name: string }[]).map((r) => r.name).sort();
       expect(Object.values(c!.columns).sort()).toEqual(cols);
+    }
+  });
+
+  it("exports routines' run history, their state and approvals (waiting and answered), imports them back exactly, and still imports a file written without them", () => {
+    const { db } = tempDb();
+    populate(db, 2);
+    const routine = okValue(addRoutine(db, newUserRequest(db), { name: 'Morning plan', request: 'plan my day', schedule: 'every weekday at 8am' }, new Date('2035-01-01T06:00:00Z')));
+    const run = db.prepare(`INSERT INTO routine_runs (routine_id, occurrence, kind, claimed_at, claimed_by, run_id, status, message, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    run.run(routine.id, '2035-01-01T08:00:00.000Z', 'scheduled', '2035-01-01T08:00:01.000Z', 'tidy serve (pid 42)', 'r1', 'waiting', 'waiting for an approval', '2035-01-01T08:00:09.000Z');
+    run.run(routine.id, '2035-01-02T08:00:00.000Z', 'skipped', '2035-01-03T08:00:01.000Z', 'tidy routines run-due', null, 'skipped', 'missed while Tidy was not running', '2035-01-03T08:00:01.000Z');
+    db.prepare(`INSERT INTO routine_state (routine_id, failures, conversation_id) VALUES (?, 2, 'c1')`).run(routine.id);
+    const approval = db.prepare(
+      `INSERT INTO approvals (id, run_id, conversation_id, call_id, tool, args, card, mode, owner_pid, routine_id, created_at, decided_at, decision) VALUES (?, 'r1', 'c1', ?, 'complete_task', '{"task_id":"t1"}', '{"message":"Complete \u201ctask 0\u201d?"}', 'detached', NULL, ?, ?, ?, ?)`,
+    );
+    approval.run('w1', 'call_1', routine.id, '2035-01-01T08:00:05.000Z', null, null);
+    approval.run('w2', 'call_2', routine.id, '2035-01-01T08:00:06.000Z', '2035-01-01T09:00:00.000Z', 'decline');
+    const text = exportString(db);
+    const parsed = exportSchema.parse(JSON.parse(text));
+    expect(parsed.data.routineRuns.map((r) => [r.kind, r.status, r.runId])).toEqual([
+      ['scheduled', 'waiting', 'r1'],
+      ['skipped', 'skipped', null],
+    ]);
+    expect(parsed.data.routineState).toEqual([{ routineId: routine.id, failures: 2, conversationId: 'c1', pausedNote: null }]);
+    expect(parsed.data.approvals.map((a) => [a.id, a.decision])).toEqual([
+      ['w1', null],
+      ['w2', 'decline'],
+    ]);
+    expect(parsed.data.approvals[0]!.card).toBe('{"message":"Complete \u201ctask 0\u201d?"}');
+
+    const target = freshDb();
+    try {
+      importTidyExport(target.db, writeExport(text));
+      expect(exportString(target.db)).toBe(text);
+      expect(target.db.prepare(`SELECT id FROM approvals WHERE decided_at IS NULL`).all()).toEqual([{ id: 'w1' }]);
+    } finally {
+      target.db.close();
+    }
+
+    // A file written before schema 14's history was exported: read as having none.
+    const old = JSON.parse(text) as { schemaVersion: number; data: Record<string, unknown> };
+    for (const key of ['routineState', 'routineRuns', 'approvals']) delete old.data[key];
+    const older = freshDb();
+    try {
+      importTidyExport(older.db, writeExport(JSON.stringify(old)));
+      expect(older.db.prepare(`SELECT count(*) AS n FROM routine_runs`).get()).toEqual({ n: 0 });
+      expect(older.db.prepare(`SELECT name FROM routines`).all()).toEqual([{ name: 'Morning plan' }]);
+    } finally {
+      older.db.close();
+    }
+
+    // A hostile row is refused with one line, and nothing is imported.
+    const bad = JSON.parse(text) as { data: { approvals: Record<string, unknown>[] } };
+    bad.data.approvals[0]!['mode'] = 'auto-approve';
+    const refused = freshDb();
+    try {
+      expect(() => importTidyExport(refused.db, writeExport(JSON.stringify(bad)))).toThrow(/data\.approvals\[0\]\.mode/);
+      expect(isEmptyDatabase(refused.db)).toBe(true);
+    } finally {
+      refused.db.close();
     }
   });
 

@@ -481,6 +481,9 @@ describe('the agent', () => {
     expect(byName.get('move_task')).toMatchObject({ changes: true, approval: 'auto', description: expect.stringContaining('Move one task') });
     expect(byName.get('complete_task')).toMatchObject({ changes: true, approval: 'ask' });
     expect(byName.get('get_inbox_tasks')?.changes).toBe(false);
+    // create_routine asks every time: the window shows it as not configurable.
+    expect(byName.get('create_routine')).toMatchObject({ changes: true, approval: 'ask', alwaysAsks: true });
+    expect(byName.get('complete_task')?.alwaysAsks).toBeUndefined();
     expect(tools.filter((t) => t.changes).map((t) => t.name)).toEqual(expect.arrayContaining(['complete_task', 'archive_list_item', 'create_project']));
   });
 });
@@ -495,6 +498,12 @@ describe('routines and approvals', () => {
     expect(added.value.nextRuns).toHaveLength(3);
     expect(h.events.at(-1)?.topics).toContain('routines');
     expect((await refusal(h.call('routines.add', { name: 'Bad', request: 'x', schedule: 'whenever' }))).message).toContain('not a schedule');
+    // The edit form's preview: the words and the next three runs, or the same one-line refusal; nothing changes.
+    const preview = await h.call('routines.preview', { schedule: 'every friday 4pm' });
+    expect(preview.words).toMatch(/friday at 16:00/i);
+    expect(preview.nextRuns).toHaveLength(3);
+    expect((await refusal(h.call('routines.preview', { schedule: 'whenever' }))).message).toContain('not a schedule');
+    expect((await h.call('routines.list', {})).map((r) => r.schedule)).toEqual(['every weekday at 08:00']);
 
     const ran = await h.call('routines.runNow', { routine: 'rent' });
     expect(ran).toMatchObject({ status: 'waiting', waitingFor: expect.stringMatching(/^w\d+$/) });

@@ -31,6 +31,8 @@ const ROUTINE: RoutineInfo = {
   tools: null,
   enabled: true,
   catchUp: 'once',
+  maxActions: null,
+  timeLimitSec: null,
   nextRuns: ['2035-01-02T08:00:00.000Z'],
   lastRun: null,
   failures: 0,
@@ -149,5 +151,32 @@ describe('the routines slice', () => {
     expect(n.action?.label).toBe('Undo');
     expect(await n.action!.run()).toBe(true);
     expect(fake.callsTo('actions.undo')).toEqual([{ actionId: 'a9' }]);
+  });
+
+  it('edits a routine with only what changed, gives the form a refusal, and says a change with Undo', async () => {
+    const { fake, store } = setup();
+    fake.handlers['routines.edit'] = (i: { schedule?: string }) => {
+      if (i.schedule === 'whenever') throw new BridgeError('failed', '"whenever" is not a schedule Tidy understands', 'write it as in "every weekday at 8am"');
+      return { value: { ...ROUTINE, name: 'Friday review' }, actionId: 'a12' };
+    };
+    fake.handlers['actions.undo'] = () => ({ reversed: [], created: [] });
+    const refused = await store.getState().editRoutine('r1', { schedule: 'whenever' });
+    expect(refused?.message).toMatch(/is not a schedule Tidy understands/);
+    expect(await store.getState().editRoutine('r1', { name: 'Friday review', tools: ['add_task'], maxActions: 5 })).toBeNull();
+    expect(fake.callsTo('routines.edit').at(-1)).toEqual({ routine: 'r1', name: 'Friday review', tools: ['add_task'], maxActions: 5 });
+    const n = store.getState().notices.at(-1)!;
+    expect(n.text).toBe('Changed routine: Friday review');
+    expect(await n.action!.run()).toBe(true);
+    expect(fake.callsTo('actions.undo')).toEqual([{ actionId: 'a12' }]);
+  });
+
+  it('opens a run in the chat: its conversation, at that run, with the trace shown', async () => {
+    const { fake, store } = setup();
+    fake.handlers['runs.trace'] = () => ({ run: { id: 'run1', conversationId: 'c7' }, events: [] }) as never;
+    fake.handlers['runs.list'] = () => [];
+    store.getState().toggleTrace(false);
+    await store.getState().openRoutineRun('run1');
+    const s = store.getState();
+    expect([s.view, s.conversationId, s.traceRunId, s.traceOpen]).toEqual(['chat', 'c7', 'run1', true]);
   });
 });
