@@ -1,5 +1,6 @@
 // Calendar benchmark: importing a 5,000-event .ics with recurring events (time, memory), re-importing it
 // unchanged, and find_free_slots with 3 attendees whose calendars hold 2 years of events each.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +94,17 @@ export async function benchCalendar(): Promise<void> {
     report(`plan 200 tasks into 2 weeks, 3 own calendars × 2 years (${planned.blocks.length} blocks)`, plan, 'ms', { max: 50 });
     console.log(`    ratio to the 50 ms target: ${(plan / 50).toFixed(3)}`);
     pdb.close();
+
+    // 100k one-off VEVENTs (about 43 MB; ICS_LIMITS.maxChars is 50M) in a process of its own: time and peak RSS (issue 28 item 9).
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'calendar-import-child.ts'), '100000'], { encoding: 'utf8', timeout: 600_000 });
+    const line = child.stdout.trim().split('\n').at(-1) ?? '';
+    try {
+      const big = JSON.parse(line) as { ok: boolean; error?: string; ms: number; peakMb: number; chars: number };
+      report(`import 100k VEVENTs, ${(big.chars / 1e6).toFixed(0)} MB${big.ok ? '' : ` (refused: ${big.error ?? ''})`}`, big.ms, 'ms');
+      report('  peak RSS of that process', big.peakMb, ' MB', { max: 300, label: '300 MB' });
+    } catch {
+      console.log(`  import 100k VEVENTs: the child process failed (${child.error?.message ?? child.stderr.trim().split('\n').at(-1) ?? ''})`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

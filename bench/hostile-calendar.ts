@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { importCalendar, listEvents, newUserRequest, openDatabase, type Db } from '../src-main/core';
+import ICAL from 'ical.js';
+import { exportIcs, importCalendar, inviteIcs, listEvents, newUserRequest, openDatabase, type Db } from '../src-main/core';
 
 const DAY = 86_400_000;
 const wrap = (body: string, head = ''): string => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hostile//EN\r\n${head}${body}END:VCALENDAR\r\n`;
@@ -49,6 +50,22 @@ export const BAD_RULES = [
   'FREQ=NEVER',
   'FREQ=DAILY;UNTIL=2030-01-01',
   `FREQ=DAILY;BYMONTH=${'1,'.repeat(5000)}1`,
+  // From a Saturday, every 7th day is a Saturday: ical.js looked for a Tuesday for ever.
+  'FREQ=DAILY;INTERVAL=7;BYDAY=TU',
+];
+
+/** Texts that start a line of their own or move the cursor in a reader that is not careful (item 7). */
+export const INJECTED_TEXTS = [
+  'Lunch\rEND:VEVENT\rBEGIN:VEVENT\rSUMMARY:Injected',
+  'Lunch\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nSUMMARY:Injected',
+  'Lunch\u2028BEGIN:VEVENT',
+  'Lunch\u0085BEGIN:VEVENT',
+  'Lunch\u001b[2J\u001b]0;pwned\u0007',
+  'Lunch \u202eevil\u202c \u2066x\u2069',
+  'Lunch\u0000\u007f\u009b',
+  'Lunch\ud800 lone surrogate',
+  'A "quoted" name; with, separators\\',
+  'x'.repeat(100_000),
 ];
 export const BAD_PROPERTIES = [
   'DTSTART:20300105T090000Z\r\nDTEND:20300105T100000Z\r\nRRULE:FREQ=DAILY\r\nEXDATE:20300107\r\n',
@@ -144,6 +161,25 @@ export function hostileCalendar(): [string, Outcome][] {
         db.close();
       }
       out.push(['calendar: bad rules and properties', { tried: all.length, survived, note: `slowest ${worst.toFixed(0)} ms${failed.length ? `; not imported: ${failed.join(' | ')}` : ''}` }]);
+    }
+    {
+      // Every hostile text in every property Tidy writes, in an export and an invitation: each file must
+      // read back as exactly one VEVENT per event, with no control or bidi character left raw.
+      let survived = 0;
+      const failed: string[] = [];
+      for (const [i, t] of INJECTED_TEXTS.entries()) {
+        const event = { id: 'e1', uid: `u${i}`, title: t, startMs: from, endMs: from + 3_600_000, allDay: false, startDate: '2030-01-01', endDate: '2030-01-01', location: t, notes: t, attendees: [{ name: t, email: `a${i}@example.com` }], cancelled: false, createdAt: '2030-01-01T00:00:00Z', updatedAt: '2030-01-01T00:00:00Z' };
+        const files = [exportIcs(t, [event]), inviteIcs(event)];
+        const clean = files.every((f) => {
+          // eslint-disable-next-line no-control-regex
+          if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\r(?!\n)/.test(f)) return false;
+          const cal = new ICAL.Component(ICAL.parse(f) as unknown[]);
+          return cal.getAllSubcomponents('vevent').length === 1 && !f.split('\r\n').some((l) => /^SUMMARY:Injected/.test(l));
+        });
+        if (clean) survived++;
+        else failed.push(`#${i}`);
+      }
+      out.push(['calendar: text injected into .ics export', { tried: INJECTED_TEXTS.length, survived, note: failed.length ? `not clean: ${failed.join(', ')}` : 'every file one VEVENT per event, no raw control or bidi character' }]);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

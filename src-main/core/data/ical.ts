@@ -14,7 +14,7 @@
  */
 import ICAL from 'ical.js';
 import { checkRule } from '../../../src-shared/recurrence';
-import { icsText } from '../calendar/ics';
+import { icsText } from '../calendar/ics-export';
 import type { Db } from '../store/db';
 import type { Sink } from './export';
 

@@ -8,7 +8,8 @@ import { basename } from 'node:path';
 import { PERSONAL_CALENDAR_ID, type CalendarEvent, type CalendarInfo, type ImportReport } from '../../../src-shared/calendar';
 import type { Row } from '../actions/changes';
 import { expand } from '../calendar/expand';
-import { parseIcs, type Attendee, type EventData, type ExportEvent } from '../calendar/ics';
+import { parseIcs, type Attendee, type EventData } from '../calendar/ics';
+import type { ExportEvent } from '../calendar/ics-export';
 import { isoInZone, localZone, parseWall, wallAt, wallDate, wallString, wallToUtc } from '../calendar/zones';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
@@ -206,7 +207,7 @@ function toEvent(r: JoinedRow, startMs: number, endMs: number, occurrence: strin
 }
 
 /** The real instants of a single (non-recurring) row. */
-function instants(r: EventRow, zone: string): { startMs: number; endMs: number } {
+function instants(r: Pick<EventRow, 'all_day' | 'start' | 'end' | 'tz' | 'start_ms' | 'end_ms'>, zone: string): { startMs: number; endMs: number } {
   if (r.all_day === 1) {
     const s = parseWall(r.start)!;
     const e = parseWall(r.end)!;
@@ -263,6 +264,24 @@ export function forEachOccurrence(
   q: EventQuery,
   visit: (r: JoinedRow, startMs: number, endMs: number, occurrence: string | null, note?: string) => void,
 ): boolean {
+  return occurrencesOf<JoinedRow>(db, q, SELECT_JOINED, visit);
+}
+
+/** What free time and planning read of an event: no texts, no join (a third of the full row). */
+export type BusyRow = Pick<EventRow, 'id' | 'calendar_id' | 'uid' | 'recurrence_id' | 'start' | 'end' | 'all_day' | 'tz' | 'start_ms' | 'end_ms' | 'rrule' | 'exdates'>;
+const SELECT_BUSY = `SELECT e.id, e.calendar_id, e.uid, e.recurrence_id, e.start, e.end, e.all_day, e.tz, e.start_ms, e.end_ms, e.rrule, e.exdates FROM events e`;
+
+/** forEachOccurrence over the busy events only, reading only what busy time needs (the same occurrences and bounds). */
+export function forEachBusy(db: Db, q: Omit<EventQuery, 'busyOnly'>, visit: (r: BusyRow, startMs: number, endMs: number) => void): boolean {
+  return occurrencesOf<BusyRow>(db, { ...q, busyOnly: true }, SELECT_BUSY, visit);
+}
+
+function occurrencesOf<R extends BusyRow>(
+  db: Db,
+  q: EventQuery,
+  select: string,
+  visit: (r: R, startMs: number, endMs: number, occurrence: string | null, note?: string) => void,
+): boolean {
   const zone = q.zone ?? localZone();
   if (!(q.toMs > q.fromMs)) return false;
   const calendars = q.calendarIds ?? (cached(db, `SELECT id FROM calendars WHERE archived_at IS NULL`).all() as { id: string }[]).map((r) => r.id);
@@ -270,12 +289,12 @@ export function forEachOccurrence(
   const filters = `${q.includeCancelled ? '' : 'AND e.cancelled_at IS NULL'} ${q.busyOnly ? 'AND e.busy = 1' : ''}`;
   const near = cached(
     db,
-    `${SELECT_JOINED} WHERE e.calendar_id = ? AND e.start_ms >= ? AND e.start_ms < ? AND e.end_ms > ?
+    `${select} WHERE e.calendar_id = ? AND e.start_ms >= ? AND e.start_ms < ? AND e.end_ms > ?
        AND NOT (e.rrule IS NOT NULL OR e.end_ms - e.start_ms > ${LONG}) ${filters}`,
   );
   const spanning = cached(
     db,
-    `${SELECT_JOINED} WHERE e.calendar_id = ? AND (e.rrule IS NOT NULL OR e.end_ms - e.start_ms > ${LONG})
+    `${select} WHERE e.calendar_id = ? AND (e.rrule IS NOT NULL OR e.end_ms - e.start_ms > ${LONG})
        AND e.start_ms < ? AND (e.until_ms IS NULL OR e.until_ms > ?) ${filters}`,
   );
   const overrides = cached(db, `SELECT recurrence_id FROM events WHERE calendar_id = ? AND uid = ? AND recurrence_id IS NOT NULL`);
@@ -285,7 +304,7 @@ export function forEachOccurrence(
   // Bounds for the whole query: occurrences visited and steps of all rules walked (expand.ts bounds each event).
   let visits = 0;
   const budget = { steps: MAX_QUERY_STEPS };
-  const see = (r: JoinedRow, startMs: number, endMs: number, occurrence: string | null, note?: string): boolean => {
+  const see = (r: R, startMs: number, endMs: number, occurrence: string | null, note?: string): boolean => {
     if (++visits > MAX_QUERY_OCCURRENCES) {
       truncated = true;
       return false;
@@ -294,11 +313,11 @@ export function forEachOccurrence(
     return true;
   };
   for (const cal of calendars) {
-    for (const r of near.all(cal, from - LONG, to, from) as JoinedRow[]) {
+    for (const r of near.all(cal, from - LONG, to, from) as R[]) {
       const { startMs, endMs } = instants(r, zone);
       if (overlaps(startMs, endMs) && !see(r, startMs, endMs, r.recurrence_id)) return truncated;
     }
-    for (const r of spanning.all(cal, to, from) as JoinedRow[]) {
+    for (const r of spanning.all(cal, to, from) as R[]) {
       if (r.rrule === null) {
         const { startMs, endMs } = instants(r, zone);
         if (overlaps(startMs, endMs) && !see(r, startMs, endMs, r.recurrence_id)) return truncated;

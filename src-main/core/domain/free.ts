@@ -5,7 +5,7 @@
  * ones do not count. Never in the past; days and hours in the user's zone.
  */
 import { WEEKDAYS, type FreeSlot, type Weekday } from '../../../src-shared/calendar';
-import { calendarsOfPerson, forEachOccurrence } from './calendar';
+import { calendarsOfPerson, forEachBusy } from './calendar';
 import { fail } from '../fail';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
@@ -41,18 +41,34 @@ function ownCalendars(db: Db): string[] {
   return (cached(db, `SELECT id FROM calendars WHERE archived_at IS NULL AND (kind = 'local' OR (person_name IS NULL AND person_email IS NULL))`).all() as { id: string }[]).map((r) => r.id);
 }
 
-/** Busy intervals of the calendars in [fromMs, toMs), merged and sorted. */
+/**
+ * Busy intervals of the calendars in [fromMs, toMs), merged and sorted: every calendar's occurrences
+ * expanded once for the window, then one sweep over the sorted starts and ends (a time is busy while more
+ * intervals have started than ended; intervals that touch are one).
+ */
 export function busyIntervals(db: Db, calendarIds: readonly string[], fromMs: number, toMs: number, zone: string): [number, number][] {
-  const spans: [number, number][] = [];
-  forEachOccurrence(db, { fromMs, toMs, zone, calendarIds, busyOnly: true }, (_r, s, e) => {
-    if (e > s) spans.push([s, e]);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  forEachBusy(db, { fromMs, toMs, zone, calendarIds }, (_r, s, e) => {
+    if (e > s) {
+      starts.push(s);
+      ends.push(e);
+    }
   });
-  spans.sort((a, b) => a[0] - b[0]);
+  const s = Float64Array.from(starts).sort();
+  const e = Float64Array.from(ends).sort();
   const merged: [number, number][] = [];
-  for (const [s, e] of spans) {
-    const last = merged.at(-1);
-    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
-    else merged.push([s, e]);
+  let open = 0;
+  let opened = 0;
+  for (let i = 0, j = 0; i < s.length || j < e.length; ) {
+    // A start at the same time as an end comes first, so touching intervals join.
+    if (i < s.length && s[i]! <= e[j]!) {
+      if (open++ === 0) opened = s[i]!;
+      i++;
+    } else {
+      if (--open === 0) merged.push([opened, e[j]!]);
+      j++;
+    }
   }
   return merged;
 }

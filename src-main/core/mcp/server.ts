@@ -85,6 +85,23 @@ export async function whileBusy<T>(db: Db, run: () => Promise<T> | T, waits: rea
   }
 }
 
+/**
+ * An MCP undo as its own session request: the session row and the undo in one transaction that takes the
+ * write lock first. A busy database fails it before anything is written, so whileBusy tries the whole undo
+ * again (a session row written before the lock was hit would have stopped the retry), and no other
+ * process can write between the row and the undo. A refused undo leaves no session row.
+ */
+export function undoInSession(db: Db, client: ClientId | undefined, run: (ctx: ActionContext) => ReturnType<typeof undoRequest>): ReturnType<typeof undoRequest> {
+  return db
+    .transaction(() => {
+      const ctx = startSessionRequest(db, client);
+      const r = run(ctx);
+      if (!r.ok) cached(db, `DELETE FROM mcp_sessions WHERE id = ? AND NOT EXISTS (SELECT 1 FROM actions WHERE request_id = ?)`).run(ctx.requestId, ctx.requestId);
+      return r;
+    })
+    .immediate();
+}
+
 /** A session's request: created on its first change, replaced after an undo so later changes stand alone. */
 export interface McpSession {
   /** The request id of the session's changes so far, or null before the first one. */
@@ -329,9 +346,7 @@ export function createTidyMcpServer(deps: TidyMcpDeps): { factory: () => McpServ
 
   /** An undo is its own request (named after the client); later changes then start a new one. */
   function undo(run: (ctx: ActionContext) => ReturnType<typeof undoRequest>): CallToolResult {
-    const ctx = startSessionRequest(db, client);
-    const r = run(ctx);
-    if (!r.ok) cached(db, `DELETE FROM mcp_sessions WHERE id = ? AND NOT EXISTS (SELECT 1 FROM actions WHERE request_id = ?)`).run(ctx.requestId, ctx.requestId);
+    const r = undoInSession(db, client, run);
     if (!r.ok) return failure(r);
     current = null;
     log(undoCountWords(r.value.reversed.length));

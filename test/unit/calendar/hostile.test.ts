@@ -117,6 +117,15 @@ describe('expansion is total', () => {
     }
   });
 
+  it('a daily rule every 7th day on a weekday it never reaches (ical.js loops forever on it) gives DTSTART alone', () => {
+    // 2030-01-07 is a Monday; every 7 or 14 days is always a Monday, never a Tuesday.
+    for (const rule of ['FREQ=DAILY;INTERVAL=7;BYDAY=TU', 'FREQ=DAILY;INTERVAL=14;BYDAY=TU,WE;COUNT=5']) {
+      const { db } = tempDb();
+      imported(db, wrap(vevent(`DTSTART:20300107T090000Z\r\nDTEND:20300107T100000Z\r\nRRULE:${rule}\r\n`)));
+      expect(list(db, '2030-01-01T00:00:00Z', 90).events.map((e) => e.start)).toEqual(['2030-01-07T09:00:00+00:00']);
+    }
+  });
+
   it('a stored rule that cannot be expanded shows its event once with a note, never failing the query', () => {
     const { db } = tempDb();
     imported(db, wrap(vevent('DTSTART:20300105T090000Z\r\nDTEND:20300105T100000Z\r\nRRULE:FREQ=WEEKLY\r\n') + vevent('DTSTART:20300106T090000Z\r\nDTEND:20300106T100000Z\r\n', 'u2', 'Other')));

@@ -2,10 +2,14 @@
 // after real producers' output (test/fixtures/ics/SOURCES.md) and hostile ones.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ICAL from 'ical.js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreeSlots, ICS_LIMITS, importCalendar, listEvents, undoAction, type Db } from '../../../src-main/core';
 import { bookEvent, cancelEvent, moveEvent } from '../../../src-main/core/domain/calendar';
-import { ianaZone, isoInZone, wallToUtc } from '../../../src-main/core/calendar/zones';
+import { ianaZone, isoInZone, wallToUtc, type Wall } from '../../../src-main/core/calendar/zones';
+import { icalWallIterator, wallIterator } from '../../../src-main/core/calendar/expand';
+import { WEEKDAYS, type Weekday } from '../../../src-shared/calendar';
 import { snapshot, tempDb, userCtx } from '../../support/db';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'ics');
@@ -225,4 +229,120 @@ describe('time zones and free time', () => {
     ]);
     expect(() => findFreeSlots(db, { ...base, workDays: [...base.workDays], now: Date.now(), attendees: ['Zed'] })).toThrow(/no imported calendar belongs to 'Zed'/);
   });
+
+  it('the fast walk of DAILY and WEEKLY rules gives exactly the walls ical.js gives', () => {
+    const D = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+    const p2 = (n: number): string => String(n).padStart(2, '0');
+    fc.assert(
+      fc.property(
+        fc.record({
+          freq: fc.constantFrom('DAILY', 'WEEKLY'),
+          interval: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+          byday: fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 7 }), { nil: undefined }),
+          wkst: fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
+          end: fc.oneof(fc.constant(null), fc.record({ count: fc.integer({ min: 0, max: 40 }) }), fc.record({ untilDays: fc.integer({ min: -3, max: 300 }), h: fc.integer({ min: 0, max: 23 }) })),
+          allDay: fc.boolean(),
+          start: fc.record({ y: fc.integer({ min: 2019, max: 2036 }), m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }), h: fc.integer({ min: 0, max: 23 }), mi: fc.constantFrom(0, 15, 30, 45) }),
+        }),
+        ({ freq, interval, byday, wkst, end, allDay, start }) => {
+          const w: Wall = { ...start, h: allDay ? 0 : start.h, mi: allDay ? 0 : start.mi, s: 0 };
+          const parts = [`FREQ=${freq}`];
+          if (interval) parts.push(`INTERVAL=${interval}`);
+          if (byday) parts.push(`BYDAY=${byday.map((d) => D[d]).join(',')}`);
+          if (wkst !== undefined) parts.push(`WKST=${D[wkst]}`);
+          if (end && 'count' in end) parts.push(`COUNT=${end.count}`);
+          if (end && 'untilDays' in end) {
+            const u = new Date(Date.UTC(w.y, w.m - 1, w.d + end.untilDays, end.h));
+            const date = `${u.getUTCFullYear()}${p2(u.getUTCMonth() + 1)}${p2(u.getUTCDate())}`;
+            parts.push(`UNTIL=${allDay ? date : `${date}T${p2(u.getUTCHours())}0000`}`);
+          }
+          const rule = parts.join(';');
+          const fast = wallIterator(ICAL.Recur.fromString(rule), w, allDay);
+          const reference = icalWallIterator(ICAL.Recur.fromString(rule), w, allDay);
+          const walls = (it: { next(): Wall | null }): Wall[] => {
+            const out: Wall[] = [];
+            for (let a = it.next(); a && out.length < 60; a = it.next()) out.push(a);
+            return out;
+          };
+          expect(walls(fast), `${rule} from ${JSON.stringify(w)}`).toEqual(walls(reference));
+        },
+      ),
+      { numRuns: 250 },
+    );
+  });
+
+  it('free slots are the free runs of a minute grid, on random calendars (singles, all-day, repeating, exceptions, free events)', () => {
+    // Monday 2035-01-08 in Berlin (UTC+1 all January): three days of five-minute steps.
+    const { db } = tempDb();
+    const DAY0 = Date.parse('2035-01-07T23:00:00Z');
+    const MIN = 60_000;
+    const utc = (ms: number): string => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const single = fc.record({ kind: fc.constant('single' as const), at: fc.integer({ min: -24, max: 3 * 288 }), len: fc.integer({ min: 1, max: 60 }), free: fc.boolean() });
+    const allDay = fc.record({ kind: fc.constant('allday' as const), day: fc.integer({ min: 0, max: 2 }) });
+    const daily = fc.record({ kind: fc.constant('daily' as const), at: fc.integer({ min: 0, max: 287 }), len: fc.integer({ min: 1, max: 36 }), count: fc.integer({ min: 1, max: 4 }), skip: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }) });
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(single, single, allDay, daily), { maxLength: 8 }),
+        fc.record({
+          durationMin: fc.integer({ min: 1, max: 36 }).map((n) => n * 5),
+          work: fc.constantFrom(['09:00', '17:00'], ['00:00', '24:00'], ['08:15', '12:45'], ['13:00', '23:30']),
+          days: fc.uniqueArray(fc.constantFrom(...WEEKDAYS), { minLength: 1, maxLength: 7 }),
+          nowStep: fc.integer({ min: -100, max: 400 }),
+        }),
+        (events, q) => {
+          const busy = new Uint8Array(3 * 1440);
+          const mark = (fromMs: number, toMs: number): void => {
+            for (let m = Math.max(0, (fromMs - DAY0) / MIN); m < Math.min(busy.length, (toMs - DAY0) / MIN); m++) busy[m] = 1;
+          };
+          const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN'];
+          events.forEach((e, i) => {
+            lines.push('BEGIN:VEVENT', `UID:p${i}@test`, `SUMMARY:E${i}`);
+            if (e.kind === 'allday') {
+              const d = new Date(DAY0 + (e.day + 1) * 86_400_000);
+              const date = (x: Date): string => x.toISOString().slice(0, 10).replace(/-/g, '');
+              lines.push(`DTSTART;VALUE=DATE:${date(d)}`, `DTEND;VALUE=DATE:${date(new Date(d.getTime() + 86_400_000))}`);
+              mark(DAY0 + e.day * 86_400_000, DAY0 + (e.day + 1) * 86_400_000);
+            } else {
+              const start = DAY0 + e.at * 5 * MIN;
+              lines.push(`DTSTART:${utc(start)}`, `DTEND:${utc(start + e.len * 5 * MIN)}`);
+              if (e.kind === 'single') {
+                if (e.free) lines.push('TRANSP:TRANSPARENT');
+                else mark(start, start + e.len * 5 * MIN);
+              } else {
+                lines.push(`RRULE:FREQ=DAILY;COUNT=${e.count}`);
+                if (e.skip !== null) lines.push(`EXDATE:${utc(start + e.skip * 86_400_000)}`);
+                for (let n = 0; n < e.count; n++) if (n !== e.skip) mark(start + n * 86_400_000, start + n * 86_400_000 + e.len * 5 * MIN);
+              }
+            }
+            lines.push('END:VEVENT');
+          });
+          lines.push('END:VCALENDAR', '');
+          const r = importCalendar(db, userCtx(db), { fileName: 'random.ics', text: lines.join('\r\n') });
+          if (!r.ok) expect(r.error).toMatch(/already matches/); // the same calendar as the run before
+          const now = DAY0 + q.nowStep * 7 * MIN;
+          const [ws, we] = q.work.map((t) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3))) as [number, number];
+          const got = findFreeSlots(db, { durationMin: q.durationMin, fromMs: DAY0, toMs: DAY0 + 3 * 86_400_000, now, zone: 'Europe/Berlin', workStart: q.work[0]!, workEnd: q.work[1]!, workDays: q.days as Weekday[], maxSlots: 1_000 });
+          // The reference: minute by minute, free runs inside each working day, from now (rounded up to a quarter hour) on.
+          const earliest = Math.ceil(now / (15 * MIN)) * 15 * MIN;
+          const want: { start: string; end: string }[] = [];
+          for (let day = 0; day < 3; day++) {
+            if (!q.days.includes(WEEKDAYS[(1 + day) % 7]!)) continue;
+            let run = -1;
+            for (let m = day * 1440 + ws; m <= day * 1440 + we; m++) {
+              const free = m < day * 1440 + we && busy[m] === 0 && DAY0 + m * MIN >= earliest;
+              if (free && run < 0) run = m;
+              if (!free && run >= 0) {
+                if (m - run >= q.durationMin) want.push({ start: isoInZone(DAY0 + run * MIN, 'Europe/Berlin'), end: isoInZone(DAY0 + m * MIN, 'Europe/Berlin') });
+                run = -1;
+              }
+            }
+          }
+          expect(got.slots).toEqual(want);
+          expect(got.total).toBe(want.length);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 });
+

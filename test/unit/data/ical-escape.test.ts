@@ -4,7 +4,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { addTask } from '../../../src-main/core';
-import { exportIcs, icsText, inviteIcs, type ExportEvent } from '../../../src-main/core/calendar/ics';
+import { exportIcs, icsText, inviteIcs, type ExportEvent } from '../../../src-main/core/calendar/ics-export';
 import { exportIcal } from '../../../src-main/core/data';
 import { okValue, tempDb, userCtx } from '../../support/db';
 

@@ -4,7 +4,9 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { addTask, listTasks } from '../../../src-main/core';
-import { MCP_BUSY_TIMEOUT_MS, whileBusy } from '../../../src-main/core/mcp/server';
+import { undoRequest } from '../../../src-main/core/actions/undo';
+import { MCP_BUSY_TIMEOUT_MS, undoInSession, whileBusy } from '../../../src-main/core/mcp/server';
+import { startSessionRequest } from '../../../src-main/core/mcp/sessions';
 import { createToolServices, TOOLS } from '../../../src-main/core/tools';
 import { tempDb, userCtx } from '../../support/db';
 
@@ -73,6 +75,39 @@ describe('tidy mcp while another process writes', () => {
     ).rejects.toBe(busy);
     expect(runs).toBe(1);
     expect(listTasks(db, { project: 'inbox' }).total).toBe(1);
+  });
+
+  it('an undo (undo_request, undo_last_request) waits for a held lock and is tried again whole, even when the lock is taken after its session row', async () => {
+    const { db, other } = lockedDb();
+    other.prepare('ROLLBACK').run();
+    other.pragma('busy_timeout = 0');
+    const client = { name: 'Claude Desktop', version: '1' };
+    const made = startSessionRequest(db, client);
+    addTask(db, made, { content: 'Made by the client' });
+    const sessions = (): number => (db.prepare(`SELECT COUNT(*) AS n FROM mcp_sessions`).get() as { n: number }).n;
+    // Another process holds the write lock when the undo comes, and lets go a little later.
+    other.prepare('BEGIN IMMEDIATE').run();
+    setTimeout(() => other.prepare('COMMIT').run(), 30);
+    // Then it tries to write again just as the undo begins its work.
+    let attempts = 0;
+    const run = (ctx: Parameters<typeof undoRequest>[2]['ctx']) => {
+      if (attempts++ === 0) {
+        try {
+          other.prepare('BEGIN IMMEDIATE').run();
+          setTimeout(() => other.prepare('COMMIT').run(), 30);
+        } catch {
+          // The undo already holds the lock: nobody can write between its session row and its changes.
+        }
+      }
+      return undoRequest(db, made.requestId, { ctx });
+    };
+    const r = await whileBusy(db, () => undoInSession(db, client, run), WAITS);
+    expect(r).toMatchObject({ ok: true, value: { reversed: [expect.anything()] } });
+    expect(listTasks(db, { project: 'inbox' }).total).toBe(0);
+    expect(sessions()).toBe(2); // the client's session and the undo's, no row of a failed attempt
+    // A refused undo leaves no session row.
+    expect(await whileBusy(db, () => undoInSession(db, client, (ctx) => undoRequest(db, 'm404', { ctx })), WAITS)).toMatchObject({ ok: false });
+    expect(sessions()).toBe(2);
   });
 
   it('other errors are not retried', async () => {
