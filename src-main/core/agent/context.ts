@@ -16,11 +16,35 @@ const AFTER_COMPACTION = 0.6;
 /** A note is never longer than the result it replaces; results shorter than this are left alone. */
 const MIN_SHORTENED = 200;
 
+/**
+ * The zone this process runs in. Resolving it builds a formatter (a fraction of a millisecond, and the loop
+ * dates every user message at every step), so it is kept while TZ, the one way a Node process's zone changes,
+ * stays the same.
+ */
+let processZone: { tz: string | undefined; zone: string } | undefined;
+function localZone(): string {
+  const tz = process.env['TZ'];
+  if (!processZone || processZone.tz !== tz) processZone = { tz, zone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+  return processZone.zone;
+}
+
+/** One formatter per zone (building one costs far more than formatting with it); a handful of zones at most. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, weekday: 'long', year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (formatters.size >= 16) formatters.clear();
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
 /** "Monday 2026-11-23, time zone Europe/Berlin", in the zone this process runs in. */
-export function dateLine(at: string, timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone): string {
+export function dateLine(at: string, timeZone = localZone()): string {
   const d = new Date(at);
   if (Number.isNaN(d.getTime())) return '';
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, weekday: 'long', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(d);
+  const parts = formatterFor(timeZone).formatToParts(d);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return `[${get('weekday')} ${get('year')}-${get('month')}-${get('day')}, time zone ${timeZone}]`;
 }

@@ -37,14 +37,51 @@ export interface CompiledFilter {
 
 class FilterError extends Error {}
 
+/**
+ * Tasks with any of `n` labels (their name keys are the parameters), as a set of task ids rather than a
+ * subquery per task: SQLite can then start from the labels' few rows instead of testing every open task.
+ */
+const labelsTerm = (n: number): string =>
+  `(t.id IN (SELECT tl.task_id FROM task_labels tl WHERE tl.label_id IN (SELECT id FROM labels WHERE name_key ${n === 1 ? '= ?' : `IN (${Array(n).fill('?').join(', ')})`})))`;
+const LABEL_TERM = labelsTerm(1);
+
 /** Fails with the one line a person reads: where, and what was expected. */
 function bad(query: string, at: number, what: string): never {
   const near = query.slice(at, at + 20).replace(/\s+/g, ' ');
   throw new FilterError(`filter: expected ${what} at position ${at + 1}${near ? ` (near ${JSON.stringify(near)})` : ' (at the end)'}`);
 }
 
+/**
+ * For a `search:` of plain words (ASCII letters and digits, between spaces), an FTS5 query that every task
+ * whose content or description holds the text as it is typed must match, so the search index can hand over
+ * the few candidates the substring test then checks, instead of the test reading every open task. The
+ * text may start inside a word ("hing 42" is in "thing 42"), so its first word is left out; the words
+ * between two spaces must be whole words of the text; the last one may go on ("42" in "420"). A single
+ * word, or anything else (punctuation, other scripts), gets no prefilter and is found by the scan alone.
+ */
+export function ftsPrefilter(needle: string): string | null {
+  if (!/^[a-z0-9]+(?: +[a-z0-9]+)+$/.test(needle)) return null;
+  const words = needle.split(/ +/).slice(1);
+  const last = words.pop()!;
+  // Any subset of the required words is still a prefilter: a few are plenty.
+  return [...words.slice(-4).map((w) => `"${w}"`), `"${last}"*`].join(' ');
+}
+
+/** Above this many documents the prefilter costs more than the scan it spares. */
+const MAX_CANDIDATES = 5000;
+
+/** Whether the search index names few enough documents for `match` to be worth starting from (a bounded count, a few ms at most). */
+function fewCandidates(db: Db, match: string): boolean {
+  try {
+    const n = cached(db, `SELECT count(*) AS n FROM (SELECT 1 FROM search_text WHERE search_text MATCH ? LIMIT ${MAX_CANDIDATES + 1})`).get(match) as { n: number };
+    return n.n <= MAX_CANDIDATES;
+  } catch {
+    return false;
+  }
+}
+
 /** Compiles a query (`today` = the local date the date words count from). */
-export function compileFilter(query: string, opts: { today?: string; now?: Date } = {}): CompiledFilter {
+export function compileFilter(query: string, opts: { today?: string; now?: Date; db?: Db } = {}): CompiledFilter {
   const text = String(query ?? '');
   if (text.length > MAX_FILTER_CHARS) fail(`filter is ${text.length} characters long`, `use at most ${MAX_FILTER_CHARS} characters`);
   const today = opts.today ?? localDate(opts.now);
@@ -104,7 +141,10 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date 
       } catch {
         return bad(text, at + 1, 'a label name (one word) after @');
       }
-      return `(EXISTS (SELECT 1 FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = t.id AND l.name_key = ${p(nameKey(name))}))`;
+      // The label's tasks as a set (an IN list), not a subquery per task: SQLite can then start from the
+      // label's few rows instead of testing every open task.
+      p(nameKey(name));
+      return LABEL_TERM;
     }
     if (t.startsWith('/')) {
       const name = t.slice(1).replace(/\s+/g, ' ').trim();
@@ -124,8 +164,15 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date 
     if (s) {
       const needle = s[1]!.trim().toLowerCase();
       if (!needle) bad(text, at + raw.indexOf(':') + 1, 'some text after search:');
-      const n = p(needle);
-      return `(instr(lower(t.content), ${n}) > 0 OR instr(lower(coalesce(t.description, '')), ${p(needle)}) > 0)`;
+      // LIKE folds ASCII case only, as lower() did (the needle is lower case already): the same matches,
+      // without a lowered copy of every text. Its wildcards in the needle are escaped, in SQL.
+      const like = (n: string) => `'%' || replace(replace(replace(${n}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\'`;
+      // Parameters are pushed in the order their ? appear in the SQL.
+      const fts = opts.db ? ftsPrefilter(needle) : null;
+      const candidates = fts && fewCandidates(opts.db!, fts)
+        ? `t.id IN (SELECT d.ref FROM search_docs d WHERE d.kind IN ('tasks', 'task_descriptions') AND d.docid IN (SELECT rowid FROM search_text WHERE search_text MATCH ${p(fts)})) AND `
+        : '';
+      return `(${candidates}(t.content LIKE ${like(p(needle))} OR coalesce(t.description, '') LIKE ${like(p(needle))}))`;
     }
     return bad(text, at + (raw.length - raw.trimStart().length), EXPECTED_TERM);
   };
@@ -177,7 +224,18 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date 
       parts.push(and(depth));
       ws();
     }
-    return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
+    // Labels side by side (@a | @b) become one set of tasks: one IN list SQLite starts from, where two would
+    // make it walk the open tasks. Their parameters are already in this order.
+    const merged: string[] = [];
+    for (let k = 0; k < parts.length; ) {
+      let run = 0;
+      while (parts[k + run] === LABEL_TERM) run++;
+      if (run > 1) {
+        merged.push(labelsTerm(run));
+        k += run;
+      } else merged.push(parts[k++]!);
+    }
+    return merged.length === 1 ? merged[0]! : `(${merged.join(' OR ')})`;
   };
 
   try {
@@ -202,21 +260,34 @@ export interface FindQuery {
   now?: Date;
 }
 
+/** findTasks' order: by due date (undated last), priority and manual order; the rowid last makes it total, so pages never overlap. */
+const FIND_ORDER = 't.due IS NULL, t.due, t.priority, t.project_id, t.position, t.rowid';
+
+/** The two statements of findTasks (how many match; the page, whole) with their parameters, for it and for looking at their plans. */
+export function findStatements(db: Db, q: FindQuery): { count: string; page: string; params: (string | number)[]; limit: number; offset: number } {
+  const { sql, params } = compileFilter(q.filter, { today: q.today, now: q.now, db });
+  const status = q.status ?? 'open';
+  // The status as its own term (not `? = 'all' OR …`), so SQLite can use the (status, …) indexes. Tidy keeps
+  // no statistics (ANALYZE), and without them SQLite takes `status = ?` for a needle (ten rows) and walks
+  // every open task rather than a label's or a search's few; likelihood() tells it a status keeps about half.
+  const where = status === 'all' ? `WHERE ${sql}` : `WHERE likelihood(t.status = ?, 0.5) AND ${sql}`;
+  return {
+    count: `SELECT count(*) AS n FROM tasks t ${where}`,
+    // The page is chosen over the task rows alone, then only its rows are read whole (project, section and
+    // labels): sorting every match together with its labels' JSON cost more than finding them.
+    page: `${SELECT_TASK} WHERE t.rowid IN (SELECT t.rowid FROM tasks t ${where} ORDER BY ${FIND_ORDER} LIMIT ? OFFSET ?) ORDER BY ${FIND_ORDER}`,
+    params: status === 'all' ? [...params] : [status, ...params],
+    limit: Math.max(0, Math.min(q.limit ?? 200, 10_000)),
+    offset: Math.max(0, q.offset ?? 0),
+  };
+}
+
 /** The tasks a filter matches (open ones unless asked), by due date (undated last), priority and manual order; with the total. */
 export function findTasks(db: Db, q: FindQuery): { tasks: Task[]; total: number } {
-  const { sql, params } = compileFilter(q.filter, { today: q.today, now: q.now });
-  const status = q.status ?? 'open';
-  // The status as its own term (not `? = 'all' OR …`), so SQLite can use the (status, …) indexes.
-  const where = status === 'all' ? `WHERE ${sql}` : `WHERE t.status = ? AND ${sql}`;
-  const all = status === 'all' ? [...params] : [status, ...params];
+  const s = findStatements(db, q);
   // Not in the statement cache: every query is different text, and preparing one costs microseconds.
-  const total = (db.prepare(`SELECT count(*) AS n FROM tasks t ${where}`).get(...all) as { n: number }).n;
-  const limit = Math.max(0, Math.min(q.limit ?? 200, 10_000));
-  const rows = db.prepare(`${SELECT_TASK} ${where} ORDER BY t.due IS NULL, t.due, t.priority, t.project_id, t.position, t.rowid LIMIT ? OFFSET ?`).all(
-    ...all,
-    limit,
-    Math.max(0, q.offset ?? 0),
-  );
+  const total = (db.prepare(s.count).get(...s.params) as { n: number }).n;
+  const rows = db.prepare(s.page).all(...s.params, s.limit, s.offset);
   return { tasks: rowsToTasks(rows), total };
 }
 

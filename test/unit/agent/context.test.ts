@@ -61,6 +61,21 @@ describe('the context budget', () => {
     expect(m[1]!.content).toBe(`${OBSERVATION}{}`);
   });
 
+  it('dates in the zone the process runs in now, also after TZ changes (the zone is kept between steps)', () => {
+    const saved = process.env['TZ'];
+    try {
+      process.env['TZ'] = 'Asia/Tokyo';
+      expect(dateLine('2026-11-23T20:00:00.000Z')).toBe('[Tuesday 2026-11-24, time zone Asia/Tokyo]');
+      expect(dateLine('2026-11-23T20:00:00.000Z')).toBe('[Tuesday 2026-11-24, time zone Asia/Tokyo]');
+      process.env['TZ'] = 'America/New_York';
+      expect(dateLine('2026-11-23T20:00:00.000Z')).toBe('[Monday 2026-11-23, time zone America/New_York]');
+      expect(dateLine('not a date')).toBe('');
+    } finally {
+      if (saved === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = saved;
+    }
+  });
+
   it('keeps a run that lists a big inbox within the budget, and its system prompt and tools byte-identical from step to step', async () => {
     const script = () => [calls(call('get_inbox_tasks')), ...Array.from({ length: 6 }, (_, i) => calls(call('search', { query: `task ${i}` }))), say('done')];
     // The budget is the prompt's own size (system prompt and tools, measured) plus room for 1,500 tokens of

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addTask, createProject, getTask, listTasks, undoAction, updateTask } from '../../../src-main/core';
-import { compileFilter, deleteFilter, findTasks, listFilters, MAX_FILTER_CHARS, resolveFilter, saveFilter } from '../../../src-main/core/domain/filter';
+import { compileFilter, deleteFilter, findStatements, findTasks, ftsPrefilter, listFilters, MAX_FILTER_CHARS, resolveFilter, saveFilter } from '../../../src-main/core/domain/filter';
 import { createSection } from '../../../src-main/core/domain/sections';
 import { okValue, snapshot, tempDb, userCtx } from '../../support/db';
 import type { Db } from '../../../src-main/core';
@@ -61,6 +61,55 @@ describe('the filter language', () => {
     }
     expect(snapshot(db)).toEqual(before);
     expect(compileFilter('search: a\\&b', { today: TODAY }).params).toEqual(['a&b', 'a&b']);
+  });
+
+  it('labels side by side, searches through the index and pages give the same tasks as the plain reading', () => {
+    const { db } = tempDb();
+    const t = seed(db);
+    const more = {
+      exact: okValue(addTask(db, userCtx(db), { content: 'Sort THING 42 out', labels: ['phone'] })).id,
+      longer: okValue(addTask(db, userCtx(db), { content: 'something 420x', labels: ['money'] })).id,
+      inDescription: okValue(addTask(db, userCtx(db), { content: 'Plain', description: 'about thing 42 and more' })).id,
+      near: okValue(addTask(db, userCtx(db), { content: 'thing  42 (two spaces) and thing-42' })).id,
+      wild: okValue(addTask(db, userCtx(db), { content: '100% done_ok \\ back' })).id,
+    };
+    expect(ids(db, '@money | @phone')).toEqual([t.overdue, t.today, more.exact, more.longer]);
+    expect(ids(db, '@phone | p3 | @money | @family')).toEqual([t.overdue, t.today, t.undated, more.exact, more.longer]);
+    expect(ids(db, '!(@money | @phone) & !no date')).toEqual([t.later]);
+    expect(ids(db, '(@money | @nope) & p1')).toEqual([t.overdue]);
+    expect(ids(db, 'search: thing 42')).toEqual([more.exact, more.longer, more.inDescription]);
+    expect(ids(db, 'search: hing 4')).toEqual([more.exact, more.longer, more.inDescription]);
+    expect(ids(db, 'search: thing 42 and')).toEqual([more.inDescription]);
+    expect(ids(db, '!search: thing 42 & !search: call')).toEqual([t.overdue, t.later, t.undated, more.near, more.wild]);
+    // LIKE's wildcards and escape in the text are plain characters.
+    expect(ids(db, 'search: 0% d')).toEqual([more.wild]);
+    expect(ids(db, 'search: e_o')).toEqual([more.wild]);
+    expect(ids(db, 'search: %_%')).toEqual([]);
+    expect(ids(db, 'search: \\\\ b')).toEqual([more.wild]);
+    // The index is only a prefilter: the first word may start inside a word, the last may go on.
+    expect(ftsPrefilter('thing')).toBeNull();
+    expect(ftsPrefilter('thing 42')).toBe('"42"*');
+    expect(ftsPrefilter('a  b c')).toBe('"b" "c"*');
+    expect(ftsPrefilter('thing-42 x')).toBeNull();
+    expect(ftsPrefilter('crème brûlée')).toBeNull();
+    // Pages of one are the whole list, in order, none twice.
+    const all = ids(db, '!no date | no date');
+    const paged = all.map((_, k) => findTasks(db, { filter: '!no date | no date', today: TODAY, now: NOW, limit: 1, offset: k }).tasks[0]!.id);
+    expect(paged).toEqual(all);
+    expect(findTasks(db, { filter: 'p4', today: TODAY, now: NOW, offset: 100 })).toEqual({ tasks: [], total: 7 });
+  });
+
+  it('a label filter starts from the label’s tasks, not from every open task', () => {
+    const { db } = tempDb();
+    seed(db);
+    for (const filter of ['p1 & @money', '(@money | @phone) & due before: 2035-04-01']) {
+      const s = findStatements(db, { filter, today: TODAY, now: NOW });
+      for (const sql of [s.count, s.page]) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...s.params, ...(sql === s.page ? [s.limit, s.offset] : [])) as { detail: string }[]).map((r) => r.detail);
+        expect(plan.some((d) => /SEARCH t USING INDEX sqlite_autoindex_tasks_1 \(id=\?\)/.test(d)), `${filter}: ${plan.join(' / ')}`).toBe(true);
+        expect(plan.some((d) => /(SCAN|SEARCH) t USING (COVERING )?INDEX tasks_by_(completion|due) \(status=\?\)$/.test(d)), `${filter}: ${plan.join(' / ')}`).toBe(false);
+      }
+    }
   });
 
   it('a bad query gets one line naming the position and what was expected', () => {
