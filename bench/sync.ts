@@ -58,7 +58,7 @@ export async function benchSync(): Promise<void> {
     });
     report('one local change synced to a folder (change, encrypt, write, list)', one, 'ms', { max: 100, label: '100 ms' });
 
-    const single = (await target.read(batchPath(A, a.nextSeq - 1)))!.length;
+    const single = (await target.read(batchPath(A, a.nextSeq() - 1)))!.length;
     report('encrypted bytes for one changed field (a batch of one)', single, ' B');
     const fullBatch = (await target.read(batchPath(A, 1)))!.length;
     report('encrypted bytes per changed field in a batch of 5,000', fullBatch / 5_000, ' B');
