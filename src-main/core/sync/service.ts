@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { fail } from '../fail';
 import type { Db } from '../store/db';
 import { ID_PART } from '../store/ids';
+import { TRACKED_TABLES } from '../store/entities';
 import { cached } from '../store/statements';
 import { dropCaptureTriggers, EXISTS_COLUMN, SYNCED_TABLES, syncCaptureTriggers, syncedColumns } from '../store/sync-capture';
 import { DEFAULT_KDF, parseHeader, type KdfParams } from './crypto';
@@ -32,13 +33,23 @@ export function openTarget(spec: TargetSpec): SyncTarget {
 
 export const targetOf = (state: SyncStateRow): TargetSpec => ({ kind: state.target_kind, url: state.target_url, user: state.target_user });
 
-/** What a database holds that a joining device would have to merge: the actions it logged. */
+/** Rows of its own a joining database holds (built-in ones aside): its logged changes and the rows of the registry's tables. */
 function userChanges(db: Db): number {
-  return (db.prepare(`SELECT COUNT(*) AS n FROM actions`).get() as { n: number }).n;
+  let n = (db.prepare(`SELECT COUNT(*) AS n FROM actions`).get() as { n: number }).n;
+  for (const t of TRACKED_TABLES) {
+    const own = t === 'projects' ? ' WHERE builtin = 0' : t === 'calendars' ? ` WHERE kind != 'local'` : '';
+    n += (db.prepare(`SELECT COUNT(*) AS n FROM ${t}${own}`).get() as { n: number }).n;
+  }
+  return n;
 }
 
+/**
+ * Why a non-empty database cannot join, and what to do: its ids (t12) were handed out by this database
+ * alone and would collide with the first device's, and re-keying them everywhere they are referred to was
+ * judged too risky; `tidy import tidy` keeps ids, so it does not help either.
+ */
 export const JOIN_NON_EMPTY_HINT =
-  'Join with an empty database: `tidy export > mine.json`, then `tidy --db NEW.db sync setup …` and `tidy --db NEW.db import tidy mine.json` (the import is synced as new changes).';
+  'Only the device that sets a target up brings its data. Join with a new, empty database (`tidy --db NEW.db sync setup …`), or set up a new target from this device and join it from the others with empty databases.';
 
 export interface SetupOptions {
   /** This device's name, as other devices list it (default: the host name). */
@@ -72,7 +83,7 @@ export async function setupSync(db: Db, spec: TargetSpec, passphrase: string, op
   if (joined) {
     parseHeader(new TextDecoder().decode(header));
     const n = userChanges(db);
-    if (n > 0) fail(`This database already has ${n.toLocaleString()} logged change(s); a device joins ${target.label} with an empty database.`, JOIN_NON_EMPTY_HINT);
+    if (n > 0) fail(`This database already has data of its own; a device joins ${target.label} with an empty database.`, JOIN_NON_EMPTY_HINT);
   }
   const key = joined ? await joinTarget(target, passphrase) : await setupTarget(target, passphrase, options.kdf ?? DEFAULT_KDF);
   // The device id's first six digits are the device part of new ids: unlike every device's already on the target.

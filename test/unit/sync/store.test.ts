@@ -43,7 +43,7 @@ describe('sync on real stores', () => {
     // a joining database with changes of its own is refused, with what to do
     const busy = tempDb().db;
     okValue(addTask(busy, userCtx(busy), { content: 'mine' }));
-    expect((await refusal(setupSync(busy, spec, PASS, { kdf: FAST_KDF }))).hint).toMatch(/tidy export/);
+    expect((await refusal(setupSync(busy, spec, PASS, { kdf: FAST_KDF }))).hint).toMatch(/empty database/);
     // a wrong passphrase in one line
     expect((await refusal(setupSync(b, spec, 'wrong', { kdf: FAST_KDF }))).error).toBe('Wrong passphrase for this sync target.');
     const joined = await setupSync(b, spec, PASS, { name: 'Desktop', kdf: FAST_KDF });
