@@ -9,6 +9,7 @@ import { applyMessages } from '../../../src-main/core/sync/store-device';
 import { disableSync, listDevices, runSync, setupSync, syncStatus, type TargetSpec } from '../../../src-main/core/sync/service';
 import { FolderTarget } from '../../../src-main/core/sync/targets/folder';
 import { okValue, tempDb, tempDir, userCtx } from '../../support/db';
+import type { RoundStep } from '../../../src-main/core/sync/round';
 import { FAST_KDF } from './scenario';
 
 const PASS = 'correct horse battery staple';
@@ -145,5 +146,37 @@ describe('sync on real stores', () => {
     a.exec(`UPDATE sync_state SET applying = 0`);
     expect(okValue(updateTask(a, userCtx(a), { task: 't1.00000b', content: 'edited here' })).content).toBe('edited here');
     expect(okValue(createProject(a, userCtx(a), { name: 'Here' })).id).toMatch(/^p\d+\.[0-9a-f]{6}$/);
+  });
+
+  it('a round killed after any step leaves both databases consistent, and the next round completes', async () => {
+    const folder = tempDir();
+    const spec: TargetSpec = { kind: 'folder', url: folder };
+    const a = tempDb().db;
+    const b = tempDb().db;
+    const ka = (await setupSync(a, spec, PASS, { kdf: FAST_KDF })).key;
+    const kb = (await setupSync(b, spec, PASS, { kdf: FAST_KDF })).key;
+    const target = new FolderTarget(folder);
+    const steps: RoundStep[] = ['checked', 'recovered', 'wrote', 'sent', 'merged', 'advanced'];
+    for (const killAt of steps) {
+      okValue(addTask(a, userCtx(a), { content: `kill after ${killAt}` }));
+      okValue(addTask(b, userCtx(b), { content: `from b before ${killAt}` }));
+      await runSync(b, kb, target);
+      await expect(
+        runSync(a, ka, target, {
+          batchMessages: 7, // several batches (a new row's columns are never cut apart unless one row is larger)
+          onStep: (s) => {
+            if (s === killAt) throw new Error(`killed after ${s}`);
+          },
+        }),
+      ).rejects.toThrow(`killed after ${killAt}`);
+      expect((await runSync(b, kb, target)).problems).toEqual([]);
+      expect((await runSync(a, ka, target)).problems).toEqual([]);
+      await runSync(b, kb, target);
+      expect(rows(b, 'tasks')).toEqual(rows(a, 'tasks'));
+      expect(log(b)).toEqual(log(a));
+      for (const db of [a, b]) expect(db.prepare(`SELECT COUNT(*) AS n FROM sync_outbox`).get()).toEqual({ n: 0 });
+      for (const db of [a, b]) expect(db.prepare(`SELECT COUNT(*) AS n FROM sync_pending`).get()).toEqual({ n: 0 });
+    }
+    expect(rows(a, 'tasks').length).toBe(12);
   });
 });
