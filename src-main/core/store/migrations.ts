@@ -644,6 +644,7 @@ export const migrations: Migration[] = [
           col TEXT NOT NULL,
           value
         );
+        CREATE INDEX sync_outbox_by_hlc ON sync_outbox(hlc);
         -- Per other device: the last of its batches merged here.
         CREATE TABLE sync_cursors (device TEXT PRIMARY KEY, seq INTEGER NOT NULL);
         CREATE TABLE sync_devices (device TEXT PRIMARY KEY, name TEXT, last_seen TEXT, forgotten INTEGER NOT NULL DEFAULT 0);

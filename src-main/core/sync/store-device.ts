@@ -124,25 +124,24 @@ const jsonOk = (v: unknown, nullable: boolean): boolean => {
 
 /** Stamps the captured, unstamped local changes (oldest first) and records their stamps as the cells' clocks. Inside a transaction. */
 export function stampOutbox(db: Db, clock: HlcClock): number {
-  const rows = cached(db, `SELECT seq, at, tbl, row, col FROM sync_outbox WHERE hlc IS NULL ORDER BY seq`).all() as { seq: number; at: number; tbl: string; row: string; col: string }[];
-  if (rows.length === 0) return 0;
+  const first = cached(db, `SELECT 1 FROM sync_outbox WHERE hlc IS NULL LIMIT 1`).get();
+  if (first === undefined) return 0;
   // Of several unsent changes of one cell only the last needs to travel.
   cached(db, `DELETE FROM sync_outbox WHERE hlc IS NULL AND seq NOT IN (SELECT MAX(seq) FROM sync_outbox WHERE hlc IS NULL GROUP BY tbl, row, col)`).run();
-  const set = cached(db, `UPDATE sync_outbox SET hlc = ? WHERE seq = ?`);
-  const cell = cached(db, `INSERT INTO sync_cells (tbl, row, col, hlc) VALUES (?, ?, ?, ?) ON CONFLICT(tbl, row, col) DO UPDATE SET hlc = excluded.hlc WHERE excluded.hlc > sync_cells.hlc`);
-  const unpend = cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND col = ?`);
-  const kept = new Set((cached(db, `SELECT seq FROM sync_outbox WHERE hlc IS NULL`).all() as { seq: number }[]).map((r) => r.seq));
-  let n = 0;
-  for (const r of rows) {
-    if (!kept.has(r.seq)) continue;
-    const hlc = clock.stampAt(r.at);
-    set.run(hlc, r.seq);
-    cell.run(r.tbl, r.row, r.col, hlc);
-    // a local change of a cell overrides what was waiting for it
-    unpend.run(r.tbl, r.row, r.col);
-    n++;
-  }
-  return n;
+  const rows = cached(db, `SELECT seq, at FROM sync_outbox WHERE hlc IS NULL ORDER BY seq`).raw().all() as [number, number][];
+  // stamps in order, written in one statement each (a first sync stamps hundreds of thousands)
+  const stamps = rows.map(([seq, at]) => [seq, clock.stampAt(at)]);
+  const json = JSON.stringify(stamps);
+  cached(db, `UPDATE sync_outbox SET hlc = j.h FROM (SELECT value ->> 0 AS s, value ->> 1 AS h FROM json_each(?)) AS j WHERE sync_outbox.seq = j.s`).run(json);
+  cached(
+    db,
+    `INSERT INTO sync_cells (tbl, row, col, hlc) SELECT o.tbl, o.row, o.col, o.hlc FROM json_each(?) j JOIN sync_outbox o ON o.seq = j.value ->> 0 WHERE true
+     ON CONFLICT(tbl, row, col) DO UPDATE SET hlc = excluded.hlc WHERE excluded.hlc > sync_cells.hlc`,
+  ).run(json);
+  // a local change of a cell overrides what was waiting for it
+  if (cached(db, `SELECT 1 FROM sync_pending LIMIT 1`).get() !== undefined)
+    cached(db, `DELETE FROM sync_pending WHERE EXISTS (SELECT 1 FROM json_each(?) j JOIN sync_outbox o ON o.seq = j.value ->> 0 WHERE o.tbl = sync_pending.tbl AND o.row = sync_pending.row AND o.col = sync_pending.col)`).run(json);
+  return rows.length;
 }
 
 const toValue = (v: unknown): Value => {
@@ -279,11 +278,13 @@ export function applyMessages(db: Db, messages: readonly Message[]): Applied[] {
   const unpend = cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND col = ?`);
   const applied: Applied[] = [];
   const groups = new Map<string, Group>();
+  // nothing waits (the usual case): no lookups of what waits, per message or per row
+  const waiting = cached(db, `SELECT 1 FROM sync_pending LIMIT 1`).get() !== undefined;
   for (const m of messages) {
     const current = cellOf.get(m.table, m.row, m.column) as { hlc: string } | undefined;
     if (current && m.hlc <= current.hlc) continue;
     setCell.run(m.table, m.row, m.column, m.hlc);
-    unpend.run(m.table, m.row, m.column);
+    if (waiting) unpend.run(m.table, m.row, m.column);
     applied.push(current ? { message: m, previous: { hlc: current.hlc, value: null } } : { message: m });
     if (m.table === DEVICES_TABLE) {
       if (DEVICE_ID.test(m.row) && m.column === 'name' && typeof m.value === 'string' && m.value.length <= MAX_NAME)
@@ -305,7 +306,7 @@ export function applyMessages(db: Db, messages: readonly Message[]): Applied[] {
     if (!g) groups.set(key, (g = { table: m.table, row: m.row, values: new Map() }));
     g.values.set(m.column, { hlc: m.hlc, value: m.value });
   }
-  for (const g of groups.values()) writeRow(db, schema, g);
+  for (const g of groups.values()) writeRow(db, schema, g, waiting);
   return applied;
 }
 
@@ -320,10 +321,11 @@ function pend(db: Db, table: string, row: string, col: string, hlc: string, valu
 let savepoints = 0;
 
 /** Writes one row's winning values: insert (when `_exists` won as 1), update, or delete (`_exists` = 0); what cannot be written waits. */
-function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group): void {
+function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group, waiting = true): void {
   const cols = schema.get(g.table)!;
   // what waited for this row joins what arrived now (the newer wins: a pending cell had its newer message take its place)
-  for (const p of cached(db, `SELECT col, hlc, value FROM sync_pending WHERE tbl = ? AND row = ? AND reason IN ('waiting', 'no row')`).all(g.table, g.row) as {
+  if (waiting)
+    for (const p of cached(db, `SELECT col, hlc, value FROM sync_pending WHERE tbl = ? AND row = ? AND reason IN ('waiting', 'no row')`).all(g.table, g.row) as {
     col: string;
     hlc: string;
     value: Value;
@@ -352,7 +354,7 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
     }
   };
   const done = (): void => {
-    cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND reason IN ('waiting', 'no row')`).run(g.table, g.row);
+    if (waiting) cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND reason IN ('waiting', 'no row')`).run(g.table, g.row);
   };
 
   if (flag === 0) {
