@@ -4,6 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addTask, completeTask, createProject, getActionRow, listActions, undoRequest, updateTask, type Db } from '../../../src-main/core';
+import { resolveTaskRef } from '../../../src-main/cli/task-ref';
 import { DomainError } from '../../../src-main/core/fail';
 import { applyMessages } from '../../../src-main/core/sync/store-device';
 import { disableSync, listDevices, runSync, setupSync, syncStatus, type TargetSpec } from '../../../src-main/core/sync/service';
@@ -40,6 +41,8 @@ describe('sync on real stores', () => {
     expect(setup.joined).toBe(false);
     const after = okValue(addTask(a, userCtx(a), { content: 'Buy a ring for Alice' }));
     expect(after.id).toBe(`t2.${setup.device.slice(0, 6)}`);
+    // the command line takes the dotted id as a task id (not as words of a task)
+    expect(resolveTaskRef(a, after.id)).toBe(after.id);
 
     // a joining database with changes of its own is refused, with what to do
     const busy = tempDb().db;
