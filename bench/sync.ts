@@ -11,6 +11,8 @@ import { merge, type Message } from '../src-main/core/sync/messages';
 import { SyncDevice, syncRound } from '../src-main/core/sync/round';
 import { setupTarget } from '../src-main/core/sync/setup';
 import { FolderTarget } from '../src-main/core/sync/targets/folder';
+import { addTask, completeTask, newUserRequest, openDatabase, type Db } from '../src-main/core';
+import { runSync, setupSync } from '../src-main/core/sync/service';
 import { median, report, time } from './util';
 
 const A = '00000000000000a1';
@@ -58,7 +60,7 @@ export async function benchSync(): Promise<void> {
     });
     report('one local change synced to a folder (change, encrypt, write, list)', one, 'ms', { max: 100, label: '100 ms' });
 
-    const single = (await target.read(batchPath(A, a.nextSeq - 1)))!.length;
+    const single = (await target.read(batchPath(A, a.nextSeq() - 1)))!.length;
     report('encrypted bytes for one changed field (a batch of one)', single, ' B');
     const fullBatch = (await target.read(batchPath(A, 1)))!.length;
     report('encrypted bytes per changed field in a batch of 5,000', fullBatch / 5_000, ' B');
@@ -76,6 +78,67 @@ export async function benchSync(): Promise<void> {
     const dec = await median(3, () => decryptBatch(key, place, sealed));
     report('XChaCha20-Poly1305 encrypt throughput', 16 / (enc / 1000), ' MB/s');
     report('XChaCha20-Poly1305 decrypt throughput', 16 / (dec / 1000), ' MB/s');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await benchStores();
+}
+
+/** A database of `tasks` tasks written straight into the tables (a bench of sync, not of adding tasks). */
+function fill(db: Db, tasks: number): void {
+  const at = '2035-01-01T12:00:00.000Z';
+  const insert = db.prepare(`INSERT INTO tasks (id, content, project_id, priority, position, status, created_at, updated_at) VALUES (?, ?, 'inbox', 4, ?, 'open', ?, ?)`);
+  db.transaction(() => {
+    for (let i = 1; i <= tasks; i++) insert.run(`t${i}`, `Call the dentist about appointment ${i}`, i, at, at);
+    db.prepare(`INSERT INTO id_counters (kind, next) VALUES ('t', ?) ON CONFLICT(kind) DO UPDATE SET next = excluded.next`).run(tasks + 1);
+  })();
+}
+
+/** Sync on real databases: a receive that writes rows, one local change, and the first sync of a large database. */
+async function benchStores(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tidy-bench-sync-db-'));
+  try {
+    const folder = join(dir, 'target');
+    const spec = { kind: 'folder' as const, url: folder };
+    const target = new FolderTarget(folder);
+    const a = openDatabase(join(dir, 'a.db'));
+    const ka = (await setupSync(a, spec, 'pw', { kdf: FAST })).key;
+    // about 10,000 column changes: tasks added through the domain (each a row of ~14 columns and its logged action)
+    let cells = 0;
+    while (cells < 10_000) {
+      addTask(a, newUserRequest(a), { content: `Buy milk ${cells}` });
+      cells = (a.prepare(`SELECT COUNT(*) AS n FROM sync_outbox`).get() as { n: number }).n;
+    }
+    await runSync(a, ka, target);
+    const b = openDatabase(join(dir, 'b.db'));
+    const kb = (await setupSync(b, spec, 'pw', { kdf: FAST })).key;
+    const received = await time(() => runSync(b, kb, target));
+    report(`receive + merge ${cells.toLocaleString()} remote changes into a database (read, decrypt, check, write rows)`, received, 'ms', { max: 1_000, label: '1 s' });
+    let k = 0;
+    const tasks = (a.prepare(`SELECT id FROM tasks WHERE status = 'open' ORDER BY rowid`).all() as { id: string }[]).map((r) => r.id);
+    const one = await median(9, async () => {
+      completeTask(a, newUserRequest(a), { task: tasks[k++]! });
+      await runSync(a, ka, target);
+    });
+    report('one local change (complete a task) synced from a database to a folder', one, 'ms', { max: 100, label: '100 ms' });
+    a.close();
+    b.close();
+
+    const big = openDatabase(join(dir, 'big.db'));
+    const N = Number(process.env['TIDY_BENCH_SYNC_TASKS'] ?? 100_000);
+    fill(big, N);
+    const bigFolder = join(dir, 'big-target');
+    const first = await time(async () => {
+      const k = (await setupSync(big, { kind: 'folder', url: bigFolder }, 'pw', { kdf: FAST })).key;
+      await runSync(big, k, new FolderTarget(bigFolder));
+    });
+    report(`first sync of a ${N.toLocaleString()}-task database (queue every cell, stamp, encrypt, write)`, first, 'ms', { max: 30_000, label: '30 s' });
+    const joiner = openDatabase(join(dir, 'joiner.db'));
+    const kj = (await setupSync(joiner, { kind: 'folder', url: bigFolder }, 'pw', { kdf: FAST })).key;
+    const join1 = await time(() => runSync(joiner, kj, new FolderTarget(bigFolder)));
+    report(`a new device receives that ${N.toLocaleString()}-task database`, join1, 'ms', { max: 30_000, label: '30 s' });
+    big.close();
+    joiner.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

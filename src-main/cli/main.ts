@@ -14,6 +14,7 @@ import { registerRoutineCommands } from './commands/routines';
 import { registerPlanCommand } from './commands/plan';
 import { registerMemoryCommands } from './commands/memory';
 import { registerServeCommand } from './commands/serve';
+import { registerSyncCommands } from './commands/sync';
 import { CliFailure, createCli, printable } from './context';
 import { VERSION } from './version';
 
@@ -42,6 +43,7 @@ registerMemoryCommands(program, cli);
 registerKeyCommands(program, cli);
 registerBackupCommands(program, cli);
 registerRoutineCommands(program, cli);
+registerSyncCommands(program, cli);
 
 function fatal(line: string, code: number): void {
   process.stderr.write(`tidy: ${printable(line)}\n`);

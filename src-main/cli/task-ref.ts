@@ -27,7 +27,7 @@ export function resolveTaskRef(db: Db, ref: string, want: 'open' | 'closed' = 'o
   const text = fold(raw);
   if (text === '') throw usage('say which task: an id or some of its text', 'e.g. tidy done t12, tidy done "Buy milk"');
   if (raw.length > MAX_REF) throw usage(`a task is an id or some of its text, not ${raw.length} characters`, 'give the task id (tidy tasks shows them)');
-  if (/^t\d+$/.test(text)) {
+  if (/^t\d+(\.[0-9a-f]{6})?$/.test(text)) {
     const byId = db.prepare(`SELECT id FROM tasks WHERE id = ?`).get(text) as { id: string } | undefined;
     if (byId) return byId.id;
   }

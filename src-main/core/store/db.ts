@@ -5,6 +5,7 @@ import { migrations as allMigrations, type Migration } from './migrations';
 import { StoreError } from './errors';
 import { acquireShared } from './lock';
 import { dropSearchTriggers, searchIndexCurrent, syncSearchIndex } from './search-index';
+import { captureTriggersCurrent, dropCaptureTriggers, syncCaptureTriggers } from './sync-capture';
 import { contentProblem, schemaDifference } from './trust';
 
 export type Db = Database.Database;
@@ -139,6 +140,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.pragma('synchronous = FULL');
     if (version < latest) migrate(db, path, migrations, version, { ...options, exists });
     // A prefix of the migrations (tests building an older database) has no index to keep yet.
+    // The file's own capture triggers are dropped before anything else is written, then made from the registry.
+    syncCaptureTriggers(db);
     if (latest >= 4) syncSearchIndex(db);
     return db;
   } catch (e) {
@@ -245,6 +248,7 @@ function migrate(db: Db, path: string, migrations: Migration[], from: number, op
       if (version < latest) {
         // The file's own search triggers are never run: the index's are made again after the migrations.
         if (latest >= 4 && !searchIndexCurrent(db)) dropSearchTriggers(db);
+        if (!captureTriggersCurrent(db)) dropCaptureTriggers(db);
         if (options.exists && version > 0 && options.backupBeforeMigration !== false) copyBeforeMigration(path, version, latest, options.nativeBinding);
         for (const m of migrations) if (m.version > version) m.up(db);
         if (keysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0)

@@ -7,6 +7,7 @@ import type { Migration } from './migrations/migration';
 import { SCHEMA_1_TO_5 } from './migrations/schema-1-5';
 import { SCHEMA_6_TO_11 } from './migrations/schema-6-11';
 import { SCHEMA_12_TO_15 } from './migrations/schema-12-15';
+import { SCHEMA_16 } from './migrations/schema-16';
 
 export type { Migration } from './migrations/migration';
 export { backfillActionWhat, EVENT_COLUMNS_15, TASK_COLUMNS_12, upgradeEventImagesTo15, upgradeTaskImagesTo12, upgradeTasksTo6 } from './migrations/images';
@@ -15,6 +16,7 @@ export const migrations: Migration[] = [
   ...SCHEMA_1_TO_5,
   ...SCHEMA_6_TO_11,
   ...SCHEMA_12_TO_15,
+  ...SCHEMA_16,
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;

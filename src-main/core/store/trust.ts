@@ -26,8 +26,9 @@ export interface SchemaEntry {
  */
 export const MAX_COUNTER = 2 ** 50;
 
-/** Entries Tidy does not compare: statistics ANALYZE writes, and the search triggers (made at every open). */
-const ignored = (e: SchemaEntry): boolean => /^sqlite_stat\d$/.test(e.name) || (e.type === 'trigger' && e.name.startsWith('search_'));
+/** Entries Tidy does not compare: statistics ANALYZE writes, and the search and sync capture triggers (dropped and made again at every open, never run as found). */
+const ignored = (e: SchemaEntry): boolean =>
+  /^sqlite_stat\d$/.test(e.name) || (e.type === 'trigger' && (e.name.startsWith('search_') || e.name.startsWith('sync_capture_')));
 
 const normal = (sql: string | null): string | null => (sql === null ? null : sql.replace(/\s+/g, ' ').trim());
 

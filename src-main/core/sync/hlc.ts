@@ -99,6 +99,16 @@ export class HlcClock {
     return formatHlc(this.last);
   }
 
+  /**
+   * A stamp for a local change captured at wall time `at` (ms) and stamped later: later than every stamp
+   * this clock gave or received, and at `at` when the clock is behind it. No drift check: `at` is this
+   * device's own clock.
+   */
+  stampAt(at: number): string {
+    this.last = tick(this.last, Math.min(Math.max(0, Math.floor(at)), this.now() + this.maxDriftMs), Number.POSITIVE_INFINITY);
+    return formatHlc(this.last);
+  }
+
   /** Moves the clock past a received stamp (refusing one too far ahead). */
   recv(stamp: string): void {
     const remote = parseHlc(stamp);

@@ -16,14 +16,35 @@ import { batchPath, DEVICE_ID, HEADER_FILE, parseBatchName } from './layout';
 import { mergeInto, type Applied, type Cell, type Message, type Value } from './messages';
 import type { SyncTarget } from './targets/target';
 
-/** What a device keeps between rounds (in the database, once sync is wired into the store). */
-export class SyncDevice {
+/**
+ * What a round needs of a device: its outbox, its next batch number and its cursors, kept in memory
+ * (SyncDevice, below) or in the database (store-device.ts). Each method is one step's effect on the device.
+ */
+export interface RoundDevice {
+  readonly id: string;
+  readonly key: Uint8Array;
+  /** The sequence number of this device's next batch. */
+  nextSeq(): number;
+  /** Up to `max` local messages not yet sent, oldest first, stamped. */
+  unsent(max: number): Message[];
+  /** Batch `seq` of this device holds these messages (sent now, or found on the target after a kill): they leave the outbox. */
+  markSent(seq: number, hlcs: ReadonlySet<string>): void;
+  /** The last batch of `other` merged here (0: none). */
+  cursor(other: string): number;
+  /** Merges batch `seq` of `other`: what changed here. */
+  mergeBatch(other: string, seq: number, messages: Message[]): Applied[];
+  /** Records batch `seq` of `other` as merged (a device that merges and records in one transaction does nothing here). */
+  advance(other: string, seq: number): void;
+}
+
+/** What a device keeps between rounds, in memory (tests, benches; the store's device is store-device.ts). */
+export class SyncDevice implements RoundDevice {
   readonly clock: HlcClock;
   cells = new Map<string, Cell>();
   /** Local messages not yet in a batch on the target, oldest first. */
   outbox: Message[] = [];
   /** The sequence number of this device's next batch. */
-  nextSeq = 1;
+  next = 1;
   /** Per other device: the last of its batches merged here. */
   cursors = new Map<string, number>();
 
@@ -42,6 +63,32 @@ export class SyncDevice {
     mergeInto(this.cells, [m]);
     this.outbox.push(m);
     return m;
+  }
+
+  nextSeq(): number {
+    return this.next;
+  }
+
+  unsent(max: number): Message[] {
+    return this.outbox.slice(0, max);
+  }
+
+  markSent(seq: number, hlcs: ReadonlySet<string>): void {
+    this.outbox = this.outbox.filter((m) => !hlcs.has(m.hlc));
+    this.next = Math.max(this.next, seq + 1);
+  }
+
+  cursor(other: string): number {
+    return this.cursors.get(other) ?? 0;
+  }
+
+  mergeBatch(_other: string, _seq: number, messages: Message[]): Applied[] {
+    for (const m of messages) this.clock.recv(m.hlc);
+    return mergeInto(this.cells, messages);
+  }
+
+  advance(other: string, seq: number): void {
+    this.cursors.set(other, seq);
   }
 }
 
@@ -67,7 +114,7 @@ export interface RoundResult {
   problems: string[];
 }
 
-async function checkTarget(device: SyncDevice, target: SyncTarget): Promise<void> {
+async function checkTarget(device: RoundDevice, target: SyncTarget): Promise<void> {
   const text = await target.read(HEADER_FILE, 64 * 1024);
   if (text === null) fail(`${target.label} is not set up for sync (no ${HEADER_FILE}).`, 'Run `tidy sync setup` again to point sync at it.');
   const header = parseHeader(new TextDecoder().decode(text));
@@ -84,17 +131,15 @@ async function seqsOf(target: SyncTarget, device: string): Promise<number[]> {
 }
 
 /** Batches of this device on the target that its state does not record as sent (a kill after the write): their messages leave the outbox. */
-async function recover(device: SyncDevice, target: SyncTarget): Promise<void> {
-  for (const seq of (await seqsOf(target, device.id)).filter((s) => s >= device.nextSeq)) {
+async function recover(device: RoundDevice, target: SyncTarget): Promise<void> {
+  for (const seq of (await seqsOf(target, device.id)).filter((s) => s >= device.nextSeq())) {
     const file = await target.read(batchPath(device.id, seq));
     if (!file) continue;
-    const sent = new Set(decodeBatch(device.key, { device: device.id, seq }, file).map((m) => m.hlc));
-    device.outbox = device.outbox.filter((m) => !sent.has(m.hlc));
-    device.nextSeq = seq + 1;
+    device.markSent(seq, new Set(decodeBatch(device.key, { device: device.id, seq }, file).map((m) => m.hlc)));
   }
 }
 
-export async function syncRound(device: SyncDevice, target: SyncTarget, options: RoundOptions = {}): Promise<RoundResult> {
+export async function syncRound(device: RoundDevice, target: SyncTarget, options: RoundOptions = {}): Promise<RoundResult> {
   const step = options.onStep ?? (() => undefined);
   const per = options.batchMessages ?? BATCH_MESSAGES;
   const result: RoundResult = { sent: 0, batches: 0, received: 0, applied: [], devices: [], problems: [] };
@@ -104,14 +149,12 @@ export async function syncRound(device: SyncDevice, target: SyncTarget, options:
   await recover(device, target);
   step('recovered');
 
-  while (device.outbox.length > 0) {
-    const chunk = device.outbox.slice(0, per);
-    const seq = device.nextSeq;
+  for (let chunk = device.unsent(per); chunk.length > 0; chunk = device.unsent(per)) {
+    const seq = device.nextSeq();
     const written = await target.writeNew(batchPath(device.id, seq), encodeBatch(device.key, { device: device.id, seq }, chunk));
     if (written === 'exists') fail(`Another Tidy wrote batch ${seq} as this device (${device.id}) on ${target.label}.`, 'Two installs share one device id (a copied database?): run `tidy sync setup` on one of them to give it its own.');
     step('wrote');
-    device.outbox = device.outbox.slice(chunk.length);
-    device.nextSeq = seq + 1;
+    device.markSent(seq, new Set(chunk.map((m) => m.hlc)));
     result.sent += chunk.length;
     result.batches += 1;
     step('sent');
@@ -121,18 +164,17 @@ export async function syncRound(device: SyncDevice, target: SyncTarget, options:
   result.devices = others;
   for (const other of others) {
     try {
-      const cursor = device.cursors.get(other) ?? 0;
+      const cursor = device.cursor(other);
       const available = new Set(await seqsOf(target, other));
       // in order, and only up to a gap: a later file must not be merged before an earlier one has arrived
       for (let seq = cursor + 1; available.has(seq); seq++) {
         const file = await target.read(batchPath(other, seq));
         if (!file) break;
         const messages = decodeBatch(device.key, { device: other, seq }, file);
-        for (const m of messages) device.clock.recv(m.hlc);
-        result.applied.push(...mergeInto(device.cells, messages));
+        result.applied.push(...device.mergeBatch(other, seq, messages));
         result.received += messages.length;
         step('merged');
-        device.cursors.set(other, seq);
+        device.advance(other, seq);
         step('advanced');
       }
     } catch (e) {

@@ -1,0 +1,439 @@
+// A sync device over a Tidy database (migration 16): the outbox the capture triggers fill
+// (store/sync-capture.ts), stamped from the device clock kept in sync_state; the cell clocks in
+// sync_cells; cursors in sync_cursors. Received batches are applied one IMMEDIATE transaction each: merge
+// against sync_cells, write the winning values into the registry's tables (and the action log), record the
+// cursor. A batch is data: table and column names are looked up in the registry and the database's own
+// schema, never taken from it into SQL; values are type-checked against the column; what cannot be written
+// yet (a column this schema does not have, a row whose parent has not arrived) waits in sync_pending.
+import { fail } from '../fail';
+import type { Db } from '../store/db';
+import { TRACKED_TABLES } from '../store/entities';
+import { cached } from '../store/statements';
+import { EXISTS_COLUMN, SYNCED_TABLES, syncedColumns } from '../store/sync-capture';
+import { HlcClock, parseHlc } from './hlc';
+import { DEVICE_ID } from './layout';
+import type { Applied, Message, Value } from './messages';
+import type { RoundDevice } from './round';
+
+export interface SyncStateRow {
+  device: string;
+  id_part: string;
+  name: string;
+  clock: string;
+  next_seq: number;
+  target_kind: 'folder' | 'webdav';
+  target_url: string;
+  target_user: string | null;
+  last_synced_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export function readSyncState(db: Db): SyncStateRow | null {
+  const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_state'`).get();
+  if (!has) return null;
+  return (db.prepare(`SELECT * FROM sync_state WHERE id = 1`).get() as SyncStateRow | undefined) ?? null;
+}
+
+/** The pseudo-table a device's name travels in (one message per device, row = its id, column `name`). */
+export const DEVICES_TABLE = 'sync_devices';
+const MAX_NAME = 80;
+
+type Affinity = 'text' | 'integer' | 'real' | 'any';
+interface ColumnInfo {
+  affinity: Affinity;
+}
+
+/** Synced tables and their columns as this database has them: the only identifiers that ever reach SQL. */
+function schemaOf(db: Db): Map<string, Map<string, ColumnInfo>> {
+  const out = new Map<string, Map<string, ColumnInfo>>();
+  for (const table of SYNCED_TABLES) {
+    const info = db.pragma(`table_info(${table})`) as { name: string; type: string }[];
+    if (info.length === 0) continue;
+    const cols = new Map<string, ColumnInfo>();
+    const synced = new Set(syncedColumns(db, table));
+    for (const c of info) {
+      if (!synced.has(c.name)) continue;
+      const t = c.type.toUpperCase();
+      cols.set(c.name, { affinity: t.includes('INT') ? 'integer' : t.includes('TEXT') || t.includes('CHAR') ? 'text' : t.includes('REAL') ? 'real' : 'any' });
+    }
+    cols.set(EXISTS_COLUMN, { affinity: 'integer' });
+    out.set(table, cols);
+  }
+  return out;
+}
+
+function typeOk(info: ColumnInfo, column: string, value: Value): boolean {
+  if (value === null) return column !== EXISTS_COLUMN;
+  if (typeof value === 'boolean') return false;
+  if (column === EXISTS_COLUMN) return value === 0 || value === 1;
+  switch (info.affinity) {
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'real':
+      return typeof value === 'number';
+    case 'text':
+      return typeof value === 'string';
+    default:
+      return true;
+  }
+}
+
+/** The action log's own columns are written once (with the row); of later changes only `undone_at` applies. */
+const ACTION_MUTABLE = new Set(['undone_at', EXISTS_COLUMN]);
+
+/** A received action's before/after images, checked: undo turns them into SQL, so every table and column must be the registry's. */
+function actionChangesOk(text: unknown, schema: Map<string, Map<string, ColumnInfo>>): boolean {
+  if (typeof text !== 'string') return false;
+  let changes: unknown;
+  try {
+    changes = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(changes)) return false;
+  const tracked = new Set<string>(TRACKED_TABLES);
+  for (const c of changes as unknown[]) {
+    if (c === null || typeof c !== 'object') return false;
+    const { table, id, before, after } = c as Record<string, unknown>;
+    if (typeof table !== 'string' || !tracked.has(table) || typeof id !== 'string') return false;
+    const cols = schema.get(table);
+    if (!cols) return false;
+    for (const image of [before, after]) {
+      if (image === null) continue;
+      if (typeof image !== 'object' || Array.isArray(image)) return false;
+      for (const [k, v] of Object.entries(image as Record<string, unknown>)) {
+        if (k !== 'id' && (!cols.has(k) || k === EXISTS_COLUMN)) return false;
+        if (!(v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) return false;
+      }
+    }
+  }
+  return true;
+}
+
+const jsonOk = (v: unknown, nullable: boolean): boolean => {
+  if (v === null) return nullable;
+  if (typeof v !== 'string') return false;
+  try {
+    JSON.parse(v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Stamps the captured, unstamped local changes (oldest first) and records their stamps as the cells' clocks. Inside a transaction. */
+export function stampOutbox(db: Db, clock: HlcClock): number {
+  const first = cached(db, `SELECT 1 FROM sync_outbox WHERE hlc IS NULL LIMIT 1`).get();
+  if (first === undefined) return 0;
+  // Of several unsent changes of one cell only the last needs to travel.
+  cached(db, `DELETE FROM sync_outbox WHERE hlc IS NULL AND seq NOT IN (SELECT MAX(seq) FROM sync_outbox WHERE hlc IS NULL GROUP BY tbl, row, col)`).run();
+  const rows = cached(db, `SELECT seq, at FROM sync_outbox WHERE hlc IS NULL ORDER BY seq`).raw().all() as [number, number][];
+  // stamps in order, written in one statement each (a first sync stamps hundreds of thousands)
+  const stamps = rows.map(([seq, at]) => [seq, clock.stampAt(at)]);
+  const json = JSON.stringify(stamps);
+  cached(db, `UPDATE sync_outbox SET hlc = j.h FROM (SELECT value ->> 0 AS s, value ->> 1 AS h FROM json_each(?)) AS j WHERE sync_outbox.seq = j.s`).run(json);
+  cached(
+    db,
+    `INSERT INTO sync_cells (tbl, row, col, hlc) SELECT o.tbl, o.row, o.col, o.hlc FROM json_each(?) j JOIN sync_outbox o ON o.seq = j.value ->> 0 WHERE true
+     ON CONFLICT(tbl, row, col) DO UPDATE SET hlc = excluded.hlc WHERE excluded.hlc > sync_cells.hlc`,
+  ).run(json);
+  // a local change of a cell overrides what was waiting for it
+  if (cached(db, `SELECT 1 FROM sync_pending LIMIT 1`).get() !== undefined)
+    cached(db, `DELETE FROM sync_pending WHERE EXISTS (SELECT 1 FROM json_each(?) j JOIN sync_outbox o ON o.seq = j.value ->> 0 WHERE o.tbl = sync_pending.tbl AND o.row = sync_pending.row AND o.col = sync_pending.col)`).run(json);
+  return rows.length;
+}
+
+const toValue = (v: unknown): Value => {
+  if (v === null || typeof v === 'string' || typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  throw new Error('sync: a synced column holds a value of no synced type');
+};
+
+export interface StoreDeviceOptions {
+  /** The wall clock, injected in tests. */
+  now?: () => number;
+}
+
+export class StoreDevice implements RoundDevice {
+  readonly id: string;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: Db,
+    readonly key: Uint8Array,
+    options: StoreDeviceOptions = {},
+  ) {
+    const state = readSyncState(db);
+    if (!state) fail('Sync is not set up on this device.', 'Run `tidy sync setup --folder PATH` or `tidy sync setup --webdav URL` first.');
+    this.id = state.device;
+    this.now = options.now ?? Date.now;
+  }
+
+  private clock(): HlcClock {
+    const { clock } = cached(this.db, `SELECT clock FROM sync_state WHERE id = 1`).get() as { clock: string };
+    return new HlcClock(this.id, this.now, undefined, clock);
+  }
+
+  private saveClock(clock: HlcClock): void {
+    cached(this.db, `UPDATE sync_state SET clock = ? WHERE id = 1`).run(clock.current);
+  }
+
+  /** Stamps what the triggers captured since the last call (its own transaction). */
+  stamp(): number {
+    return this.db
+      .transaction(() => {
+        const clock = this.clock();
+        const n = stampOutbox(this.db, clock);
+        if (n > 0) this.saveClock(clock);
+        return n;
+      })
+      .immediate();
+  }
+
+  nextSeq(): number {
+    return (cached(this.db, `SELECT next_seq FROM sync_state WHERE id = 1`).get() as { next_seq: number }).next_seq;
+  }
+
+  unsent(max: number): Message[] {
+    this.stamp();
+    const rows = cached(this.db, `SELECT hlc, tbl, row, col, value FROM sync_outbox WHERE hlc IS NOT NULL ORDER BY seq LIMIT ?`).all(max + 1) as {
+      hlc: string;
+      tbl: string;
+      row: string;
+      col: string;
+      value: unknown;
+    }[];
+    let take = rows.slice(0, max);
+    // A new row's columns travel in one batch (a receiver inserts a row whole): a chunk ends before a row that would be cut.
+    if (rows.length > max && take.length > 0) {
+      const last = take[take.length - 1]!;
+      const next = rows[max]!;
+      if (next.tbl === last.tbl && next.row === last.row) {
+        let cut = take.length;
+        while (cut > 0 && take[cut - 1]!.tbl === last.tbl && take[cut - 1]!.row === last.row) cut--;
+        if (cut > 0) take = take.slice(0, cut);
+      }
+    }
+    return take.map((r) => ({ hlc: r.hlc, table: r.tbl, row: r.row, column: r.col, value: toValue(r.value) }));
+  }
+
+  markSent(seq: number, hlcs: ReadonlySet<string>): void {
+    this.db
+      .transaction(() => {
+        cached(this.db, `DELETE FROM sync_outbox WHERE hlc IN (SELECT value FROM json_each(?))`).run(JSON.stringify([...hlcs]));
+        cached(this.db, `UPDATE sync_state SET next_seq = MAX(next_seq, ?) WHERE id = 1`).run(seq + 1);
+      })
+      .immediate();
+  }
+
+  cursor(other: string): number {
+    return (cached(this.db, `SELECT seq FROM sync_cursors WHERE device = ?`).get(other) as { seq: number } | undefined)?.seq ?? 0;
+  }
+
+  mergeBatch(other: string, seq: number, messages: Message[]): Applied[] {
+    return this.db
+      .transaction(() => {
+        // another Tidy process on this database merged it meanwhile
+        if (this.cursor(other) >= seq) return [];
+        const clock = this.clock();
+        stampOutbox(this.db, clock);
+        for (const m of messages) clock.recv(m.hlc);
+        cached(this.db, `UPDATE sync_state SET applying = 1 WHERE id = 1`).run();
+        try {
+          const applied = applyMessages(this.db, messages);
+          retryPending(this.db);
+          cached(this.db, `INSERT INTO sync_cursors (device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE SET seq = excluded.seq`).run(other, seq);
+          const last = messages.reduce((t, m) => Math.max(t, parseHlc(m.hlc)?.millis ?? 0), 0);
+          if (last > 0)
+            cached(this.db, `INSERT INTO sync_devices (device, last_seen) VALUES (?, ?) ON CONFLICT(device) DO UPDATE SET last_seen = MAX(COALESCE(last_seen, ''), excluded.last_seen), forgotten = 0`).run(
+              other,
+              new Date(last).toISOString(),
+            );
+          this.saveClock(clock);
+          return applied;
+        } finally {
+          cached(this.db, `UPDATE sync_state SET applying = 0 WHERE id = 1`).run();
+        }
+      })
+      .immediate();
+  }
+
+  advance(): void {
+    // recorded with the merge, in its transaction
+  }
+}
+
+interface Group {
+  table: string;
+  row: string;
+  values: Map<string, { hlc: string; value: Value }>;
+}
+
+/** Merges received messages into the database (inside the apply transaction, with capture off): what changed. */
+export function applyMessages(db: Db, messages: readonly Message[]): Applied[] {
+  const schema = schemaOf(db);
+  const cellOf = cached(db, `SELECT hlc FROM sync_cells WHERE tbl = ? AND row = ? AND col = ?`);
+  const setCell = cached(db, `INSERT INTO sync_cells (tbl, row, col, hlc) VALUES (?, ?, ?, ?) ON CONFLICT(tbl, row, col) DO UPDATE SET hlc = excluded.hlc`);
+  const unpend = cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND col = ?`);
+  const applied: Applied[] = [];
+  const groups = new Map<string, Group>();
+  // nothing waits (the usual case): no lookups of what waits, per message or per row
+  const waiting = cached(db, `SELECT 1 FROM sync_pending LIMIT 1`).get() !== undefined;
+  for (const m of messages) {
+    const current = cellOf.get(m.table, m.row, m.column) as { hlc: string } | undefined;
+    if (current && m.hlc <= current.hlc) continue;
+    setCell.run(m.table, m.row, m.column, m.hlc);
+    if (waiting) unpend.run(m.table, m.row, m.column);
+    applied.push(current ? { message: m, previous: { hlc: current.hlc, value: null } } : { message: m });
+    if (m.table === DEVICES_TABLE) {
+      if (DEVICE_ID.test(m.row) && m.column === 'name' && typeof m.value === 'string' && m.value.length <= MAX_NAME)
+        cached(db, `INSERT INTO sync_devices (device, name) VALUES (?, ?) ON CONFLICT(device) DO UPDATE SET name = excluded.name`).run(m.row, m.value);
+      continue;
+    }
+    const cols = schema.get(m.table);
+    const col = cols?.get(m.column);
+    if (!cols || !col) {
+      pend(db, m.table, m.row, m.column, m.hlc, m.value, 'unknown');
+      continue;
+    }
+    if (!typeOk(col, m.column, m.value)) {
+      pend(db, m.table, m.row, m.column, m.hlc, m.value, 'type');
+      continue;
+    }
+    const key = `${m.table}\u0000${m.row}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { table: m.table, row: m.row, values: new Map() }));
+    g.values.set(m.column, { hlc: m.hlc, value: m.value });
+  }
+  for (const g of groups.values()) writeRow(db, schema, g, waiting);
+  return applied;
+}
+
+function pend(db: Db, table: string, row: string, col: string, hlc: string, value: Value, reason: string): void {
+  cached(
+    db,
+    `INSERT INTO sync_pending (tbl, row, col, hlc, value, reason) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT(tbl, row, col) DO UPDATE SET hlc = excluded.hlc, value = excluded.value, reason = excluded.reason WHERE excluded.hlc >= sync_pending.hlc`,
+  ).run(table, row, col, hlc, value, reason);
+}
+
+let savepoints = 0;
+
+/** Writes one row's winning values: insert (when `_exists` won as 1), update, or delete (`_exists` = 0); what cannot be written waits. */
+function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group, waiting = true): void {
+  const cols = schema.get(g.table)!;
+  // what waited for this row joins what arrived now (the newer wins: a pending cell had its newer message take its place)
+  if (waiting)
+    for (const p of cached(db, `SELECT col, hlc, value FROM sync_pending WHERE tbl = ? AND row = ? AND reason IN ('waiting', 'no row')`).all(g.table, g.row) as {
+    col: string;
+    hlc: string;
+    value: Value;
+  }[]) {
+    if (!g.values.has(p.col) && cols.has(p.col)) g.values.set(p.col, { hlc: p.hlc, value: toValue(p.value) });
+  }
+  const exists = cached(db, `SELECT 1 FROM ${g.table} WHERE id = ?`).get(g.row) !== undefined;
+  const flag = g.values.get(EXISTS_COLUMN)?.value;
+  const waitAll = (reason: string): void => {
+    for (const [c, v] of g.values) pend(db, g.table, g.row, c, v.hlc, v.value, reason);
+  };
+  const data = [...g.values].filter(([c]) => c !== EXISTS_COLUMN);
+  const attempt = (write: () => void): boolean => {
+    const name = `sync_row_${++savepoints}`;
+    db.exec(`SAVEPOINT ${name}`);
+    try {
+      write();
+      db.exec(`RELEASE ${name}`);
+      return true;
+    } catch (e) {
+      db.exec(`ROLLBACK TO ${name}`);
+      db.exec(`RELEASE ${name}`);
+      const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
+      if (!code.startsWith('SQLITE_CONSTRAINT')) throw e;
+      return false;
+    }
+  };
+  const done = (): void => {
+    if (waiting) cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND reason IN ('waiting', 'no row')`).run(g.table, g.row);
+  };
+
+  if (flag === 0) {
+    // a deleted row's other cells are not kept: a row that comes back (a redo) brings all its columns again
+    if (!exists || g.table === 'actions') return done();
+    if (attempt(() => cached(db, `DELETE FROM ${g.table} WHERE id = ?`).run(g.row))) done();
+    else waitAll('waiting');
+    return;
+  }
+  if (!exists) {
+    if (flag !== 1) {
+      // the row was deleted here (its `_exists` cell is known and nothing waits to make it): the change is of a deleted row
+      const known = cellOfRow(db, g.table, g.row);
+      if (known) done();
+      else waitAll('no row');
+      return;
+    }
+    if (g.table === 'actions' && !actionRowOk(schema, g)) {
+      waitAll('refused');
+      return;
+    }
+    const names = data.map(([c]) => c);
+    const ok = attempt(() => {
+      const info = cached(db, `INSERT INTO ${g.table} (id${names.map((c) => `, ${c}`).join('')}) VALUES (?${names.map(() => ', ?').join('')})`).run(
+        g.row,
+        ...data.map(([, v]) => v.value),
+      );
+      if (g.table === 'actions') linkAction(db, Number(info.lastInsertRowid), g.values.get('changes')!.value as string);
+    });
+    if (ok) done();
+    else waitAll('waiting');
+    return;
+  }
+  const patch = g.table === 'actions' ? data.filter(([c]) => ACTION_MUTABLE.has(c)) : data;
+  if (patch.length > 0) {
+    const ok = attempt(() => cached(db, `UPDATE ${g.table} SET ${patch.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...patch.map(([, v]) => v.value), g.row));
+    if (!ok) {
+      waitAll('waiting');
+      return;
+    }
+  }
+  done();
+}
+
+/** Whether the row's `_exists` cell has a clock here and no `_exists` waits to be written: it was deleted here. */
+function cellOfRow(db: Db, table: string, row: string): boolean {
+  const cell = cached(db, `SELECT 1 FROM sync_cells WHERE tbl = ? AND row = ? AND col = ?`).get(table, row, EXISTS_COLUMN);
+  const waiting = cached(db, `SELECT 1 FROM sync_pending WHERE tbl = ? AND row = ? AND col = ?`).get(table, row, EXISTS_COLUMN);
+  return cell !== undefined && waiting === undefined;
+}
+
+/** A received action row is whole and well formed (the log's readers parse its JSON; undo turns its images into SQL). */
+function actionRowOk(schema: Map<string, Map<string, ColumnInfo>>, g: Group): boolean {
+  const v = (c: string): Value | undefined => g.values.get(c)?.value;
+  return actionChangesOk(v('changes'), schema) && jsonOk(v('args'), false) && jsonOk(v('result') ?? null, true) && jsonOk(v('what') ?? null, true);
+}
+
+function linkAction(db: Db, seq: number, changes: string): void {
+  const link = cached(db, `INSERT OR IGNORE INTO action_entities (entity, action_seq) VALUES (?, ?)`);
+  for (const c of JSON.parse(changes) as { table: string; id: string }[]) link.run(`${c.table}:${c.id}`, seq);
+}
+
+/**
+ * Rows that waited (a parent had not arrived, a delete was blocked by children, a column this Tidy did not
+ * have before an update): written now if they can be, until nothing more can.
+ */
+export function retryPending(db: Db): void {
+  const schema = schemaOf(db);
+  // messages for a table or column this schema did not have: once an update of Tidy added it, they apply like any other
+  const promote = cached(db, `UPDATE sync_pending SET reason = 'waiting' WHERE tbl = ? AND col = ? AND reason = 'unknown'`);
+  for (const u of cached(db, `SELECT DISTINCT tbl, col FROM sync_pending WHERE reason = 'unknown'`).all() as { tbl: string; col: string }[])
+    if (schema.get(u.tbl)?.has(u.col)) promote.run(u.tbl, u.col);
+  for (let pass = 0; pass < 8; pass++) {
+    const rows = cached(db, `SELECT DISTINCT tbl, row FROM sync_pending WHERE reason IN ('waiting', 'no row')`).all() as { tbl: string; row: string }[];
+    if (rows.length === 0) return;
+    const before = (cached(db, `SELECT COUNT(*) AS n FROM sync_pending`).get() as { n: number }).n;
+    for (const r of rows) if (schema.has(r.tbl)) writeRow(db, schema, { table: r.tbl, row: r.row, values: new Map() });
+    const after = (cached(db, `SELECT COUNT(*) AS n FROM sync_pending`).get() as { n: number }).n;
+    if (after >= before) return;
+  }
+}
+
