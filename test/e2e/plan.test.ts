@@ -4,6 +4,7 @@
 // Calendar at the edited time, and the plan's one entry in the action log takes it all back.
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeOpenAI } from '../fakes/openai-server';
 import { tidy } from '../support/cli';
 import { screenshot } from '../support/browser';
 import { startStage, type Stage } from '../support/e2e';
@@ -16,9 +17,17 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 const mondayOf = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate() - ((d.getDay() + 6) % 7)).getTime();
 
+let fake: FakeOpenAI;
+
 beforeAll(async () => {
   stage = await startStage('plan', { page: { viewport: { width: 1360, height: 900 }, locale: 'en-GB', timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone, timeout: 15_000 } });
-  ({ dbPath, page } = stage);
+  ({ dbPath, page, fake } = stage);
+  for (const [k, v] of [
+    ['workStart', '00:00'],
+    ['workEnd', '23:59'],
+    ['workDays', 'mon,tue,wed,thu,fri,sat,sun'],
+  ] as const)
+    expect(tidy(dbPath, ['config', 'set', k, v]).code).toBe(0);
 }, 120_000);
 
 afterAll(() => stage?.close());
@@ -26,16 +35,11 @@ afterAll(() => stage?.close());
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const main = () => page.getByRole('main');
 const visible = (l: Locator) => l.waitFor({ state: 'visible' });
+const taskId = (content: string): string => (JSON.parse(tidy(dbPath, ['tasks', '--json']).stdout) as { id: string; content: string }[]).find((t) => t.content === content)!.id;
 const events = (from: string, to: string) => JSON.parse(tidy(dbPath, ['events', '--from', from, '--to', to, '--json']).stdout) as { title: string; start: string }[];
 
 describe('planning a day from Today', () => {
   it('proposes, edits one block on the card, approves, shows it in the Calendar, and undoes the plan', async () => {
-    for (const [k, v] of [
-      ['workStart', '00:00'],
-      ['workEnd', '23:59'],
-      ['workDays', 'mon,tue,wed,thu,fri,sat,sun'],
-    ] as const)
-      expect(tidy(dbPath, ['config', 'set', k, v]).code).toBe(0);
     const now = new Date();
     const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
     const dayAfter = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 2);
@@ -78,5 +82,54 @@ describe('planning a day from Today', () => {
     await nav('Calendar').click();
     if (mondayOf(tomorrow) !== mondayOf(now)) await main().getByRole('button', { name: 'Next week' }).click();
     await expect.poll(() => main().getByRole('button', { name: /^Write the plan report, / }).count(), { timeout: 15_000 }).toBe(0);
+  }, 120_000);
+
+  it('plans from the chat: the card draws the plan, one block is edited, Approve writes it, and Undo all in the chat removes every block', async () => {
+    const now = new Date();
+    const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    const dayAfter = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 2);
+    const at = (h: number) => new Date(tomorrow.getFullYear(), tomorrow.getMonth(), tomorrow.getDate(), h).getTime();
+    for (const [text, d] of [
+      ['Draft the budget', '1h'],
+      ['Answer the landlord', '30m'],
+    ])
+      expect(tidy(dbPath, ['add', text!, '--due', localDay(tomorrow), '--duration', d!]).code).toBe(0);
+    const ids = [taskId('Draft the budget'), taskId('Answer the landlord')];
+    fake.enqueue({ toolCalls: [{ name: 'plan_tasks', arguments: { task_ids: ids, from: tomorrow.toISOString(), to: dayAfter.toISOString() } }] }, { text: 'Your day is planned.' });
+    await nav('Chat').click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Plan my tomorrow');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+
+    const card = page.getByRole('group', { name: /^Approval needed: Plan/ });
+    const row = card.getByRole('listitem', { name: 'Draft the budget' });
+    await visible(row);
+    await visible(card.getByRole('listitem', { name: 'Answer the landlord' }));
+    // The timeline mirrors the rows, and follows an edit at once.
+    const timeline = card.getByRole('img', { name: /^Timeline of the plan: .*Draft the budget \d\d:\d\d–\d\d:\d\d.*Answer the landlord|^Timeline of the plan: .*Answer the landlord \d\d:\d\d–\d\d:\d\d.*Draft the budget/ });
+    await visible(timeline);
+    await row.getByLabel('Start of Draft the budget').fill(`${localDay(tomorrow)}T16:00`);
+    await row.getByLabel('End of Draft the budget').fill(`${localDay(tomorrow)}T17:00`);
+    await expect.poll(() => timeline.getAttribute('aria-label')).toMatch(/Draft the budget 16:00–17:00/);
+    await screenshot(page, 'plan-chat-card');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    const answer = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Tidy' }).last();
+    await visible(answer.getByText('Your day is planned.'));
+
+    const planned = () => events(localDay(tomorrow), localDay(dayAfter)).filter((e) => e.title === 'Draft the budget' || e.title === 'Answer the landlord');
+    await expect.poll(() => planned().length, { timeout: 15_000 }).toBe(2);
+    expect(Date.parse(planned().find((e) => e.title === 'Draft the budget')!.start)).toBe(at(16));
+
+    await nav('Calendar').click();
+    await visible(page.getByRole('heading', { name: 'Calendar', level: 1 }));
+    if (mondayOf(tomorrow) !== mondayOf(now)) await main().getByRole('button', { name: 'Next week' }).click();
+    await visible(main().getByRole('button', { name: /^Draft the budget, .*16:00 to 17:00/ }));
+    await visible(main().getByRole('button', { name: /^Answer the landlord, / }));
+
+    // Undo all, from the answer in the chat: every block of the plan is gone.
+    await nav('Chat').click();
+    await answer.getByRole('region', { name: 'Changes' }).getByRole('button', { name: 'Undo all changes' }).click();
+    await expect.poll(() => planned().length, { timeout: 15_000 }).toBe(0);
+    await nav('Calendar').click();
+    await expect.poll(() => main().getByRole('button', { name: /^(Draft the budget|Answer the landlord), / }).count(), { timeout: 15_000 }).toBe(0);
   }, 120_000);
 });
