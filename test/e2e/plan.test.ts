@@ -4,6 +4,8 @@
 // Calendar at the edited time, and the plan's one entry in the action log takes it all back.
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUserRequest, openDatabase } from '../../src-main/core';
+import { applyPlan } from '../../src-main/core/plan/plan';
 import type { FakeOpenAI } from '../fakes/openai-server';
 import { tidy } from '../support/cli';
 import { screenshot } from '../support/browser';
@@ -36,7 +38,8 @@ const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Mai
 const main = () => page.getByRole('main');
 const visible = (l: Locator) => l.waitFor({ state: 'visible' });
 const taskId = (content: string): string => (JSON.parse(tidy(dbPath, ['tasks', '--json']).stdout) as { id: string; content: string }[]).find((t) => t.content === content)!.id;
-const events = (from: string, to: string) => JSON.parse(tidy(dbPath, ['events', '--from', from, '--to', to, '--json']).stdout) as { title: string; start: string }[];
+const events = (from: string, to: string) => JSON.parse(tidy(dbPath, ['events', '--from', from, '--to', to, '--json']).stdout) as { id: string; title: string; start: string; end: string }[];
+const hhmm = (t: number) => `${pad(new Date(t).getHours())}:${pad(new Date(t).getMinutes())}`;
 
 describe('planning a day from Today', () => {
   it('proposes, edits one block on the card, approves, shows it in the Calendar, and undoes the plan', async () => {
@@ -131,5 +134,76 @@ describe('planning a day from Today', () => {
     await expect.poll(() => planned().length, { timeout: 15_000 }).toBe(0);
     await nav('Calendar').click();
     await expect.poll(() => main().getByRole('button', { name: /^(Draft the budget|Answer the landlord), / }).count(), { timeout: 15_000 }).toBe(0);
+  }, 120_000);
+
+  it('offers blocks missed while their task is open for re-planning in Today, and pins a block moved by hand', async () => {
+    const now = new Date();
+    const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+    const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+    const inTwoDays = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 2);
+    for (const text of ['Call the plumber', 'Renew the passport']) expect(tidy(dbPath, ['add', text, '--duration', '30m']).code).toBe(0);
+    // Two blocks planned earlier whose time has passed (an hour and more ago), their tasks still open.
+    const hour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+    const db = openDatabase(dbPath);
+    try {
+      const blocks = [
+        { task_id: taskId('Call the plumber'), start: new Date(hour - 3 * 3_600_000).toISOString(), end: new Date(hour - 2.5 * 3_600_000).toISOString() },
+        { task_id: taskId('Renew the passport'), start: new Date(hour - 2 * 3_600_000).toISOString(), end: new Date(hour - 1.5 * 3_600_000).toISOString() },
+      ];
+      const r = applyPlan(db, newUserRequest(db), { blocks }, 'UTC', now.getTime());
+      expect(r.ok).toBe(true);
+    } finally {
+      db.close();
+    }
+    const mine = () => events(localDay(yesterday), localDay(inTwoDays)).filter((e) => e.title === 'Call the plumber' || e.title === 'Renew the passport');
+    const missedIds = mine().map((e) => e.id);
+    expect(missedIds).toHaveLength(2);
+
+    await nav('Today').click();
+    const missed = main().getByRole('group', { name: 'Missed blocks' });
+    await visible(missed);
+    expect(await missed.innerText()).toContain('2 planned blocks were missed: Call the plumber, Renew the passport');
+    await screenshot(page, 'plan-missed');
+    await missed.getByRole('button', { name: 'Re-plan' }).click();
+    const card = main().getByRole('group', { name: 'Proposed plan' });
+    await visible(card.getByRole('listitem', { name: 'Call the plumber' }));
+    await visible(card.getByRole('listitem', { name: 'Renew the passport' }));
+    await card.getByRole('button', { name: 'Approve plan' }).click();
+    await expect.poll(() => missed.count(), { timeout: 15_000 }).toBe(0);
+    // Placed anew after now; the missed blocks were not moved.
+    await expect.poll(() => mine().length, { timeout: 15_000 }).toBe(4);
+    const fresh = mine().filter((e) => !missedIds.includes(e.id));
+    for (const e of fresh) expect(Date.parse(e.start)).toBeGreaterThanOrEqual(now.getTime() - 60_000);
+    expect(mine().filter((e) => missedIds.includes(e.id)).map((e) => Date.parse(e.start))).toEqual([hour - 3 * 3_600_000, hour - 2 * 3_600_000]);
+
+    // Moved by hand from its details in the Calendar: the block is pinned in the same action.
+    const block = fresh.find((e) => e.title === 'Call the plumber')!;
+    const pinned = (id: string): number => {
+      const d = openDatabase(dbPath);
+      try {
+        return (d.prepare(`SELECT pinned FROM events WHERE id = ?`).get(id) as { pinned: number }).pinned;
+      } finally {
+        d.close();
+      }
+    };
+    expect(pinned(block.id)).toBe(0);
+    await nav('Calendar').click();
+    await visible(page.getByRole('heading', { name: 'Calendar', level: 1 }));
+    await main().getByRole('button', { name: 'Today', exact: true }).click();
+    if (mondayOf(new Date(Date.parse(block.start))) !== mondayOf(now)) await main().getByRole('button', { name: 'Next week' }).click();
+    await main().getByRole('button', { name: new RegExp(`^Call the plumber, .*${hhmm(Date.parse(block.start))} to ${hhmm(Date.parse(block.end))}`) }).click();
+    const details = main().getByRole('region', { name: 'Call the plumber' });
+    await visible(details.getByText('a planned block: a re-plan may move it'));
+    await details.getByRole('button', { name: 'Change time' }).click();
+    const form = details.getByRole('form', { name: 'Change the time of Call the plumber' });
+    await form.getByLabel('Start').fill(`${localDay(tomorrow)}T20:00`);
+    await form.getByLabel('End').fill(`${localDay(tomorrow)}T20:30`);
+    await screenshot(page, 'plan-block-move');
+    await form.getByRole('button', { name: 'Save time' }).click();
+    await visible(page.locator('.notices').filter({ hasText: 'Moved Call the plumber and pinned it' }));
+    await expect.poll(() => pinned(block.id), { timeout: 15_000 }).toBe(1);
+    expect(Date.parse(mine().find((e) => e.id === block.id)!.start)).toBe(new Date(tomorrow.getFullYear(), tomorrow.getMonth(), tomorrow.getDate(), 20).getTime());
+    if (mondayOf(tomorrow) !== mondayOf(new Date(Date.parse(block.start)))) await main().getByRole('button', { name: 'Next week' }).click();
+    await visible(main().getByRole('button', { name: /^Call the plumber, .*20:00 to 20:30.*planned block, pinned/ }));
   }, 120_000);
 });

@@ -174,3 +174,22 @@ function defaultDayLabel(day: string): string {
   const [y, m, d] = day.split('-').map(Number);
   return new Date(y!, m! - 1, d!).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
 }
+
+// --- missed blocks -------------------------------------------------------------------------------------
+
+/** The span a re-plan of missed blocks covers: from now to the end of tomorrow (local). */
+export function replanSpan(now: number): { from: string; to: string } {
+  const d = new Date(now);
+  const iso = (t: number) => localInputToIso(toLocalInput(t))!;
+  return { from: iso(now), to: iso(new Date(d.getFullYear(), d.getMonth(), d.getDate() + 2).getTime()) };
+}
+
+/** What Today says of missed blocks: how many, and the tasks (each once, in order; at most 3 named). */
+export function missedLine(missed: readonly { task_id: string; task: string }[]): { text: string; taskIds: string[] } {
+  const tasks = new Map<string, string>();
+  for (const m of missed) if (!tasks.has(m.task_id)) tasks.set(m.task_id, m.task);
+  const names = [...tasks.values()];
+  const named = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+  const n = missed.length;
+  return { text: `${n} planned block${n === 1 ? ' was' : 's were'} missed: ${named}`, taskIds: [...tasks.keys()] };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toLocalInput } from '../../../src-renderer/features/calendar/layout';
-import { daySpan, planEdits, rowsFromPlan, timelineOf, type PlanRow } from '../../../src-renderer/features/plan/model';
+import { daySpan, missedLine, planEdits, replanSpan, rowsFromPlan, timelineOf, type PlanRow } from '../../../src-renderer/features/plan/model';
 
 import type { ShownPlan } from '../../../src-shared/plan';
 
@@ -107,5 +107,18 @@ describe('the plan card as data', () => {
     const day = timelineOf(many).days[0]!;
     expect(day.ticks).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24]);
     expect(day.blocks).toHaveLength(2000);
+  });
+
+  it('says how many blocks were missed and of which tasks, and re-plans them from now to the end of tomorrow', () => {
+    const m = (task_id: string, task: string) => ({ task_id, task });
+    expect(missedLine([m('t1', 'Call the plumber')])).toEqual({ text: '1 planned block was missed: Call the plumber', taskIds: ['t1'] });
+    expect(missedLine([m('t1', 'A'), m('t2', 'B'), m('t1', 'A'), m('t3', 'C'), m('t4', '<b>D</b>')])).toEqual({
+      text: '5 planned blocks were missed: A, B, C and 1 more',
+      taskIds: ['t1', 't2', 't3', 't4'],
+    });
+    const now = new Date(2035, 2, 5, 23, 50).getTime();
+    const span = replanSpan(now);
+    expect(Date.parse(span.from)).toBe(now);
+    expect(Date.parse(span.to)).toBe(new Date(2035, 2, 7).getTime());
   });
 });
