@@ -107,6 +107,8 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
   const setTaskDone = useApp((s) => s.setTaskDone);
   const indentTask = useApp((s) => s.indentTask);
   const outdentTask = useApp((s) => s.outdentTask);
+  const nestTask = useApp((s) => s.nestTask);
+  const labelColours = useLabelColours(given);
   const loadProgress = useApp((s) => s.loadProgress);
   const progress = useApp((s) => s.progress);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
@@ -145,6 +147,8 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
   const [editing, setEditing] = useState<{ id: string; field: EditField } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [dragging, setDragging] = useState<string | null>(null);
+  /** Where the drag started (x): dropped 40 px or more to the right nests, to the left outdents. */
+  const dragX = useRef(0);
   const now = useNow(fixedNow);
   const listRef = useRef<HTMLUListElement>(null);
   /** The row the focus was on, while it is in the list. */
@@ -263,21 +267,28 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
               data-task={t.id}
               className={`task-row${t.id === current ? ' selected' : ''}${t.id === dragging ? ' dragging' : ''}${r.depth > 0 ? ' subtask' : ''}`}
               style={depthStyle}
-              draggable={onReorder ? true : undefined}
+              draggable={onReorder || canIndent ? true : undefined}
               onDragStart={(e) => {
                 e.dataTransfer.effectAllowed = 'move';
                 e.dataTransfer.setData('text/x-tidy-task', t.id);
+                dragX.current = e.clientX;
                 setDragging(t.id);
               }}
               onDragEnd={() => setDragging(null)}
               onDragOver={(e) => {
-                if (dragging && dragging !== t.id) e.preventDefault();
+                if (dragging && (dragging !== t.id || canIndent)) e.preventDefault();
               }}
               onDrop={(e) => {
                 e.preventDefault();
                 const moved = tasks.find((x) => x.id === dragging);
                 setDragging(null);
-                if (!moved || !onReorder || moved.id === t.id) return;
+                if (!moved) return;
+                // Sideways, as Alt+→/←: to the right onto another task nests under it (onto itself: under
+                // the one above); to the left takes a subtask a level up.
+                const dx = e.clientX - dragX.current;
+                if (canIndent && dx >= NEST_PX) return void (moved.id === t.id ? indentTask(moved) : nestTask(moved, t));
+                if (canIndent && dx <= -NEST_PX && rowOf.get(moved.id)!.depth > 0) return void outdentTask(moved);
+                if (!onReorder || moved.id === t.id) return;
                 // Dropped on a row: the task takes that row's place (above it going up, below it going down).
                 const from = tasks.indexOf(moved);
                 const rest = tasks.filter((x) => x.id !== moved.id);
@@ -324,11 +335,14 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
                   <span aria-hidden="true">≡</span>
                 </span>
               )}
-              {(t.labels ?? []).map((l) => (
-                <span key={l} className="label-chip">
-                  @{l}
-                </span>
-              ))}
+              {(t.labels ?? []).map((l) => {
+                const colour = labelColours.get(l.toLowerCase());
+                return (
+                  <span key={l} className={colour ? 'label-chip coloured' : 'label-chip'} style={colour ? ({ '--label-colour': colour } as CSSProperties) : undefined}>
+                    @{l}
+                  </span>
+                );
+              })}
               {t.durationMin ? (
                 <span className="duration" title={`Takes ${durationText(t.durationMin)}`}>
                   <span className="visually-hidden">takes </span>
@@ -360,6 +374,21 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
 }
 
 /** Completing a parent with open subtasks: all of them with it (one undoable change), or nothing. */
+/** How far sideways (px) a dropped task must have moved to nest or outdent instead of reordering. */
+const NEST_PX = 40;
+
+/** The colours of the labels the tasks carry (by lower-case name), loading the labels once when needed. */
+function useLabelColours(tasks: readonly Task[]): Map<string, string> {
+  const labels = useApp((s) => s.labels);
+  const loadLabels = useApp((s) => s.loadLabels);
+  const any = tasks.some((t) => (t.labels?.length ?? 0) > 0);
+  const idle = labels.value === null && !labels.loading && labels.problem === null;
+  useEffect(() => {
+    if (any && idle) void loadLabels();
+  }, [any, idle, loadLabels]);
+  return useMemo(() => new Map((labels.value ?? []).flatMap((l) => (l.colour ? [[l.name.toLowerCase(), l.colour] as [string, string]] : []))), [labels.value]);
+}
+
 function CompleteParent({ task, open, onClose, onComplete }: { task: Task; open: number; onClose: () => void; onComplete: () => void }) {
   const id = useId();
   return (
