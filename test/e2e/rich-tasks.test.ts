@@ -52,7 +52,7 @@ beforeAll(async () => {
   db.close();
   served = await startServe(dbPath);
   browser = await launchChromium();
-  ({ page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, timeout: 10_000 }));
+  ({ page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, timeout: 20_000 }));
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
 }, 120_000);
 
@@ -183,7 +183,7 @@ describe('rich tasks in the window', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => task('Book the DJ')?.section).toBe('Shopping');
     await visible(row(shopping, 'Book the DJ'));
-  });
+  }, 120_000);
 
   it('the editor, labels and filters: description, comments, deadline, duration, labels; the Labels view; a filter box and saved filters', async () => {
     await nav(/^Labels/).click();
@@ -259,5 +259,5 @@ describe('rich tasks in the window', () => {
     await saved.getByRole('button', { name: 'Delete filter Party errands' }).click();
     await expect.poll(() => read((db) => listFilters(db)).length).toBe(0);
     await expect.poll(() => saved.count()).toBe(0);
-  });
+  }, 120_000);
 });
