@@ -5,7 +5,6 @@
  * the user's own calendar that are single, timed and not cancelled can be moved here.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { api } from '../../api';
 import { problemLine } from '../../lib/problem';
 import { outcome } from '../../store/request';
 import { useApp } from '../../store/react';
@@ -35,6 +34,8 @@ export function EventTime({ event: e }: { event: CalEvent }) {
     if (s === null || en === null) return setProblem(`enter the ${s === null ? 'start' : 'end'}'s date and time`);
     if (parseEventTime(en) <= parseEventTime(s)) return setProblem('the end must be after the start');
     setBusy(true);
+    // Loaded when used: the calendar's index (which the plan card's model reads in plain Node) stays free of the bridge.
+    const { api } = await import('../../api');
     const r = await outcome(() => api.invoke('events.move', { event: e.eventId, start: s, end: en }));
     setBusy(false);
     if (!r.ok) return setProblem(problemLine(r.problem));
