@@ -320,6 +320,14 @@ export const channels = {
     output: mutationOutput(z.object({ plan: z.string(), created: z.number(), moved: z.number(), cancelled: z.number(), kept: z.number() })),
     changes: ['events', 'tasks', ...logged],
   },
+  /**
+   * Plan blocks missed in the last 7 days (ended while their task is open, and the task has no block
+   * still to come), earliest first, at most 500: Today offers them for re-planning; nothing is moved.
+   */
+  'plans.missed': {
+    input: Empty,
+    output: z.array(z.object({ event_id: z.string(), task_id: z.string(), task: z.string(), plan: z.string(), start: z.string(), end: z.string() })),
+  },
 
   // --- quick capture ------------------------------------------------------------------------------
   /**

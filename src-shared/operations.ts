@@ -523,6 +523,19 @@ export const OPERATIONS = [
     output: Memory,
     changes: ['memory'],
   }),
+
+  // --- labels (src-main/core/domain/labels.ts) ---
+  spec({
+    name: 'set_label_colour',
+    verb: 'changed',
+    kind: 'label',
+    channel: 'labels.colour',
+    /** colour: #rrggbb, or null (also '' or 'none') for no colour. */
+    input: z.object({ label: Ref, colour: z.string().max(20).nullable() }),
+    output: z.object({ id: z.string(), name: z.string(), colour: z.string().nullable(), openTasks: z.number().int() }),
+    changes: ['tasks'],
+    cli: { command: 'label colour', help: "set a label's colour (#rrggbb, or none)", args: [{ key: 'label', help: 'label name or id' }, { key: 'colour', help: '#rrggbb, or none' }] },
+  }),
 ] as const;
 
 export type Operations = typeof OPERATIONS;

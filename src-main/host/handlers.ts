@@ -90,7 +90,7 @@ import type { AnyOperation } from '../core/domain/operation';
 import type { EventHub } from './hub';
 import { createUploads, type Uploads } from './uploads';
 import { sessionClient } from '../core/mcp/sessions';
-import { applyPlan, planQuery, proposePlan } from '../core/plan/plan';
+import { applyPlan, missedBlocks, planQuery, proposePlan } from '../core/plan/plan';
 // Static: the agent's runs load this module anyway, so a dynamic import here split nothing (INEFFECTIVE_DYNAMIC_IMPORT).
 import { inspectServer } from '../core/mcp/client';
 import { listApprovals } from '../core/agent/approvals';
@@ -315,6 +315,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const { events: _e, ...value } = r.value;
       return { value, actionId: r.actionId };
     },
+    'plans.missed': () => missedBlocks(db, services.now().getTime()),
 
     'capture.add': (i) => {
       const request = ctx();

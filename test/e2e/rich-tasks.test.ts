@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTask, completeTask, createProject, listTasks, openDatabase } from '../../src-main/core';
 import { createSection } from '../../src-main/core/domain/sections';
 import { listComments } from '../../src-main/core/domain/tasks';
+import { listLabels } from '../../src-main/core/domain/labels';
 import { listFilters } from '../../src-main/core/domain/filter';
 import type { Task } from '../../src-shared/domain';
 import { tidy } from '../support/cli';
@@ -101,6 +102,15 @@ describe('rich tasks in the window', () => {
     await row(top, 'Book the DJ').getByRole('checkbox', { name: 'Book the DJ' }).focus();
     await page.keyboard.press('Alt+ArrowLeft');
     await expect.poll(() => task('Book the DJ')?.parentId).toBe(null);
+    // The same by drag: dropped onto "Plan the menu" 100 px to the right, it becomes its subtask; dragged
+    // 100 px to the left, back up a level. Each is one logged action.
+    await row(top, 'Book the DJ').dragTo(menuRow, { sourcePosition: { x: 200, y: 10 }, targetPosition: { x: 300, y: 10 } });
+    await expect.poll(() => task('Book the DJ')?.parentId).toBe(menuId);
+    expect(log()[0]?.tool).toBe('update_task');
+    await visible(top.getByRole('img', { name: '1 of 4 subtasks done' }));
+    await row(top, 'Book the DJ').dragTo(row(top, 'Book the DJ'), { sourcePosition: { x: 300, y: 10 }, targetPosition: { x: 200, y: 10 } });
+    await expect.poll(() => task('Book the DJ')?.parentId).toBe(null);
+    expect(log()[0]?.tool).toBe('outdent_task');
 
     // Completing a parent with open subtasks asks: Cancel changes nothing; Complete all is one action.
     await menuRow.getByRole('checkbox', { name: 'Plan the menu' }).click();
@@ -125,6 +135,16 @@ describe('rich tasks in the window', () => {
     await main().getByRole('textbox', { name: 'New section in Party' }).fill('Day of');
     await main().getByRole('button', { name: 'Add section' }).click();
     await visible(main().getByRole('heading', { name: /^Day of/ }));
+    // Reordered by its buttons (the first has no Move up, the last no Move down), each undoable.
+    const sectionOrder = () => main().locator('.task-section h2.group-head').allInnerTexts();
+    await expect.poll(async () => (await sectionOrder()).map((t) => t.replace(/\s*\d+$/, ''))).toEqual(['Shopping', 'Day of']);
+    expect(await main().getByRole('button', { name: 'Move section Shopping up' }).isDisabled()).toBe(true);
+    expect(await main().getByRole('button', { name: 'Move section Day of down' }).isDisabled()).toBe(true);
+    await main().getByRole('button', { name: 'Move section Day of up' }).click();
+    await expect.poll(async () => (await sectionOrder()).map((t) => t.replace(/\s*\d+$/, ''))).toEqual(['Day of', 'Shopping']);
+    expect(log()[0]?.tool).toBe('reorder_section');
+    await main().getByRole('button', { name: 'Move section Day of down' }).click();
+    await expect.poll(async () => (await sectionOrder()).map((t) => t.replace(/\s*\d+$/, ''))).toEqual(['Shopping', 'Day of']);
     await main().getByRole('button', { name: 'Rename section Day of' }).click();
     await main().getByRole('textbox', { name: 'New name of the section Day of' }).fill('On the day');
     await main().getByRole('form', { name: 'Rename section Day of' }).getByRole('button', { name: 'Save' }).click();
@@ -140,7 +160,7 @@ describe('rich tasks in the window', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => task('Book the DJ')?.section).toBe('Shopping');
     await visible(row(shopping, 'Book the DJ'));
-  });
+  }, 120_000);
 
   it('the editor, labels and filters: description, comments, deadline, duration, labels; the Labels view; a filter box and saved filters', async () => {
     await nav(/^Labels/).click();
@@ -149,6 +169,19 @@ describe('rich tasks in the window', () => {
     const tagged = list('Tasks labelled errands');
     await visible(row(tagged, 'Order the cake'));
     expect(await tagged.getByRole('listitem').count()).toBe(2);
+    // A colour for the label: its chips show it; one undoable change.
+    const colours = main().getByRole('group', { name: 'Colour of @errands' });
+    await colours.getByRole('button', { name: 'Green' }).click();
+    await expect.poll(() => colours.getByRole('button', { name: 'Green' }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => row(tagged, 'Order the cake').locator('.label-chip.coloured').count()).toBe(1);
+    expect(read((db) => listLabels(db)).find((l) => l.name === 'errands')?.colour).toBe('#2e9d5b');
+    expect(log()[0]?.tool).toBe('set_label_colour');
+    await shots('rich-label-colour');
+    await notices().getByRole('button', { name: 'Undo' }).last().click();
+    await expect.poll(() => read((db) => listLabels(db)).find((l) => l.name === 'errands')?.colour).toBe(null);
+    await expect.poll(() => row(tagged, 'Order the cake').locator('.label-chip.coloured').count()).toBe(0);
+    await colours.getByRole('button', { name: 'Purple' }).click();
+    await expect.poll(() => read((db) => listLabels(db)).find((l) => l.name === 'errands')?.colour).toBe('#8e44ad');
 
     // The editor: a description shown as Markdown (safely), a comment, deadline, duration and labels.
     await row(tagged, 'Order the cake').getByRole('button', { name: 'Edit: Order the cake' }).click();
@@ -203,5 +236,5 @@ describe('rich tasks in the window', () => {
     await saved.getByRole('button', { name: 'Delete filter Party errands' }).click();
     await expect.poll(() => read((db) => listFilters(db)).length).toBe(0);
     await expect.poll(() => saved.count()).toBe(0);
-  });
+  }, 120_000);
 });

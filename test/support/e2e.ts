@@ -56,7 +56,7 @@ export async function startDataStage(name: string, seed: (db: Db, ctx: () => Act
     }
     served = await startServe(dbPath);
     browser = await launchChromium();
-    const opened = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, timeout: 10_000, ...pageOptions });
+    const opened = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, timeout: 20_000, ...pageOptions });
     await opened.page.getByRole('textbox', { name: 'Message' }).waitFor();
     return { ...opened, dir, dbPath, served, browser, close };
   } catch (e) {

@@ -461,8 +461,10 @@ export const moveEvent = implement('events.move', (cs, input: { event: string; s
   if (r.cancelled_at) fail(`event ${r.id} is cancelled`, 'undo its cancelling first');
   const when = span(input.start, input.end, r.all_day === 1, zone);
   if (when.startMs === r.start_ms && when.endMs === r.end_ms) fail(`event ${r.id} is already at that time`, 'nothing to change');
-  cs.update('events', r.id, { start: when.start, end: when.end, start_ms: when.startMs, end_ms: when.endMs, until_ms: when.endMs, updated_at: now() });
-  return { value: getEvent(db, r.id, zone), summary: `Moved ${quote(r.title)} to ${when.allDay ? when.start : shortTime(when.startMs, zone)}` };
+  // A plan's block put somewhere by hand is pinned, in the same action: a re-plan keeps it there.
+  const pin = r.plan_id !== null && r.pinned !== 1;
+  cs.update('events', r.id, { start: when.start, end: when.end, start_ms: when.startMs, end_ms: when.endMs, until_ms: when.endMs, ...(pin ? { pinned: 1 } : {}), updated_at: now() });
+  return { value: getEvent(db, r.id, zone), summary: `Moved ${quote(r.title)} to ${when.allDay ? when.start : shortTime(when.startMs, zone)}${pin ? ' (pinned: a re-plan keeps it)' : ''}` };
 });
 
 export const cancelEvent = implement('events.cancel', (cs, input: { event: string }, db) => {

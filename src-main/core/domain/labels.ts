@@ -7,7 +7,8 @@ import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { fail } from '../fail';
-import { nameKey, now } from './text';
+import { implement } from './operation';
+import { nameKey, now, quote } from './text';
 
 /** The most labels one task carries. */
 export const MAX_LABELS = 100;
@@ -83,3 +84,24 @@ export function listLabels(db: Db): { id: string; name: string; colour: string |
        FROM labels l ORDER BY l.name_key`,
   ).all() as { id: string; name: string; colour: string | null; openTasks: number }[];
 }
+
+/** The colours a label may have: #rrggbb. */
+const COLOUR = /^#[0-9a-f]{6}$/;
+
+/** Gives a label a colour (#rrggbb) or takes it off (null, '' or 'none'); one logged, undoable change. */
+export const setLabelColour = implement('labels.colour', (cs, input: { label: string; colour: string | null }, db) => {
+  const ref = String(input.label ?? '').trim();
+  const row = (cached(db, `SELECT id, name, colour FROM labels WHERE id = ? OR name_key = ? ORDER BY id = ? DESC LIMIT 1`).get(ref.toLowerCase(), nameKey(ref.replace(/^@+/, '')), ref.toLowerCase()) as
+    | { id: string; name: string; colour: string | null }
+    | undefined);
+  if (!row) fail(`no label ${quote(ref.slice(0, 60))}`, 'see the labels with tidy tasks --json or the Labels view; a label is created by using @name on a task');
+  const raw = String(input.colour ?? '').trim().toLowerCase();
+  const colour = raw === '' || raw === 'none' ? null : raw;
+  if (colour !== null && !COLOUR.test(colour)) fail(`${quote(String(input.colour).slice(0, 20))} is not a colour`, 'give it as #rrggbb, e.g. #2e9d5b, or none');
+  if (colour === row.colour) fail(`label @${row.name} ${colour ? `is already ${colour}` : 'has no colour'}`, 'nothing to change');
+  cs.update('labels', row.id, { colour, updated_at: now() });
+  const value = listLabels(db).find((l) => l.id === row.id)!;
+  return { value, summary: colour ? `Coloured label @${row.name} ${colour}` : `Took the colour off label @${row.name}` };
+});
+
+export const LABEL_OPERATIONS = [setLabelColour];

@@ -275,15 +275,21 @@ export function applyPlan(db: Db, ctx: ActionContext, input: ApplyInput, zone: s
   });
 }
 
-/** Plan blocks that were missed: ended in the past while their task is still open (offered for re-planning). */
-export function missedBlocks(db: Db, nowMs: number, sinceMs = nowMs - 7 * DAY): { event_id: string; task_id: string; plan: string; start: string; end: string }[] {
+/**
+ * Plan blocks that were missed, offered for re-planning (never moved by themselves): blocks that ended in
+ * the past (within `sinceMs`) while their task is still open and has no block still to come. Re-planning
+ * the task (a block after now) ends the offer; the missed block stays where it was, as history.
+ */
+export function missedBlocks(db: Db, nowMs: number, sinceMs = nowMs - 7 * DAY): { event_id: string; task_id: string; task: string; plan: string; start: string; end: string }[] {
   return (
     cached(
       db,
-      `SELECT e.id, e.task_id, e.plan_id, e.start_ms, e.end_ms FROM events e JOIN tasks t ON t.id = e.task_id
-        WHERE e.plan_id IS NOT NULL AND e.cancelled_at IS NULL AND t.status = 'open' AND e.end_ms <= ? AND e.end_ms > ? ORDER BY e.start_ms`,
-    ).all(nowMs, sinceMs) as { id: string; task_id: string; plan_id: string; start_ms: number; end_ms: number }[]
-  ).map((r) => ({ event_id: r.id, task_id: r.task_id, plan: r.plan_id, start: new Date(r.start_ms).toISOString(), end: new Date(r.end_ms).toISOString() }));
+      `SELECT e.id, e.task_id, t.content, e.plan_id, e.start_ms, e.end_ms FROM events e JOIN tasks t ON t.id = e.task_id
+        WHERE e.plan_id IS NOT NULL AND e.cancelled_at IS NULL AND t.status = 'open' AND e.end_ms <= ? AND e.end_ms > ?
+          AND NOT EXISTS (SELECT 1 FROM events f WHERE f.task_id = e.task_id AND f.plan_id IS NOT NULL AND f.cancelled_at IS NULL AND f.end_ms > ?)
+        ORDER BY e.start_ms, e.id LIMIT 500`,
+    ).all(nowMs, sinceMs, nowMs) as { id: string; task_id: string; content: string; plan_id: string; start_ms: number; end_ms: number }[]
+  ).map((r) => ({ event_id: r.id, task_id: r.task_id, task: r.content, plan: r.plan_id, start: new Date(r.start_ms).toISOString(), end: new Date(r.end_ms).toISOString() }));
 }
 
 /** The query of plan arguments (the tool's, the card's): times in the zone, settings as they are. */

@@ -1,6 +1,7 @@
 /** An event's details beside the grid: time, calendar, place, people, notes, and the task it blocks time for. */
 import { useEffect, useId, useRef, type CSSProperties } from 'react';
 import { useApp } from '../../store/react';
+import { EventTime } from './EventTime';
 import { formatDay, timeRange, type CalEvent } from './model';
 
 export function EventDetails({ event: e, onClose }: { event: CalEvent; onClose(): void }) {
@@ -36,6 +37,12 @@ export function EventDetails({ event: e, onClose }: { event: CalEvent; onClose()
           <span className="cal-swatch" aria-hidden="true" /> {e.calendar}
           {e.readOnly ? <span className="muted"> (read-only)</span> : null}
         </dd>
+        {e.planId && (
+          <>
+            <dt>Plan</dt>
+            <dd>{e.pinned ? 'a planned block, pinned: a re-plan keeps it' : 'a planned block: a re-plan may move it'}</dd>
+          </>
+        )}
         {e.recurring && (
           <>
             <dt>Repeats</dt>
@@ -83,6 +90,7 @@ export function EventDetails({ event: e, onClose }: { event: CalEvent; onClose()
           </>
         )}
       </dl>
+      <EventTime key={`${e.id}@${e.start}-${e.end}`} event={e} />
     </section>
   );
 }

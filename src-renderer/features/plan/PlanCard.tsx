@@ -1,11 +1,12 @@
 /**
  * A proposed plan as an editable card: the overload line, each block a row (task, start and end, Pin,
- * Drop, why it landed there), and the tasks that did not fit with their reasons. The rows are the
+ * Drop, why it landed there) under a timeline that draws them, and the tasks that did not fit with their reasons. The rows are the
  * caller's state (model.ts), so the chat's approval card and Today's "Plan my day" send the same edits.
  */
 import { useId } from 'react';
 import type { ShownPlan } from '../../../src-shared/plan';
 import type { PlanRow } from './model';
+import { PlanTimeline } from './PlanTimeline';
 
 export function PlanCard({ plan, rows, onRows, disabled, problem }: { plan: ShownPlan; rows: PlanRow[]; onRows: (rows: PlanRow[]) => void; disabled: boolean; problem: string | null }) {
   const headId = useId();
@@ -16,6 +17,7 @@ export function PlanCard({ plan, rows, onRows, disabled, problem }: { plan: Show
       <p id={headId} className={plan.summary.overloaded ? 'plan-summary overloaded' : 'plan-summary'}>
         {plan.summary.text}
       </p>
+      <PlanTimeline rows={rows} />
       {rows.length === 0 ? (
         <p className="muted">No block to place.</p>
       ) : (

@@ -2,15 +2,18 @@
  * Today's "Plan my day" (and "Plan tomorrow"): proposes a plan of the day through `plans.propose`
  * (the rest of today from now, or tomorrow), shows it as the editable plan card, and on Approve applies
  * the blocks as the user left them (`plans.apply`), one undoable request with Undo on its notice.
+ * Blocks missed while their task stayed open (`plans.missed`) are offered here for re-planning — the
+ * same card, for those tasks, from now to the end of tomorrow — and never moved without asking.
  */
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api';
 import type { ShownPlan } from '../../../src-shared/plan';
+import type { Output } from '../../../src-shared/ipc';
 import { outcome } from '../../store/request';
 import { useApp } from '../../store/react';
 import { ProblemAlert } from '../../ui/common';
 import type { Problem } from '../../lib/problem';
-import { daySpan, planEdits, rowsFromPlan, type PlanRow } from './model';
+import { daySpan, missedLine, planEdits, replanSpan, rowsFromPlan, type PlanRow } from './model';
 import { PlanCard } from './PlanCard';
 
 export function PlanMyDay() {
@@ -20,11 +23,26 @@ export function PlanMyDay() {
   const [busy, setBusy] = useState(false);
   const notifyUndoable = useApp((s) => s.notifyUndoable);
   const notify = useApp((s) => s.notify);
+  const [missed, setMissed] = useState<Output<'plans.missed'>>([]);
 
-  const propose = async (which: 'today' | 'tomorrow') => {
+  const loadMissed = useCallback(async () => {
+    const r = await outcome(() => api.invoke('plans.missed', {}));
+    // Only an offer: when it cannot be read, Today shows nothing rather than an error.
+    setMissed(r.ok ? r.value : []);
+  }, []);
+  useEffect(() => {
+    void loadMissed();
+    const off = api.on('data.changed', ({ topics }) => {
+      if (topics.includes('events') || topics.includes('tasks')) void loadMissed();
+    });
+    return off;
+  }, [loadMissed]);
+
+  const propose = async (which: 'today' | 'tomorrow' | 'missed') => {
     setBusy(true);
     setProblem(null);
-    const r = await outcome(() => api.invoke('plans.propose', daySpan(which, Date.now())));
+    const span = which === 'missed' ? { ...replanSpan(Date.now()), task_ids: missedLine(missed).taskIds.slice(0, 500) } : daySpan(which, Date.now());
+    const r = await outcome(() => api.invoke('plans.propose', span));
     setBusy(false);
     if (r.ok) {
       setPlan(r.value);
@@ -52,6 +70,15 @@ export function PlanMyDay() {
 
   return (
     <section className="plan-day" aria-label="Plan my day">
+      {plan === null && missed.length > 0 && (
+        <p className="plan-missed" role="group" aria-label="Missed blocks">
+          <span>{missedLine(missed).text}</span>
+          {' · '}
+          <button type="button" className="btn small" disabled={busy} onClick={() => void propose('missed')}>
+            Re-plan
+          </button>
+        </p>
+      )}
       {plan === null ? (
         <div className="row wrap">
           <button type="button" className="btn" disabled={busy} onClick={() => void propose('today')}>

@@ -87,3 +87,109 @@ export function daySpan(which: 'today' | 'tomorrow', now: number): { from: strin
   const iso = (t: number) => localInputToIso(toLocalInput(t))!;
   return which === 'today' ? { from: iso(now), to: iso(midnight(1)) } : { from: iso(midnight(1)), to: iso(midnight(2)) };
 }
+
+// --- the timeline drawn on the card -------------------------------------------------------------------
+
+export interface TimelineBlock {
+  key: string;
+  task: string;
+  /** Hours from the day's midnight (wall time, as the rows show it). */
+  startH: number;
+  endH: number;
+  /** Where on the day's axis, in percent. */
+  left: number;
+  width: number;
+  time: string;
+  pinned: boolean;
+  late: boolean;
+}
+
+export interface TimelineDay {
+  day: string;
+  label: string;
+  fromH: number;
+  toH: number;
+  /** The hours the axis names. */
+  ticks: number[];
+  blocks: TimelineBlock[];
+}
+
+export interface Timeline {
+  days: TimelineDay[];
+  /** The whole timeline in words (the drawing's accessible name). */
+  label: string;
+}
+
+const WALL = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})/;
+const hhmm = (h: number): string => `${String(Math.floor(h)).padStart(2, '0')}:${String(Math.round((h % 1) * 60)).padStart(2, '0')}`;
+
+/**
+ * The rows still on the card (dropped ones left out) on one axis of hours per day, as the user has edited
+ * them: a block that runs past midnight is drawn to the end of its first day. The axis spans whole hours
+ * around the blocks, at least four.
+ */
+export function timelineOf(rows: readonly PlanRow[], dayLabel: (day: string) => string = defaultDayLabel): Timeline {
+  const byDay = new Map<string, Omit<TimelineBlock, 'left' | 'width'>[]>();
+  rows.forEach((r, i) => {
+    if (r.dropped) return;
+    const s = WALL.exec(r.start);
+    const e = WALL.exec(r.end);
+    if (!s || !e) return;
+    const startH = Number(s[2]) + Number(s[3]) / 60;
+    const endH = e[1] === s[1] ? Number(e[2]) + Number(e[3]) / 60 : e[1]! > s[1]! ? 24 : startH;
+    if (!(endH > startH) || startH >= 24) return;
+    const list = byDay.get(s[1]!) ?? [];
+    list.push({ key: `${r.task_id}-${r.origStart}-${i}`, task: r.task, startH, endH, time: `${hhmm(startH)}–${hhmm(endH)}`, pinned: r.pinned, late: r.late });
+    byDay.set(s[1]!, list);
+  });
+  const days: TimelineDay[] = [...byDay.keys()].sort().map((day) => {
+    const blocks = byDay.get(day)!.sort((a, b) => a.startH - b.startH);
+    let fromH = Math.floor(Math.min(...blocks.map((b) => b.startH)));
+    let toH = Math.ceil(Math.max(...blocks.map((b) => b.endH)));
+    if (toH - fromH < 4) {
+      toH = Math.min(24, fromH + 4);
+      fromH = Math.max(0, toH - 4);
+    }
+    const span = toH - fromH;
+    const step = span <= 8 ? 1 : span <= 16 ? 2 : 3;
+    const ticks: number[] = [];
+    for (let h = fromH; h <= toH; h += step) ticks.push(h);
+    return {
+      day,
+      label: dayLabel(day),
+      fromH,
+      toH,
+      ticks,
+      blocks: blocks.map((b) => ({ ...b, left: ((b.startH - fromH) / span) * 100, width: ((b.endH - b.startH) / span) * 100 })),
+    };
+  });
+  const label =
+    days.length === 0
+      ? 'Timeline of the plan: no block'
+      : `Timeline of the plan: ${days.map((d) => `${d.label}, ${d.blocks.map((b) => `${b.task} ${b.time}${b.pinned ? ' (pinned)' : ''}${b.late ? ' (late)' : ''}`).join(', ')}`).join('; ')}`;
+  return { days, label };
+}
+
+function defaultDayLabel(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(y!, m! - 1, d!).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+}
+
+// --- missed blocks -------------------------------------------------------------------------------------
+
+/** The span a re-plan of missed blocks covers: from now to the end of tomorrow (local). */
+export function replanSpan(now: number): { from: string; to: string } {
+  const d = new Date(now);
+  const iso = (t: number) => localInputToIso(toLocalInput(t))!;
+  return { from: iso(now), to: iso(new Date(d.getFullYear(), d.getMonth(), d.getDate() + 2).getTime()) };
+}
+
+/** What Today says of missed blocks: how many, and the tasks (each once, in order; at most 3 named). */
+export function missedLine(missed: readonly { task_id: string; task: string }[]): { text: string; taskIds: string[] } {
+  const tasks = new Map<string, string>();
+  for (const m of missed) if (!tasks.has(m.task_id)) tasks.set(m.task_id, m.task);
+  const names = [...tasks.values()];
+  const named = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+  const n = missed.length;
+  return { text: `${n} planned block${n === 1 ? ' was' : 's were'} missed: ${named}`, taskIds: [...tasks.keys()] };
+}

@@ -1,7 +1,19 @@
-import { useEffect } from 'react';
+import { useEffect, type CSSProperties } from 'react';
 import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
 import { TaskList } from './TaskList';
+
+/** The colours a label can have (the calendar's palette, readable on light and dark). */
+const LABEL_COLOURS: readonly [string, string][] = [
+  ['Red', '#d9534f'],
+  ['Orange', '#e67e22'],
+  ['Yellow', '#b7950b'],
+  ['Green', '#2e9d5b'],
+  ['Teal', '#16a085'],
+  ['Blue', '#2f6fde'],
+  ['Purple', '#8e44ad'],
+  ['Pink', '#c2185b'],
+];
 
 /** Every label with its number of open tasks; a label opens its tasks (the filter `@name`). */
 export function LabelsView() {
@@ -9,6 +21,7 @@ export function LabelsView() {
   const label = useApp((s) => s.label);
   const loadLabels = useApp((s) => s.loadLabels);
   const openLabel = useApp((s) => s.openLabel);
+  const setLabelColour = useApp((s) => s.setLabelColour);
   useEffect(() => {
     void loadLabels();
   }, [loadLabels]);
@@ -35,6 +48,7 @@ export function LabelsView() {
               {list.map((l) => (
                 <li key={l.id}>
                   <button type="button" className="picker-item" aria-current={l.name === label.name ? 'true' : undefined} onClick={() => void openLabel(l.name)}>
+                    {l.colour && <span className="label-dot" aria-hidden="true" style={{ background: l.colour }} />}
                     <span className="grow">@{l.name}</span>
                     <span className="count">
                       {l.openTasks}
@@ -50,6 +64,29 @@ export function LabelsView() {
           {label.name !== null && (
             <div className="view-body">
               <h2 className="group-head">@{label.name}</h2>
+              {(() => {
+                const shown = list?.find((l) => l.name === label.name);
+                if (!shown) return null;
+                return (
+                  <div className="label-colours" role="group" aria-label={`Colour of @${shown.name}`}>
+                    {LABEL_COLOURS.map(([name, hex]) => (
+                      <button
+                        key={hex}
+                        type="button"
+                        className="label-swatch"
+                        style={{ '--swatch': hex } as CSSProperties}
+                        aria-label={name}
+                        aria-pressed={shown.colour === hex}
+                        title={name}
+                        onClick={() => void (shown.colour !== hex && setLabelColour(shown.name, hex))}
+                      />
+                    ))}
+                    <button type="button" className="btn small" aria-pressed={shown.colour === null} disabled={shown.colour === null} onClick={() => void setLabelColour(shown.name, null)}>
+                      No colour
+                    </button>
+                  </div>
+                );
+              })()}
               {label.problem && <ProblemAlert problem={label.problem} title="Could not load the tasks" />}
               {label.value === null ? (
                 label.loading && <Loading what="tasks" />

@@ -92,16 +92,26 @@ function Sectioned({ project, tasks, sections, onReorder }: { project: string; t
       ) : (
         sections.length === 0 && <p className="empty">No open tasks in {project}.</p>
       )}
-      {sections.map((s) => (
-        <SectionBlock key={s.id} section={s} tasks={tasks.filter((t) => t.sectionId === s.id)} onReorder={onReorder} />
+      {sections.map((s, i) => (
+        // Move up goes before the one above; Move down before the one after next (last when none).
+        <SectionBlock
+          key={s.id}
+          section={s}
+          tasks={tasks.filter((t) => t.sectionId === s.id)}
+          onReorder={onReorder}
+          up={i > 0 ? sections[i - 1]!.id : undefined}
+          down={i < sections.length - 1 ? (sections[i + 2]?.id ?? null) : undefined}
+        />
       ))}
     </>
   );
 }
 
-/** One section: its heading (rename, archive) and its tasks. */
-function SectionBlock({ section, tasks, onReorder }: { section: Section; tasks: Task[]; onReorder: (task: Task, before: Task | null) => unknown }) {
+/** One section: its heading (rename, move up or down, archive) and its tasks. `up`/`down`: the section to go before (null: last), none at an end. */
+function SectionBlock(p: { section: Section; tasks: Task[]; onReorder: (task: Task, before: Task | null) => unknown; up?: string | undefined; down?: string | null | undefined }) {
+  const { section, tasks, onReorder } = p;
   const renameSection = useApp((s) => s.renameSection);
+  const moveSection = useApp((s) => s.moveSection);
   const archiveSection = useApp((s) => s.archiveSection);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(section.name);
@@ -160,6 +170,12 @@ function SectionBlock({ section, tasks, onReorder }: { section: Section; tasks: 
               }}
             >
               Rename
+            </button>
+            <button type="button" className="btn ghost small" aria-label={`Move section ${section.name} up`} disabled={p.up === undefined} onClick={() => p.up !== undefined && void moveSection(section, p.up, 'up')}>
+              ↑<span className="visually-hidden"> Move up</span>
+            </button>
+            <button type="button" className="btn ghost small" aria-label={`Move section ${section.name} down`} disabled={p.down === undefined} onClick={() => p.down !== undefined && void moveSection(section, p.down, 'down')}>
+              ↓<span className="visually-hidden"> Move down</span>
             </button>
             <button type="button" className="btn ghost small" aria-label={`Archive section ${section.name}`} onClick={() => void archiveSection(section)}>
               Archive

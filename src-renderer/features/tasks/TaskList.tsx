@@ -18,27 +18,18 @@
 import { Fragment, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { Task } from '../../../src-shared/domain';
 import { Dialog } from '../../ui/Dialog';
-import { Markdown } from '../../ui/Markdown';
-import { durationText, progressText, readLabels, sameLabels, taskTree } from './tree';
+import { durationText, progressText, taskTree } from './tree';
 import type { DayGroup } from '../../lib/days';
 import { dayPhrase, dueLabel, dueParts, isoDay } from '../../lib/due';
-import { clockOf, dueFieldText } from '../../lib/when';
 import { focusIfIdle, focusIsLost } from '../../lib/focus';
-import type { Problem } from '../../lib/problem';
-import { firstOccurrence, parseDue, readRepeat, recurrenceWords, type RepeatReading } from '../../../src-shared/quickadd';
-import { actionOf, TASK_EDITOR_KEYS, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from '../../ui/keymaps';
+import { recurrenceWords } from '../../../src-shared/quickadd';
+import { actionOf, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from '../../ui/keymaps';
 import { useApp } from '../../store/react';
+import { TaskEditor, type EditField } from './TaskEditor';
 import '../../styles/tasks-ui.css';
 import '../../styles/tasks-polish.css';
 import '../../styles/tasks-rich.css';
 
-/** The four priorities as people say them: p1 is the most urgent, p4 (normal) shows no flag. */
-export const PRIORITIES = [
-  { value: 1, label: 'p1 · urgent' },
-  { value: 2, label: 'p2 · high' },
-  { value: 3, label: 'p3 · medium' },
-  { value: 4, label: 'p4 · normal' },
-] as const;
 
 /** The priority as a coloured flag (p1 red, p2 orange, p3 blue); nothing for p4. */
 export function PriorityFlag({ priority }: { priority: number }) {
@@ -82,8 +73,6 @@ export function DeadlineBadge({ deadline, now }: { deadline: string | null | und
   );
 }
 
-/** Which field of the editor gets the focus when it opens. */
-export type EditField = 'content' | 'due' | 'repeat' | 'priority' | 'project';
 
 export interface TaskListProps {
   tasks: Task[];
@@ -107,6 +96,8 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
   const setTaskDone = useApp((s) => s.setTaskDone);
   const indentTask = useApp((s) => s.indentTask);
   const outdentTask = useApp((s) => s.outdentTask);
+  const nestTask = useApp((s) => s.nestTask);
+  const labelColours = useLabelColours(given);
   const loadProgress = useApp((s) => s.loadProgress);
   const progress = useApp((s) => s.progress);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
@@ -145,6 +136,8 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
   const [editing, setEditing] = useState<{ id: string; field: EditField } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [dragging, setDragging] = useState<string | null>(null);
+  /** Where the drag started (x): dropped 40 px or more to the right nests, to the left outdents. */
+  const dragX = useRef(0);
   const now = useNow(fixedNow);
   const listRef = useRef<HTMLUListElement>(null);
   const announce = useApp((s) => s.announce);
@@ -277,21 +270,28 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
               data-task={t.id}
               className={`task-row${t.id === current ? ' selected' : ''}${t.id === dragging ? ' dragging' : ''}${r.depth > 0 ? ' subtask' : ''}`}
               style={depthStyle}
-              draggable={onReorder ? true : undefined}
+              draggable={onReorder || canIndent ? true : undefined}
               onDragStart={(e) => {
                 e.dataTransfer.effectAllowed = 'move';
                 e.dataTransfer.setData('text/x-tidy-task', t.id);
+                dragX.current = e.clientX;
                 setDragging(t.id);
               }}
               onDragEnd={() => setDragging(null)}
               onDragOver={(e) => {
-                if (dragging && dragging !== t.id) e.preventDefault();
+                if (dragging && (dragging !== t.id || canIndent)) e.preventDefault();
               }}
               onDrop={(e) => {
                 e.preventDefault();
                 const moved = tasks.find((x) => x.id === dragging);
                 setDragging(null);
-                if (!moved || !onReorder || moved.id === t.id) return;
+                if (!moved) return;
+                // Sideways, as Alt+→/←: to the right onto another task nests under it (onto itself: under
+                // the one above); to the left takes a subtask a level up.
+                const dx = e.clientX - dragX.current;
+                if (canIndent && dx >= NEST_PX) return void (moved.id === t.id ? indentTask(moved) : nestTask(moved, t));
+                if (canIndent && dx <= -NEST_PX && rowOf.get(moved.id)!.depth > 0) return void outdentTask(moved);
+                if (!onReorder || moved.id === t.id) return;
                 // Dropped on a row: the task takes that row's place (above it going up, below it going down).
                 const from = tasks.indexOf(moved);
                 const rest = tasks.filter((x) => x.id !== moved.id);
@@ -338,11 +338,14 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
                   <span aria-hidden="true">≡</span>
                 </span>
               )}
-              {(t.labels ?? []).map((l) => (
-                <span key={l} className="label-chip">
-                  @{l}
-                </span>
-              ))}
+              {(t.labels ?? []).map((l) => {
+                const colour = labelColours.get(l.toLowerCase());
+                return (
+                  <span key={l} className={colour ? 'label-chip coloured' : 'label-chip'} style={colour ? ({ '--label-colour': colour } as CSSProperties) : undefined}>
+                    @{l}
+                  </span>
+                );
+              })}
               {t.durationMin ? (
                 <span className="duration" title={`Takes ${durationText(t.durationMin)}`}>
                   <span className="visually-hidden">takes </span>
@@ -374,6 +377,21 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
 }
 
 /** Completing a parent with open subtasks: all of them with it (one undoable change), or nothing. */
+/** How far sideways (px) a dropped task must have moved to nest or outdent instead of reordering. */
+const NEST_PX = 40;
+
+/** The colours of the labels the tasks carry (by lower-case name), loading the labels once when needed. */
+function useLabelColours(tasks: readonly Task[]): Map<string, string> {
+  const labels = useApp((s) => s.labels);
+  const loadLabels = useApp((s) => s.loadLabels);
+  const any = tasks.some((t) => (t.labels?.length ?? 0) > 0);
+  const idle = labels.value === null && !labels.loading && labels.problem === null;
+  useEffect(() => {
+    if (any && idle) void loadLabels();
+  }, [any, idle, loadLabels]);
+  return useMemo(() => new Map((labels.value ?? []).flatMap((l) => (l.colour ? [[l.name.toLowerCase(), l.colour] as [string, string]] : []))), [labels.value]);
+}
+
 function CompleteParent({ task, open, onClose, onComplete }: { task: Task; open: number; onClose: () => void; onComplete: () => void }) {
   const id = useId();
   return (
@@ -420,337 +438,5 @@ function useNow(fixed?: Date): Date {
   return fixed ?? now;
 }
 
-/**
- * What the due field will store, in words: "Fri Nov 27 15:00", "no due date", or why not. A task that
- * repeats (`rule`) needs a due to count its repeats from: left empty, it gets the first occurrence from
- * today, as the core gives one (src-main/core/domain/tasks.ts).
- */
-export function duePreview(text: string, now: Date, rule: string | null = null): { due: string | null; words: string; ok: boolean } {
-  const t = text.trim();
-  if (!t && rule) {
-    const first = firstOccurrence(rule, isoDay(now));
-    if (first) return { due: first, words: `a repeating task needs a due date: ${dayPhrase(dueParts(first)!.day, now, true)}, its first repeat`, ok: true };
-  }
-  if (!t) return { due: null, words: 'no due date', ok: true };
-  const due = parseDue(t, now);
-  const p = dueParts(due);
-  if (!due || !p) return { due: null, words: 'not a date I know — try "tomorrow", "fri 3pm" or 2026-12-24', ok: false };
-  return { due, words: `${dayPhrase(p.day, now, true)}${p.time ? ` ${clockOf(p.time)}` : ''}`, ok: true };
-}
-
-/** The text the Repeats field starts with: the rule in words when they read back as the same rule, else the RRULE. */
-export function repeatText(rule: string | null): string {
-  if (!rule) return '';
-  const words = recurrenceWords(rule);
-  const back = readRepeat(words);
-  return back.ok && back.rule === rule ? words : rule;
-}
-
-/** What the Repeats field will store, in words: "every Monday", "does not repeat", or why not. */
-export function repeatPreview(reading: RepeatReading): { words: string; ok: boolean } {
-  if (!reading.ok) return { words: `${reading.message} — ${reading.hint}`, ok: false };
-  return { words: reading.rule ? `repeats ${recurrenceWords(reading.rule)}` : 'does not repeat', ok: true };
-}
-
-/** The inline editor of one task: Enter saves, Esc cancels. Each change is a logged, undoable operation. */
-function TaskEditor({ task, field, now, onClose }: { task: Task; field: EditField; now: Date; onClose: () => void }) {
-  const editTask = useApp((s) => s.editTask);
-  const archiveTask = useApp((s) => s.archiveTask);
-  const projects = useApp((s) => s.projects.value);
-  const [content, setContent] = useState(task.content);
-  // The due in words the Due field reads back (never 2026-12-01T10:00); unchanged, it saves as stored.
-  const startDue = task.due ? dueFieldText(task.due) : '';
-  const [due, setDue] = useState(startDue);
-  const startRepeat = repeatText(task.recurrence);
-  const [repeat, setRepeat] = useState(startRepeat);
-  const [priority, setPriority] = useState(task.priority);
-  const [project, setProject] = useState(task.projectId);
-  const [description, setDescription] = useState(task.description ?? '');
-  const [deadline, setDeadline] = useState(task.deadline ?? '');
-  const startDuration = durationText(task.durationMin);
-  const [duration, setDuration] = useState(startDuration);
-  const startLabels = (task.labels ?? []).join(' ');
-  const [labels, setLabels] = useState(startLabels);
-  const [section, setSection] = useState(task.sectionId ?? '');
-  const sections = useApp((s) => s.sections[task.projectId]);
-  const loadSections = useApp((s) => s.loadSections);
-  useEffect(() => {
-    void loadSections(task.projectId);
-  }, [loadSections, task.projectId]);
-  const deadlineShown = deadlinePreview(deadline, now);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [busy, setBusy] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const id = useId();
-  const repeatReading = readRepeat(repeat);
-  const repeatChanged = repeat.trim() !== startRepeat;
-  // The rule the task will have: the typed one, or (unchanged or unreadable) the one it has.
-  const rule = repeatReading.ok && repeatChanged ? repeatReading.rule : task.recurrence;
-  const repeatShown = repeatPreview(repeatReading);
-  const preview = duePreview(due, now, rule);
-
-  useEffect(() => {
-    const el = formRef.current?.querySelector<HTMLElement>(`[data-field="${field}"]`);
-    el?.focus();
-    if (el instanceof HTMLInputElement) el.select();
-  }, [field]);
-
-  const save = async () => {
-    if (busy) return;
-    if (!content.trim()) return setProblem({ message: 'A task needs some text.', hint: 'type what is to be done, or press Esc to keep it as it was', code: 'client' });
-    if (!preview.ok) return setProblem({ message: `"${due.trim()}" is not a date Tidy understands.`, hint: 'try "tomorrow", "next fri 3pm", "in 3 days" or 2026-12-24; empty clears it', code: 'client' });
-    if (!repeatReading.ok) return setProblem({ message: repeatReading.message, hint: repeatReading.hint, code: 'client' });
-    if (!deadlineShown.ok) return setProblem({ message: `"${deadline.trim()}" is not a date Tidy understands.`, hint: 'try "friday", "dec 24" or 2026-12-24; empty clears the deadline', code: 'client' });
-    setBusy(true);
-    // An unchanged due stays exactly as stored (a date-time typed as it was parses to itself).
-    const nextDue = due.trim() === startDue && (task.due !== null || !rule) ? task.due : preview.due;
-    const rich = {
-      ...(description !== (task.description ?? '') ? { description: description.trim() === '' ? null : description } : {}),
-      ...(deadlineShown.date !== (task.deadline ?? null) ? { deadline: deadlineShown.date } : {}),
-      // Typed as it was shown: unchanged; the core reads 45m, 2h, 1h30m or minutes.
-      ...(duration.trim() !== startDuration ? { durationMin: duration.trim() === '' ? null : duration.trim() } : {}),
-      ...(!sameLabels(readLabels(labels), task.labels ?? []) ? { labels: readLabels(labels) } : {}),
-      // A section belongs to the task's project: after a move to another project it starts without one.
-      ...(project === task.projectId && section !== (task.sectionId ?? '') ? { section: section === '' ? null : section } : {}),
-    };
-    const p = await editTask(task, { content: content.trim(), due: nextDue, priority, project, ...(repeatChanged ? { recurrence: repeatReading.rule } : {}), ...rich });
-    setBusy(false);
-    if (p) setProblem(p);
-    else onClose();
-  };
-
-  const choices = projects ?? [{ id: task.projectId, name: task.project }];
-  return (
-    <form
-      ref={formRef}
-      className="task-edit"
-      aria-label={`Edit task: ${task.content}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-      onKeyDown={(e) => {
-        // A choice list would keep Enter to itself: there it saves as in a text field (where the form submits).
-        if (actionOf(TASK_EDITOR_KEYS, e.key) === 'save' && e.target instanceof HTMLSelectElement) {
-          e.preventDefault();
-          void save();
-        } else if (actionOf(TASK_EDITOR_KEYS, e.key) === 'cancel') {
-          e.preventDefault();
-          e.stopPropagation();
-          onClose();
-        }
-      }}
-    >
-      <input
-        className="input task-edit-content"
-        data-field="content"
-        aria-label="Task"
-        value={content}
-        onChange={(e) => setContent(e.target.value)}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-problem` : undefined}
-      />
-      <div className="task-edit-fields">
-        <PreviewedField id={id} field="due" label="Due" value={due} placeholder="tomorrow, fri 3pm…" onChange={setDue} shown={preview} />
-        <PreviewedField id={id} field="repeat" label="Repeats" value={repeat} placeholder="every monday, every 2 weeks…" onChange={setRepeat} shown={repeatShown} />
-        {repeat.trim() !== '' && (
-          <button
-            type="button"
-            className="btn ghost small"
-            onClick={() => {
-              setRepeat('');
-              // The button goes with the text: the focus stays on the field.
-              formRef.current?.querySelector<HTMLElement>('[data-field="repeat"]')?.focus();
-            }}
-          >
-            Stop repeating
-          </button>
-        )}
-        <label className="task-edit-field">
-          <span>Priority</span>
-          <select className="input" data-field="priority" aria-label="Priority" value={priority} onChange={(e) => setPriority(Number(e.target.value))}>
-            {PRIORITIES.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="task-edit-field">
-          <span>Project</span>
-          <select className="input" data-field="project" aria-label="Project" value={project} onChange={(e) => setProject(e.target.value)}>
-            {choices.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        {project === task.projectId && (sections?.length ?? 0) + (task.sectionId ? 1 : 0) > 0 && (
-          <label className="task-edit-field">
-            <span>Section</span>
-            <select className="input" data-field="section" aria-label="Section" value={section} onChange={(e) => setSection(e.target.value)}>
-              <option value="">No section</option>
-              {task.sectionId && !sections?.some((x) => x.id === task.sectionId) && <option value={task.sectionId}>{task.section ?? task.sectionId}</option>}
-              {(sections ?? []).map((x) => (
-                <option key={x.id} value={x.id}>
-                  {x.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-      </div>
-      <div className="task-edit-fields">
-        <PreviewedField id={id} field="deadline" label="Deadline" value={deadline} placeholder="friday, dec 24…" onChange={setDeadline} shown={deadlineShown} />
-        <label className="task-edit-field">
-          <span>Duration</span>
-          <input className="input short" data-field="duration" aria-label="Duration" value={duration} placeholder="45m, 2h…" onChange={(e) => setDuration(e.target.value)} />
-        </label>
-        <label className="task-edit-field">
-          <span>Labels</span>
-          <input className="input" data-field="labels" aria-label="Labels" value={labels} placeholder="@home @errands" onChange={(e) => setLabels(e.target.value)} />
-        </label>
-      </div>
-      <label className="task-edit-field task-edit-description">
-        <span>Description</span>
-        <textarea
-          className="input"
-          data-field="description"
-          aria-label="Description"
-          value={description}
-          rows={Math.min(12, Math.max(3, description.split('\n').length + 1))}
-          placeholder="Notes, links, a checklist… (Markdown)"
-          onChange={(e) => setDescription(e.target.value)}
-        />
-      </label>
-      {description.trim() !== '' && (
-        <section className="task-edit-notes" aria-label="Description as shown">
-          <Markdown source={description} />
-        </section>
-      )}
-      <div className="task-edit-actions">
-        <button type="submit" className="btn primary small" disabled={busy}>
-          Save
-        </button>
-        <button type="button" className="btn small" onClick={onClose}>
-          Cancel
-        </button>
-        <span className="grow" />
-        <button
-          type="button"
-          className="btn ghost small"
-          onClick={() => {
-            void archiveTask(task);
-          }}
-        >
-          Archive task
-        </button>
-      </div>
-      {problem && (
-        <p id={`${id}-problem`} className="field-error" role="alert">
-          {problem.message} — {problem.hint}
-        </p>
-      )}
-      <Comments task={task} />
-    </form>
-  );
-}
-
-/** What the deadline field will store: a date (words as in quick add), none, or why not. */
-/** An editor field whose words are read as typed: the input, and the line saying what it will store (marked when unread). */
-function PreviewedField(p: { id: string; field: string; label: string; value: string; placeholder: string; onChange: (v: string) => void; shown: { ok: boolean; words: string } }) {
-  const described = `${p.id}-${p.field}`;
-  return (
-    <>
-      <label className="task-edit-field">
-        <span>{p.label}</span>
-        <input
-          className="input"
-          data-field={p.field}
-          aria-label={p.label}
-          value={p.value}
-          placeholder={p.placeholder}
-          onChange={(e) => p.onChange(e.target.value)}
-          aria-describedby={described}
-          aria-invalid={p.shown.ok ? undefined : true}
-        />
-      </label>
-      <span id={described} className={`task-edit-preview${p.shown.ok ? '' : ' bad'}`}>
-        {p.shown.words}
-      </span>
-    </>
-  );
-}
-
-export function deadlinePreview(text: string, now: Date): { date: string | null; words: string; ok: boolean } {
-  const t = text.trim();
-  if (!t) return { date: null, words: 'no deadline', ok: true };
-  const due = parseDue(t, now);
-  const p = dueParts(due);
-  if (!due || !p) return { date: null, words: 'not a date I know — try "friday", "dec 24" or 2026-12-24', ok: false };
-  return { date: due.slice(0, 10), words: `must be done by ${dayPhrase(p.day, now, true)}`, ok: true };
-}
-
-/** A task's comments (dated notes, Markdown), oldest first, and a field to add one (logged, undoable). */
-function Comments({ task }: { task: Task }) {
-  const comments = useApp((s) => s.comments[task.id]);
-  const loadComments = useApp((s) => s.loadComments);
-  const addComment = useApp((s) => s.addComment);
-  const [text, setText] = useState('');
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [busy, setBusy] = useState(false);
-  const id = useId();
-  useEffect(() => {
-    void loadComments(task.id);
-  }, [loadComments, task.id]);
-  const list = comments?.value ?? [];
-  const add = async () => {
-    if (!text.trim() || busy) return;
-    setBusy(true);
-    const p = await addComment(task.id, text);
-    setBusy(false);
-    setProblem(p);
-    if (!p) setText('');
-  };
-  return (
-    <section className="task-comments" aria-labelledby={`${id}-head`}>
-      <h3 id={`${id}-head`}>
-        Comments <span className="count">{list.length}</span>
-      </h3>
-      {comments?.problem && <p className="field-error">{comments.problem.message}</p>}
-      {list.length > 0 && (
-        <ol className="comment-list" aria-label={`Comments on ${task.content}`}>
-          {list.map((c) => (
-            <li key={c.id} className="comment">
-              <time dateTime={c.createdAt} className="muted">
-                {new Date(c.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
-              </time>
-              <Markdown source={c.text} />
-            </li>
-          ))}
-        </ol>
-      )}
-      <div className="comment-add">
-        <textarea
-          className="input"
-          aria-label="New comment"
-          rows={2}
-          placeholder="Add a comment…"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? `${id}-problem` : undefined}
-        />
-        <button type="button" className="btn small" disabled={busy || !text.trim()} onClick={() => void add()}>
-          Add comment
-        </button>
-      </div>
-      {problem && (
-        <p id={`${id}-problem`} className="field-error" role="alert">
-          {problem.message} — {problem.hint}
-        </p>
-      )}
-    </section>
-  );
-}
+// The editor and its previews moved to TaskEditor.tsx; their old import path keeps working.
+export { deadlinePreview, duePreview, PRIORITIES, repeatPreview, repeatText, type EditField } from './TaskEditor';

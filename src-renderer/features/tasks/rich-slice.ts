@@ -48,9 +48,15 @@ export interface RichSlice {
   createSection(project: string, name: string): Promise<Problem | null>;
   renameSection(section: string, name: string): Promise<Problem | null>;
   archiveSection(section: Section): Promise<void>;
+  /** Puts a section just before `before` (null: last) in its project; undoable. */
+  moveSection(section: Section, before: string | null, way: 'up' | 'down'): Promise<void>;
   /** Makes the task a subtask of the one above it (its sibling in the project's order); one level up. */
   indentTask(task: Task): Promise<void>;
   outdentTask(task: Task): Promise<void>;
+  /** Makes the task a subtask of `parent` (a task dropped onto another). */
+  nestTask(task: Task, parent: Task): Promise<void>;
+  /** Gives a label a colour (#rrggbb) or takes it off (null); undoable. */
+  setLabelColour(label: string, colour: string | null): Promise<void>;
   /** Refetches what is loaded and depends on these topics. */
   refreshRich(topics: readonly Topic[]): Promise<void>;
 }
@@ -180,6 +186,10 @@ export const createRichSlice =
         const r = await request(get, () => api.invoke('sections.archive', { section: section.id }));
         if (r.ok) get().notifyUndoable(`Archived the section ${section.name}`, r.value.actionId);
       },
+      moveSection: async (section, before, way) => {
+        const r = await request(get, () => api.invoke('sections.reorder', { section: section.id, before }));
+        if (r.ok) get().notifyUndoable(`Moved the section ${section.name} ${way}`, r.value.actionId);
+      },
       indentTask: async (task) => {
         const r = await request(get, () => api.invoke('tasks.indent', { task: task.id }));
         if (r.ok) get().notifyUndoable(`${task.content} is now a subtask`, r.value.actionId);
@@ -187,6 +197,14 @@ export const createRichSlice =
       outdentTask: async (task) => {
         const r = await request(get, () => api.invoke('tasks.outdent', { task: task.id }));
         if (r.ok) get().notifyUndoable(`${task.content} moved up a level`, r.value.actionId);
+      },
+      nestTask: async (task, parent) => {
+        const r = await request(get, () => api.invoke('tasks.update', { task: task.id, parent: parent.id }));
+        if (r.ok) get().notifyUndoable(`${task.content} is now a subtask of ${parent.content}`, r.value.actionId);
+      },
+      setLabelColour: async (label, colour) => {
+        const r = await request(get, () => api.invoke('labels.colour', { label, colour }));
+        if (r.ok) get().notifyUndoable(colour ? `Coloured @${label}` : `Took the colour off @${label}`, r.value.actionId);
       },
 
       refreshRich: async (topics) => {

@@ -4,7 +4,7 @@ import { addTask, archiveTask, completeTask, createProject, getTask, listTasks, 
 import { searchAll } from '../../../src-main/core/domain/search';
 import { archiveSection, createSection, renameSection, reorderSection, listSections } from '../../../src-main/core/domain/sections';
 import { commentTask, indentTask, listComments, outdentTask, parseDuration, subtree } from '../../../src-main/core/domain/tasks';
-import { listLabels } from '../../../src-main/core/domain/labels';
+import { listLabels, setLabelColour } from '../../../src-main/core/domain/labels';
 import { migrations } from '../../../src-main/core/store/migrations';
 import { okValue, snapshot, tempDb, tempDir, userCtx } from '../../support/db';
 
@@ -95,6 +95,39 @@ describe('description, comments, deadline, duration, labels', () => {
     expect(parseDuration('45m')).toBe(45);
     expect(parseDuration(' 1.5h ')).toBe(90);
     expect(getTask(db, t.id)).toMatchObject({ labels: [], durationMin: null });
+  });
+});
+
+describe('label colours', () => {
+  it('gives a label a colour and takes it off, each one undoable change; refuses what is not #rrggbb', () => {
+    const { db } = tempDb();
+    okValue(addTask(db, userCtx(db), { content: 'Buy milk', labels: ['Errands'] }));
+    const ctx = userCtx(db);
+    expect(okValue(setLabelColour(db, ctx, { label: '@errands', colour: '#AA3300' }))).toMatchObject({ name: 'Errands', colour: '#aa3300', openTasks: 1 });
+    expect(listLabels(db)[0]!.colour).toBe('#aa3300');
+    const id = listLabels(db)[0]!.id;
+    expect(okValue(setLabelColour(db, userCtx(db), { label: id, colour: 'none' })).colour).toBeNull();
+    okValue(setLabelColour(db, userCtx(db), { label: 'Errands', colour: '#123456' }));
+    for (const bad of ['red', '#12345', '#1234567', 'url(javascript:alert(1))', '#12345g', 'x'.repeat(20)]) {
+      const r = setLabelColour(db, userCtx(db), { label: 'Errands', colour: bad });
+      expect(r.ok === false && r.error).toMatch(/is not a colour/);
+    }
+    expect(setLabelColour(db, userCtx(db), { label: 'nope', colour: '#123456' }).ok).toBe(false);
+    // The same colour again changes nothing.
+    const same = setLabelColour(db, userCtx(db), { label: 'Errands', colour: '#123456' });
+    expect(same.ok === false && same.error).toMatch(/already #123456/);
+  });
+
+  it('undoes a colour change back to the colour before', () => {
+    const { db } = tempDb();
+    okValue(addTask(db, userCtx(db), { content: 'Buy milk', labels: ['errands'] }));
+    okValue(setLabelColour(db, userCtx(db), { label: 'errands', colour: '#aa3300' }));
+    const before = snapshot(db);
+    const ctx = userCtx(db);
+    okValue(setLabelColour(db, ctx, { label: 'errands', colour: '#0055ff' }));
+    expect(listLabels(db)[0]!.colour).toBe('#0055ff');
+    okValue(undoRequest(db, ctx.requestId, { ctx: userCtx(db) }));
+    expect(snapshot(db)['labels']).toEqual(before['labels']);
   });
 });
 

@@ -212,6 +212,9 @@ describe('task views, order, reminders and search', () => {
     expect((await refusal(call('tasks.find', { filter: '('.repeat(60) + 'p1' + ')'.repeat(60) }))).message).toMatch(/deep/);
 
     expect(await call('labels.list', {})).toEqual([{ id: expect.any(String), name: 'Home', colour: null, openTasks: 1 }]);
+    expect((await call('labels.colour', { label: '@home', colour: '#2E9D5B' })).value).toMatchObject({ name: 'Home', colour: '#2e9d5b' });
+    expect((await refusal(call('labels.colour', { label: 'Home', colour: 'red; DROP TABLE x' }))).message).toMatch(/is not a colour/);
+    await call('labels.colour', { label: 'Home', colour: null });
     expect((await call('sections.list', { project: 'Window' })).map((s) => s.name)).toEqual([section.name]);
     await call('sections.archive', { section: section.id });
     expect(await call('sections.list', { project: project.id })).toEqual([]);
@@ -339,6 +342,16 @@ describe('plans', () => {
     await expect(call('plans.apply', { blocks: [{ task_id: task.id, start: '2030-01-07T10:30:00Z', end: '2030-01-07T11:30:00Z', extra: 1 }] } as never)).rejects.toThrow();
     await expect(call('plans.apply', { blocks: Array.from({ length: 2001 }, () => ({ task_id: task.id, start: '2030-01-07T10:30:00Z', end: '2030-01-07T11:30:00Z' })) })).rejects.toThrow();
     expect((await call('events.list', { from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z' })).events).toEqual([]);
+  });
+
+  it('lists the plan blocks missed while their task is open', async () => {
+    const { call } = setup();
+    expect(await call('plans.missed', {})).toEqual([]);
+    const task = (await call('tasks.add', { content: 'Write report', durationMin: 60 })).value;
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    await call('plans.apply', { blocks: [{ task_id: task.id, start: new Date(hour - 3 * 3_600_000).toISOString(), end: new Date(hour - 2 * 3_600_000).toISOString() }] });
+    expect((await call('plans.missed', {})).map((m) => [m.task_id, m.task, Date.parse(m.start)])).toEqual([[task.id, 'Write report', hour - 3 * 3_600_000]]);
+    await expect(call('plans.missed', { since: 1 } as never)).rejects.toThrow();
   });
 });
 

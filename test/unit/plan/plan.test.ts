@@ -3,7 +3,7 @@
 // Every time is in 2035 with an injected `now`, so the tests hold on any day and at any hour.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { addTask, bookEvent, completeTask, exportIcs, findFreeSlots, importCalendar, listEvents, openDatabase, undoRequest, type Db } from '../../../src-main/core';
+import { addTask, bookEvent, completeTask, moveEvent, exportIcs, findFreeSlots, importCalendar, listEvents, openDatabase, undoRequest, type Db } from '../../../src-main/core';
 import { migrations } from '../../../src-main/core/store/migrations';
 import { exportableEvents } from '../../../src-main/core/domain/calendar';
 import { applyPlan, missedBlocks, proposePlan, type PlanQuery } from '../../../src-main/core/plan/plan';
@@ -142,7 +142,47 @@ describe('plans', () => {
     okValue(applyPlan(db, userCtx(db), { blocks: proposePlan(db, query({ taskIds: ids.slice(1, 2) })).blocks }, ZONE, NOW));
     expect(missedBlocks(db, at(0, 9, 30))).toEqual([]);
     const missed = missedBlocks(db, at(0, 12));
-    expect(missed.map((m) => m.task_id)).toEqual([ids[1]]);
+    expect(missed.map((m) => [m.task_id, m.task])).toEqual([[ids[1], 'Review slides']]);
+    const was = listEvents(db, { fromMs: at(0, 0), toMs: at(1, 0), zone: ZONE }).events.map((e) => [e.id, e.start]);
+    // Re-planned into the afternoon: the offer ends, and the missed block stays where it was.
+    const later = { now: at(0, 12), fromMs: at(0, 12) };
+    okValue(applyPlan(db, userCtx(db), { blocks: proposePlan(db, query({ taskIds: ids.slice(1, 2), ...later })).blocks }, ZONE, later.now));
+    expect(missedBlocks(db, at(0, 12))).toEqual([]);
+    const now = listEvents(db, { fromMs: at(0, 0), toMs: at(1, 0), zone: ZONE }).events.map((e) => [e.id, e.start]);
+    expect(now).toHaveLength(2);
+    expect(now).toContainEqual(was[0]);
+    // Once that block passes too, the task is offered again; a done task never is.
+    expect(missedBlocks(db, at(0, 17)).map((m) => m.task_id)).toEqual([ids[1], ids[1]]);
+    okValue(completeTask(db, userCtx(db), { task: ids[1]! }));
+    expect(missedBlocks(db, at(0, 17))).toEqual([]);
+  });
+
+  it('a block moved by hand is pinned in the same action, so a re-plan keeps it; undo unpins it', () => {
+    const { db } = tempDb();
+    const ids = setup(db);
+    const { plan } = okValue(applyPlan(db, userCtx(db), { blocks: proposePlan(db, query({ taskIds: ids })).blocks }, ZONE, NOW));
+    const block = listEvents(db, { fromMs: at(0, 0), toMs: at(1, 0), zone: ZONE }).events.find((e) => e.taskId === ids[1])!;
+    expect(block.pinned).toBe(false);
+    const ctx = userCtx(db);
+    const moved = okValue(moveEvent(db, ctx, { event: block.id, start: iso(at(0, 15)), end: iso(at(0, 16)) }));
+    expect(moved.pinned).toBe(true);
+    const actions = db.prepare(`SELECT summary FROM actions WHERE request_id = ?`).all(ctx.requestId) as { summary: string }[];
+    expect(actions.map((a) => a.summary)).toEqual([expect.stringContaining('pinned')]);
+    // A re-plan (a meeting took the morning) moves the others and keeps the hand-moved block at 15:00.
+    okValue(bookEvent(db, userCtx(db), { title: 'Meeting', start: iso(at(0, 9)), end: iso(at(0, 13)) }));
+    const re = proposePlan(db, query({ taskIds: ids, replan: plan }));
+    expect(re.blocks.find((b) => b.task_id === ids[1])).toMatchObject({ event_id: block.id, pinned: true, reason: 'pinned: kept where you put it' });
+    expect(re.blocks.find((b) => b.task_id === ids[1])!.start.slice(11, 16)).toBe('15:00');
+    okValue(applyPlan(db, userCtx(db), { blocks: re.blocks, plan }, ZONE, NOW));
+    expect(listEvents(db, { fromMs: at(0, 0), toMs: at(1, 0), zone: ZONE }).events.find((e) => e.id === block.id)!.start.slice(11, 16)).toBe('15:00');
+    // Undoing the move puts the block back unpinned.
+    okValue(undoRequest(db, ctx.requestId, { ctx: userCtx(db) }));
+    expect(listEvents(db, { fromMs: at(0, 0), toMs: at(1, 0), zone: ZONE }).events.find((e) => e.id === block.id)).toMatchObject({ pinned: false, start: block.start });
+    // An event of no plan is moved as before: never pinned.
+    const meeting = okValue(bookEvent(db, userCtx(db), { title: 'Lunch', start: iso(at(1, 12)), end: iso(at(1, 13)) }));
+    const lunch = okValue(moveEvent(db, userCtx(db), { event: meeting.id, start: iso(at(1, 13)), end: iso(at(1, 14)) }));
+    expect(lunch.planId).toBeUndefined();
+    expect(lunch.pinned).toBeUndefined();
   });
 
   it('refuses bad plans in one line: overlapping, reversed, unknown task, a range in the past or too long', () => {

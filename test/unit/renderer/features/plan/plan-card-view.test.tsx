@@ -34,6 +34,9 @@ describe('the plan card', () => {
     expect(html).not.toContain('<script>');
     expect(html).toContain('Write &lt;script&gt;alert(1)&lt;/script&gt; report');
     expect(html).not.toContain('role="alert"');
+    // The timeline: one image named by the whole plan in words, the hostile name as text there too.
+    expect(html).toMatch(/class="plan-timeline" role="img" aria-label="Timeline of the plan: [^"]*Write &lt;script&gt;alert\(1\)&lt;\/script&gt; report \d\d:\d\d–\d\d:\d\d, Call the bank [^"]*\(pinned\) \(late\)"/);
+    expect(html).toContain('plan-tl-block pinned late');
   });
 
   it('says what to fix, and greys a dropped row out', () => {

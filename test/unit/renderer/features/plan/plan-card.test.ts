@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toLocalInput } from '../../../../../src-renderer/features/calendar/layout';
-import { daySpan, planEdits, rowsFromPlan } from '../../../../../src-renderer/features/plan/model';
+import { daySpan, missedLine, planEdits, replanSpan, rowsFromPlan, timelineOf, type PlanRow } from '../../../../../src-renderer/features/plan/model';
 
 import type { ShownPlan } from '../../../../../src-shared/plan';
 
@@ -71,5 +71,54 @@ describe('the plan card as data', () => {
     const tomorrow = daySpan('tomorrow', now);
     expect(Date.parse(tomorrow.from)).toBe(new Date(2035, 2, 6).getTime());
     expect(Date.parse(tomorrow.to)).toBe(new Date(2035, 2, 7).getTime());
+  });
+
+  it('draws the rows on one axis of hours per day, as edited, without the dropped ones', () => {
+    const row = (task: string, start: string, end: string, over: Partial<PlanRow> = {}): PlanRow => ({
+      task_id: task, task, reason: '', late: false, origStart: start, origEnd: end, origPinned: false, start, end, pinned: false, dropped: false, ...over,
+    });
+    const t = timelineOf(
+      [
+        row('Write report', '2035-03-05T09:00', '2035-03-05T10:30'),
+        row('Call the bank', '2035-03-05T14:15', '2035-03-05T14:45', { pinned: true }),
+        row('Dropped', '2035-03-05T06:00', '2035-03-05T07:00', { dropped: true }),
+        row('Taxes', '2035-03-06T23:00', '2035-03-07T01:00', { late: true }),
+        row('Unreadable', '', '2035-03-05T10:00'),
+        row('Backwards', '2035-03-05T12:00', '2035-03-05T11:00'),
+      ],
+      (day) => `day ${day}`,
+    );
+    expect(t.days.map((d) => [d.day, d.fromH, d.toH])).toEqual([
+      ['2035-03-05', 9, 15],
+      ['2035-03-06', 20, 24],
+    ]);
+    const [first, second] = t.days;
+    expect(first!.ticks).toEqual([9, 10, 11, 12, 13, 14, 15]);
+    expect(first!.blocks.map((b) => [b.task, b.time, b.left, b.width, b.pinned])).toEqual([
+      ['Write report', '09:00–10:30', 0, 25, false],
+      ['Call the bank', '14:15–14:45', 87.5, (0.5 / 6) * 100, true],
+    ]);
+    // Past midnight: drawn to the end of its first day.
+    expect(second!.blocks.map((b) => [b.time, b.late])).toEqual([['23:00–24:00', true]]);
+    expect(t.label).toBe('Timeline of the plan: day 2035-03-05, Write report 09:00–10:30, Call the bank 14:15–14:45 (pinned); day 2035-03-06, Taxes 23:00–24:00 (late)');
+    expect(timelineOf([]).days).toEqual([]);
+    // A whole day: ticks every three hours, 2,000 rows drawn.
+    const many = Array.from({ length: 2000 }, (_, i) => row(`t${i}`, '2035-03-05T00:00', '2035-03-05T23:59'));
+    const day = timelineOf(many).days[0]!;
+    expect(day.ticks).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24]);
+    expect(day.blocks).toHaveLength(2000);
+  });
+
+  it('says how many blocks were missed and of which tasks, and re-plans them from now to the end of tomorrow', () => {
+    const m = (task_id: string, task: string) => ({ task_id, task });
+    expect(missedLine([m('t1', 'Call the plumber')])).toEqual({ text: '1 planned block was missed: Call the plumber', taskIds: ['t1'] });
+    expect(missedLine([m('t1', 'A'), m('t2', 'B'), m('t1', 'A'), m('t3', 'C'), m('t4', '<b>D</b>')])).toEqual({
+      text: '5 planned blocks were missed: A, B, C and 1 more',
+      taskIds: ['t1', 't2', 't3', 't4'],
+    });
+    const now = new Date(2035, 2, 5, 23, 50).getTime();
+    const span = replanSpan(now);
+    expect(Date.parse(span.from)).toBe(now);
+    expect(Date.parse(span.to)).toBe(new Date(2035, 2, 7).getTime());
   });
 });

@@ -1,0 +1,77 @@
+/**
+ * Changing an event's time by hand, from its details: Start and End as the plan card has them, saved
+ * through `events.move` (one undoable request, Undo on its notice). A plan's block moved this way is
+ * pinned by the core in the same action, so a re-plan keeps it where the user put it. Only events of
+ * the user's own calendar that are single, timed and not cancelled can be moved here.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import { problemLine } from '../../lib/problem';
+import { outcome } from '../../store/request';
+import { useApp } from '../../store/react';
+import { localInputToIso, parseEventTime, toLocalInput } from './layout';
+import type { CalEvent } from './model';
+
+export function EventTime({ event: e }: { event: CalEvent }) {
+  const [editing, setEditing] = useState(false);
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const notifyUndoable = useApp((s) => s.notifyUndoable);
+  const errorId = useId();
+  if (e.readOnly || e.recurring || e.cancelled || e.allDay) return null;
+
+  const open = () => {
+    setStart(toLocalInput(e.start));
+    setEnd(toLocalInput(e.end));
+    setProblem(null);
+    setEditing(true);
+  };
+  const save = async (ev: FormEvent) => {
+    ev.preventDefault();
+    const s = localInputToIso(start);
+    const en = localInputToIso(end);
+    if (s === null || en === null) return setProblem(`enter the ${s === null ? 'start' : 'end'}'s date and time`);
+    if (parseEventTime(en) <= parseEventTime(s)) return setProblem('the end must be after the start');
+    setBusy(true);
+    // Loaded when used: the calendar's index (which the plan card's model reads in plain Node) stays free of the bridge.
+    const { api } = await import('../../api');
+    const r = await outcome(() => api.invoke('events.move', { event: e.eventId, start: s, end: en }));
+    setBusy(false);
+    if (!r.ok) return setProblem(problemLine(r.problem));
+    setEditing(false);
+    notifyUndoable(`Moved ${e.title}${e.planId && !e.pinned ? ' and pinned it: a re-plan keeps it there' : ''}`, r.value.actionId);
+  };
+
+  if (!editing)
+    return (
+      <button type="button" className="btn small" onClick={open}>
+        Change time
+      </button>
+    );
+  return (
+    <form className="event-time" aria-label={`Change the time of ${e.title}`} onSubmit={(ev) => void save(ev)}>
+      <label>
+        <span>Start</span>
+        <input className="input" type="datetime-local" value={start} aria-describedby={problem ? errorId : undefined} onChange={(ev) => setStart(ev.target.value)} />
+      </label>
+      <label>
+        <span>End</span>
+        <input className="input" type="datetime-local" value={end} aria-describedby={problem ? errorId : undefined} onChange={(ev) => setEnd(ev.target.value)} />
+      </label>
+      <div className="row wrap">
+        <button type="submit" className="btn primary small" disabled={busy}>
+          Save time
+        </button>
+        <button type="button" className="btn small" disabled={busy} onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </div>
+      {problem && (
+        <p id={errorId} className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}
