@@ -158,24 +158,11 @@ function checkCopy(db: Db, copy: string, name: string): number {
 }
 
 /**
- * Pages per step of the online backup: 1,000 (4 MB) at a time, so the event loop is never held for long;
- * but a write by another process restarts a backup, so after a restart the rest is copied in one step
- * (one read transaction), which no writer can interrupt: a busy database cannot keep a backup from ending.
- */
-function backupPace(): (p: { totalPages: number; remainingPages: number }) => number {
-  let last = Infinity;
-  let allAtOnce = false;
-  return ({ totalPages, remainingPages }) => {
-    // No progress since the last step means it started over (a restart copies the first pages again).
-    if (remainingPages >= last) allAtOnce = true;
-    last = remainingPages;
-    return allAtOnce ? totalPages + 1 : 1000;
-  };
-}
-
-/**
- * Copies the open database to `out` with SQLite's online backup (consistent while others write), checks
- * the copy, and only then gives it its name. An existing `out` is replaced only by a checked copy.
+ * Copies the open database to `out` with `VACUUM INTO`: one read transaction, so the copy is a consistent
+ * snapshot however hard another process writes (WAL readers never wait for writers), and it cannot be
+ * restarted by those writes as SQLite's page-by-page online backup is (which, under a write storm, kept
+ * a backup of a large file going for minutes). The copy is checked, and only then given its name; an
+ * existing `out` is replaced only by a checked copy.
  */
 export async function backupDatabase(db: Db, out: string): Promise<BackupInfo> {
   try {
@@ -186,7 +173,7 @@ export async function backupDatabase(db: Db, out: string): Promise<BackupInfo> {
   if (existsSync(out) && statSync(out).isDirectory()) throw new StoreError(`${out} is a folder; pass --out with a file path`);
   const tmp = tempName(out);
   try {
-    await db.backup(tmp, { progress: backupPace() });
+    db.prepare('VACUUM INTO ?').run(tmp);
     const schemaVersion = checkCopy(db, tmp, out);
     renameSync(tmp, out);
     return { path: out, bytes: statSync(out).size, schemaVersion };

@@ -39,8 +39,8 @@ describe('backup during a write storm', () => {
   it('each backup taken while another process writes is a consistent database, and ends even on a large file', async () => {
     const dir = tempDir();
     const path = join(dir, 'tidy.db');
-    // 24 MB of padding (in a table the check below does not read): thousands of backup pages, so the
-    // storm writes in the middle of each backup and restarts it.
+    // 24 MB of padding (in a table the check below does not read): each copy takes long enough that the
+    // storm commits while it runs (a page-by-page online backup restarted on every such commit).
     const pad = openDatabase(path);
     pad.exec(`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 24000)
       INSERT INTO model_quirks (base_url, model, quirks, updated_at) SELECT 'http://pad', 'm' || x, hex(randomblob(512)), 'x' FROM c`);
@@ -81,7 +81,7 @@ describe('backup during a write storm', () => {
       child.kill('SIGKILL');
       await exited;
     }
-    // Three backups of a 24 MB file against a writer in another process: on a busy 2-core machine running
-    // the rest of the suite beside it, this takes well over the default 30 s.
+    // Three backups of a 24 MB file against a writer in another process (fsync on every commit): on a busy
+    // 2-core machine running the rest of the suite beside it, this takes over the default 30 s.
   }, 240_000);
 });
