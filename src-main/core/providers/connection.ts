@@ -131,3 +131,25 @@ export function connectionModel(c: Connection, endpoint: { baseUrl: string; mode
     ...(db ? { quirks: quirkMemory(db, { baseUrl, model: endpoint.model }) } : {}),
   });
 }
+
+/**
+ * Reads an answer's body up to `max` bytes (a server may send anything): the text read, and whether it
+ * was cut there (the rest is not read).
+ */
+export async function readCapped(res: Response, max: number): Promise<{ text: string; cut: boolean }> {
+  if (!res.body) return { text: '', cut: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel();
+      return { text: Buffer.concat(chunks).toString('utf8'), cut: true };
+    }
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), cut: false };
+}

@@ -9,7 +9,7 @@
 import type { PresetId } from '../../../src-shared/providers';
 import { parseEndpointUrl } from '../../../src-shared/providers';
 import { timeLimit } from '../abort';
-import { authHeaders, type Connection } from './connection';
+import { authHeaders, readCapped, type Connection } from './connection';
 
 /** What Ollama uses when neither the model's num_ctx nor OLLAMA_CONTEXT_LENGTH says (since 0.6; it was 2,048 before). */
 export const OLLAMA_DEFAULT_CONTEXT = 4096;
@@ -58,20 +58,9 @@ function modelInfoMax(info: unknown): number | null {
 
 async function readJson(res: Response): Promise<unknown> {
   if (!res.body) return null;
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BODY) {
-      await reader.cancel();
-      throw new RangeError(`its answer is larger than ${MAX_BODY / 1024 / 1024} MB`);
-    }
-    chunks.push(value);
-  }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  const { text, cut } = await readCapped(res, MAX_BODY);
+  if (cut) throw new RangeError(`its answer is larger than ${MAX_BODY / 1024 / 1024} MB`);
+  return JSON.parse(text) as unknown;
 }
 
 export interface ContextWindowOptions {

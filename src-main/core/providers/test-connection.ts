@@ -6,7 +6,7 @@
 import { ConnectionReport, parseEndpointUrl, PRESETS, type ConnectionProblem, type ContextReport, type KeySource } from '../../../src-shared/providers';
 import { timeLimit } from '../abort';
 import { ApiKeyError, redactSecret } from '../secrets/api-key';
-import { authHeaders, type Connection } from './connection';
+import { authHeaders, readCapped, type Connection } from './connection';
 import { readContextWindow, readsContextWindow } from './context-window';
 
 export interface TestConnectionOptions {
@@ -39,24 +39,6 @@ function errorCode(e: unknown): string {
     else cur = 'cause' in cur ? cur.cause : undefined;
   }
   return '';
-}
-
-async function readCapped(res: Response): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    total += value.byteLength;
-    if (total > MAX_BODY) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 const oneLine = (s: string, max = 200): string => {
@@ -178,7 +160,7 @@ export async function testConnection(conn: Connection, options: TestConnectionOp
 
   let body: string;
   try {
-    body = await readCapped(res);
+    body = (await readCapped(res, MAX_BODY)).text;
   } catch {
     return failed(limit.expired() ? 'timeout' : 'network', `${where} stopped answering in the middle of the reply`, 'try again; check the server is healthy', res.status);
   }

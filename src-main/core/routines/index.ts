@@ -7,7 +7,7 @@
  * The desktop app, `tidy serve` (`startScheduler`) and `tidy routines run-due` (`runDue`) call this.
  */
 import type { AgentEvent, ApprovalDecision, RunStatus } from '../../../src-shared/events';
-import type { RoutineInfo } from '../../../src-shared/routines';
+import type { RoutineInfo, RoutineNoticeLike as RoutineNotice } from '../../../src-shared/routines';
 import { newUserRequest } from '../actions/log';
 import { answerStoredApproval, getApproval, type AgentDeps, type AnsweredApproval, type RunResult, type StartRunInput } from '../agent';
 import { getConversation } from '../agent/conversations';
@@ -43,15 +43,8 @@ export interface RoutineRunRecord {
   finishedAt: string | null;
 }
 
-/** A notice for the user: a run changed something, waits for an answer, or the routine was paused. */
-export interface RoutineNotice {
-  kind: 'changed' | 'waiting' | 'paused' | 'failed';
-  routineId: string;
-  routineName: string;
-  text: string;
-  runId?: string;
-  approvalId?: string;
-}
+/** A notice for the user: a run changed something, waits for an answer, or the routine was paused (the shape the window reads too). */
+export type { RoutineNotice };
 
 /** What a host gives the runner. */
 export interface RoutineHost {
