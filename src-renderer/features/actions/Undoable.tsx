@@ -5,7 +5,7 @@
  * under a chat answer both use it, so a refusal reads and behaves the same in both.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
-import { actionKey, CASCADE_LABEL, requestKey, unarchiveLabel, type UndoProblem } from './slice';
+import { actionKey, CASCADE_LABEL, requestKey, stillApplies, unarchiveLabel, type UndoProblem } from './slice';
 import { useApp } from '../../store/react';
 import { ProblemAlert } from '../../ui/common';
 import { UndoRedo } from '../../ui/UndoRedo';
@@ -36,7 +36,8 @@ export interface UndoableProps {
 
 export function Undoable({ target, focusId, canUndo, canRedo, undoName, redoName, undoText, redoText, buttonClassName, rowClassName, revealProblem, onDone, children }: UndoableProps) {
   const key = target.kind === 'action' ? actionKey(target.id) : requestKey(target.id);
-  const problem = useApp((s) => s.undoProblems[key]);
+  const kept = useApp((s) => s.undoProblems[key]);
+  const problem = kept && stillApplies(kept, { canUndo, canRedo }) ? kept : undefined;
   const pending = useApp((s) => key in s.undoPending);
   const undoIt = useApp((s) => (target.kind === 'action' ? s.undoAction : s.undoRequest));
   const redoIt = useApp((s) => (target.kind === 'action' ? s.redoAction : s.redoRequest));

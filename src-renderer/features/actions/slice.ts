@@ -17,6 +17,14 @@ export interface UndoProblem extends Problem {
   verb: 'undo' | 'redo';
 }
 
+/**
+ * Whether a kept refusal still applies to its row: a refused redo while the thing can still be redone, a
+ * refused undo while it can still be undone. Once it was done some other way ("Redo all", Ctrl+Z, another
+ * window, the CLI) the note would be stale, so it is not shown.
+ */
+export const stillApplies = (problem: UndoProblem, row: { canUndo: boolean; canRedo: boolean }): boolean =>
+  problem.verb === 'redo' ? row.canRedo : row.canUndo;
+
 /** The button a blocked undo or redo card offers, and its hint names. */
 export const CASCADE_LABEL = { undo: 'Undo with later changes', redo: 'Redo, undoing later changes' } as const;
 
