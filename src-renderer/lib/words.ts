@@ -7,6 +7,7 @@ import { changesInWords, verbWord, VERB_WORDS, type ActionVerb } from '../../src
 import { KINDS, kindOfWord, type EntityKind } from '../../src-shared/entities';
 import { asWritten } from '../../src-shared/written';
 import { argLabel, count } from './format';
+import { dateTimeText, dueDateText } from './when';
 
 export { asWritten, changesInWords };
 
@@ -45,7 +46,7 @@ const clip = (s: string, n = MAX_TEXT): string => (s.length > n ? `${s.slice(0, 
 
 /** A value in words, with known ids named. */
 export function valueInWords(value: unknown, names: Names, depth = 0): string {
-  if (typeof value === 'string') return names.has(value) ? asWritten(names.get(value)!) : clip(value);
+  if (typeof value === 'string') return names.has(value) ? asWritten(names.get(value)!) : dateInWords(value) ?? clip(value);
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return value.toLocaleString();
   if (value === null || value === undefined) return '—';
@@ -58,6 +59,16 @@ export function valueInWords(value: unknown, names: Names, depth = 0): string {
   const named = typeof (value as { id?: unknown }).id === 'string' ? names.get((value as { id: string }).id) : undefined;
   if (named) return asWritten(named);
   return clip(entries.map(([k, v]) => `${argLabel(k)} ${valueInWords(v, names, depth + 1)}`).join(', '));
+}
+
+/** A value that is wholly a date, a due or an instant (`2026-11-30T14:00:00+00:00`), in the display locale; null otherwise. */
+function dateInWords(value: string): string | null {
+  if (/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2})?$/.test(value)) {
+    const shown = dueDateText(value);
+    return shown === value ? null : shown;
+  }
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/.test(value)) return dateTimeText(value) || null;
+  return null;
 }
 
 /** Tool arguments as label/value pairs in words (an empty list for none). */

@@ -3,6 +3,7 @@ import { BridgeError } from '../../../../../src-shared/bridge';
 import { connectStore, createAppStore } from '../../../../../src-renderer/app/store';
 import { actionKey, logRows, reportWords, requestKey, undoWords } from '../../../../../src-renderer/features/actions/slice';
 import { traceVisible } from '../../../../../src-renderer/store/nav';
+import { setDisplayLocale } from '../../../../../src-renderer/lib/when';
 import { argsInWords, asWritten, changesInWords, collectNames, resultInWords, valueInWords } from '../../../../../src-renderer/lib/words';
 import { fakeApi, flush } from '../../fake-api';
 import { entry, group, reversed, what } from '../../fixtures';
@@ -185,6 +186,21 @@ describe('the trace and approvals in words', () => {
     expect(asWritten('birthday_celebration')).toBe('Birthday celebration');
     expect(asWritten('personal_website_2')).toBe('Personal website 2');
     for (const kept of ['PyData Amsterdam', 'e-mail', 'Q3', 'to-do list', 'v2_API', 'snake_', '_x']) expect(asWritten(kept)).toBe(kept);
+  });
+
+  it('show dates and times in the display locale, never ISO (the start and end of a booking card, a due)', () => {
+    setDisplayLocale('en-GB');
+    try {
+      const [[, start], [, due], [, text], [, bad]] = argsInWords({ start: '2035-11-30T14:00:00+00:00', due: '2035-12-01T10:00', title: 'Pay 2035-12-01 invoice', odd: '2035-13-45' }, new Map());
+      expect(start).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      expect(start).toContain('2035');
+      expect(due).toBe('Sat, 1 Dec 2035, 10:00');
+      // Words of the user's own that hold a date stay as written; what is not a date stays as it was.
+      expect(text).toBe('Pay 2035-12-01 invoice');
+      expect(bad).toBe('2035-13-45');
+    } finally {
+      setDisplayLocale(undefined);
+    }
   });
 
   it('survive hostile values: deep, huge, cyclic-looking and odd', () => {
