@@ -12,7 +12,7 @@ import { cleanLabels, setTaskLabels } from './labels';
 import { resolveLiveProject, resolveProject } from './projects';
 import { resolveSection } from './sections';
 import { cleanText, now, quote } from './text';
-import { endPlanBlocks } from '../plan/blocks';
+import { endPlanBlocks } from './plan-blocks';
 
 interface TaskRow {
   id: string;

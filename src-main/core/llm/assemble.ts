@@ -7,8 +7,7 @@
  * chunk with or without choices, reasoning under `reasoning` or `reasoning_content`, refusals, Azure's
  * filter annotations. Pure: no I/O.
  */
-import { classifyInBandError } from './errors';
-import { tooLarge } from './body';
+import { classifyInBandError, tooLarge } from './errors';
 import type { FinishReason, ModelDelta, ModelTurn, ToolCall, Usage } from './port';
 
 type Json = Record<string, unknown>;

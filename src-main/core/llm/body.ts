@@ -9,7 +9,7 @@
  * turn collects. A server that sends more gets a `protocol` error, not the process's memory.
  */
 import type { TurnAssembler } from './assemble';
-import { classifyInBandError, oneLine } from './errors';
+import { classifyInBandError, oneLine, tooLarge } from './errors';
 import { ModelError } from './port';
 import { abortable } from './signals';
 import { SseDecoder, SseLimitError, type SseEvent } from './sse';
@@ -40,20 +40,6 @@ function looksLikeChunk(value: unknown): boolean {
   return Array.isArray(value.choices) && value.choices.some((c) => isRecord(c) && isRecord(c.delta));
 }
 
-export function megabytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return mb >= 1 ? `${Math.round(mb * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
-}
-
-/** The `protocol` error for an answer beyond the limit; `what` names the part ("the answer", "one stream event"). */
-export function tooLarge(where: string, what: string, maxBytes: number): ModelError {
-  return new ModelError(
-    `${what} from ${where} is larger than ${megabytes(maxBytes)}, more than Tidy reads from a model; check that the base URL is an OpenAI-compatible API, or lower maxTokens`,
-    'protocol',
-    undefined,
-    'response_too_large',
-  );
-}
 
 /** Reads the whole answer into `assembler`. Throws ModelError (or whatever the assembler's onDelta throws). */
 export async function readAnswer(response: Response, assembler: TurnAssembler, o: ReadOptions): Promise<void> {

@@ -339,3 +339,18 @@ export function isTransient(error: ModelError): boolean {
       return false;
   }
 }
+
+export function megabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb >= 1 ? `${Math.round(mb * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+/** The `protocol` error for an answer beyond the limit; `what` names the part ("the answer", "one stream event"). */
+export function tooLarge(where: string, what: string, maxBytes: number): ModelError {
+  return new ModelError(
+    `${what} from ${where} is larger than ${megabytes(maxBytes)}, more than Tidy reads from a model; check that the base URL is an OpenAI-compatible API, or lower maxTokens`,
+    'protocol',
+    undefined,
+    'response_too_large',
+  );
+}

@@ -22,7 +22,7 @@ import { fail } from '../fail';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { blockTimes as times } from './blocks';
+import { blockTimes as times } from '../domain/plan-blocks';
 import { MAX_PLAN_DAYS, MAX_PLAN_TASKS, schedule, type PinnedBlock, type PlanTask } from './schedule';
 
 const DAY = 86_400_000;

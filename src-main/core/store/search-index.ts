@@ -5,8 +5,11 @@
  * index right too. The triggers are made from the registry when a database opens: an entity that becomes
  * searchable gets its triggers and its rows indexed then, with no migration.
  */
-import type { Db } from './db';
+import type Database from 'better-sqlite3';
 import { ENTITIES, type EntityDef } from './entities';
+
+/** A connection (the type store/db.ts names Db; not imported from there, which imports this module). */
+type Db = Database.Database;
 
 /**
  * A table whose text is indexed: the registry's searchable entities, and the conversations (their titles,

@@ -10,8 +10,11 @@
  * A row's existence is a cell of its own, `_exists` (1 or 0): an undo of a creation deletes the row here,
  * and the delete travels as `_exists` = 0 under the same last-writer-wins rule as any column.
  */
-import type { Db } from './db';
+import type Database from 'better-sqlite3';
 import { ENTITIES } from './entities';
+
+/** A connection (the type store/db.ts names Db; not imported from there, which imports this module). */
+type Db = Database.Database;
 
 /** The tables sync carries, in the order a new device receives them (parents before children). */
 export const SYNCED_TABLES: readonly string[] = [...ENTITIES.map((e) => e.table), 'actions'];

@@ -1,12 +1,12 @@
 /**
  * Plan blocks as the rest of the domain sees them: completing a task ends its blocks still to come.
- * Kept free of the task module's imports, so tasks.ts can call it.
+ * Domain code (tasks.ts calls it; plan/ builds on it), kept free of the task module's imports.
  */
 import type { ChangeSet } from '../actions/changes';
 import { isoInZone } from '../calendar/zones';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';
-import { now as nowText } from '../domain/text';
+import { now as nowText } from './text';
 
 /** The stored columns of a block's times (as book_event stores a timed event: UTC). */
 export function blockTimes(startMs: number, endMs: number): Record<string, string | number> {
