@@ -282,6 +282,8 @@ describe('the help lists every key', () => {
       'W = Show a week',
       'D = Show a day',
       'Esc = Close the event’s details',
+      'N = Go to the next event (after the shown week or day)',
+      'P = Go to the previous event (before the shown week or day)',
     ]);
     expect(await section('In a task list')).toEqual(
       expect.arrayContaining(['↓, J = Next task', 'Home = First task', 'X, Space = Complete the task (or reopen a done one)', 'R = Edit how it repeats', 'M = Move it to a project', 'Alt + ↑ = In a project: move the task up']),
