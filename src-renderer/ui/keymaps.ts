@@ -30,6 +30,7 @@ export const TASK_LIST_KEYS = bind([
   { action: 'project', keys: ['m'], what: 'Move it to a project' },
   { action: 'collapse', keys: ['ArrowLeft'], what: 'Hide its subtasks' },
   { action: 'expand', keys: ['ArrowRight'], what: 'Show its subtasks' },
+  { action: 'tab', keys: ['Tab'], what: 'Next task, staying on the last one (Shift + Tab: the one before)' },
 ]);
 
 /** In a task's inline editor (TaskList.tsx). */

@@ -208,7 +208,7 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
     }
     // Tab goes from task to task and stays in the list past the last one (F6 or Alt+number leave it);
     // Shift+Tab on the first task goes back out of the list as usual.
-    if (e.key === 'Tab') {
+    if (actionOf(TASK_LIST_KEYS, e.key) === 'tab') {
       if (!e.shiftKey) {
         e.preventDefault();
         if (index + 1 < tasks.length) focusRow(index + 1);
@@ -228,7 +228,7 @@ export function TaskList({ tasks: given, label, showProject = false, onReorder, 
     else if (action === 'collapse' || action === 'expand') {
       if (!rowOf.get(task.id)?.children) return;
       toggle(task.id, action === 'collapse');
-    } else if (action) setEditing({ id: task.id, field: action });
+    } else if (action && action !== 'tab') setEditing({ id: task.id, field: action });
     else return;
     e.preventDefault();
   };

@@ -4,6 +4,9 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ConnectionReport } from '../../../../../src-shared/providers';
 import { Outcome } from '../../../../../src-renderer/features/first-run/Outcome';
+import { createAppStore } from '../../../../../src-renderer/app/store';
+import { StoreProvider } from '../../../../../src-renderer/store/react';
+import { fakeApi } from '../../fake-api';
 
 const base: ConnectionReport = {
   ok: true,
@@ -20,7 +23,12 @@ const base: ConnectionReport = {
   warning: null,
   elapsedMs: 12,
 };
-const html = (report: ConnectionReport) => renderToStaticMarkup(<Outcome report={report} problem={null} />);
+const html = (report: ConnectionReport) =>
+  renderToStaticMarkup(
+    <StoreProvider store={createAppStore({ api: fakeApi({}).api })}>
+      <Outcome report={report} problem={null} />
+    </StoreProvider>,
+  );
 
 describe('the outcome of Test and use', () => {
   it('names the model it will use on success', () => {
