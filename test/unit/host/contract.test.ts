@@ -303,6 +303,11 @@ describe('the calendar', () => {
       ['Stand-up', '2030-01-08T09:00:00'],
       ['Stand-up', '2030-01-09T09:00:00'],
     ]);
+    // Next and Previous event find the nearest occurrence either side, recurring series included.
+    const next = await call('events.adjacent', { at: '2030-01-07T10:00:00Z', direction: 'next' });
+    expect([next?.title, next?.occurrence]).toEqual(['Stand-up', '2030-01-08T09:00:00']);
+    const previous = await call('events.adjacent', { at: '2030-01-07T10:00:00Z', direction: 'previous' });
+    expect([previous?.title, previous?.occurrence]).toEqual(['Stand-up', '2030-01-07T09:00:00']);
     const booked = (await call('events.book', { title: 'Plan', start: '2030-01-07T11:00:00Z', end: '2030-01-07T11:30:00Z', attendees: ['alice'] })).value;
     expect(booked).toMatchObject({ calendar: 'Personal', attendees: ['Alice'], readOnly: false });
     const moved = (await call('events.move', { event: booked.id, start: '2030-01-07T12:00:00Z', end: '2030-01-07T12:30:00Z' })).value;
@@ -311,7 +316,11 @@ describe('the calendar', () => {
     expect(free.total).toBeGreaterThan(0);
     await call('events.cancel', { event: booked.id });
     expect((await call('events.list', { from: '2030-01-07T00:00:00Z', to: '2030-01-08T00:00:00Z' })).events.map((e) => e.title)).toEqual(['Stand-up']);
-    await call('calendars.remove', { calendar: 'Alice' });
+    // A calendar is renamed (logged); the name is what lists show, and a clash is refused.
+    expect((await call('calendars.rename', { calendar: 'Alice', name: 'Alice at work' })).value).toMatchObject({ name: 'Alice at work' });
+    expect((await call('calendars.list', {})).map((c) => c.name)).toEqual(['Personal', 'Alice at work']);
+    await expect(call('calendars.rename', { calendar: 'Alice at work', name: 'Personal' })).rejects.toThrow();
+    await call('calendars.remove', { calendar: 'Alice at work' });
     expect((await call('calendars.list', {})).map((c) => c.name)).toEqual(['Personal']);
     await expect(call('calendars.remove', { calendar: 'personal' })).rejects.toThrow(/cannot be removed/);
   });
