@@ -265,20 +265,26 @@ export function schedule(input: PlanInput): Plan {
     const stretches = usable();
     const freeBefore = stretches.reduce((n, c) => n + c.room, 0);
     // Plan the chunks first, then commit them only if the whole task fits.
-    const chunks: [number, number][] = [];
+    const chunks: { start: number; end: number; stretch: Candidate }[] = [];
     const whole = stretches.find((c) => c.room >= needMs);
-    if (whole) chunks.push([whole.start, whole.start + needMs]);
+    if (whole) chunks.push({ start: whole.start, end: whole.start + needMs, stretch: whole });
     else if (input.split && needMs > minBlock) {
       let left = needMs;
       for (const c of stretches) {
         if (left <= 0) break;
-        if (c.room < minBlock) continue;
-        let len = Math.min(c.room, left);
+        // A chunk keeps the buffer from the task's own chunk before it, as from any other block (the
+        // free stretches are only narrowed once the whole task is placed, so a busy event shorter than
+        // the buffer would otherwise sit between two chunks with less than the buffer around it).
+        const prev = chunks.at(-1);
+        const start = prev ? Math.max(c.start, ceilGrid(prev.end + buffer)) : c.start;
+        const room = c.start + c.room - start;
+        if (room < minBlock) continue;
+        let len = Math.min(room, left);
         if (len < left) len = Math.floor(len / GRID) * GRID;
         // Never leave a remainder shorter than the minimum: shorten this chunk instead.
         if (left - len > 0 && left - len < minBlock) len = Math.floor((left - minBlock) / GRID) * GRID;
         if (len < minBlock) continue;
-        chunks.push([c.start, c.start + len]);
+        chunks.push({ start, end: start + len, stretch: c });
         left -= len;
       }
       if (left > 0) chunks.length = 0;
@@ -297,8 +303,7 @@ export function schedule(input: PlanInput): Plan {
       continue;
     }
 
-    chunks.forEach(([s, e], i) => {
-      const stretch = stretches.find((c) => c.start === s)!;
+    chunks.forEach(({ start: s, end: e, stretch }, i) => {
       const w = wallAt(stretch.gapStart, zone);
       const part = chunks.length > 1 ? `part ${i + 1} of ${chunks.length}; ` : '';
       const late = overdue ? `; late: its deadline ${dayLabel(dWall!)} has passed` : '';

@@ -195,6 +195,33 @@ const arbInput = fc
     return base({ tasks, busy, now, toMs, workStart: r.workStart, workEnd: r.workEnd, workDays: r.workDays, minBlockMin: r.minBlockMin, bufferMin: r.bufferMin, split: r.split, pinned });
   });
 
+describe('schedule, split chunks', () => {
+  it('keeps the buffer between two chunks of one task when a short busy event sits between them (a case fast-check found)', () => {
+    const input: PlanInput = {
+      ...base(),
+      tasks: [{ id: 't1', title: 'Task 1', priority: 1, deadline: null, durationMin: 256, createdAt: '2034-01-01T00:00:00.000Z' }],
+      busy: [[2052024000000, 2052024300000]],
+      fromMs: 2051823600000,
+      toMs: 2052082800000,
+      now: 2051823600000,
+      zone: 'Europe/Berlin',
+      workStart: '07:30',
+      workEnd: '12:00',
+      workDays: ['wed', 'sat'],
+      minBlockMin: 10,
+      bufferMin: 6,
+      defaultDurationMin: 30,
+      split: true,
+      pinned: [],
+    };
+    const plan = schedule(input);
+    const blocks = [...plan.blocks].sort((a, b) => a.startMs - b.startMs);
+    expect(blocks.reduce((n, b) => n + b.endMs - b.startMs, 0)).toBe(256 * MIN);
+    expect(blocks.length).toBeGreaterThan(1);
+    for (let i = 1; i < blocks.length; i++) expect(blocks[i]!.startMs - blocks[i - 1]!.endMs).toBeGreaterThanOrEqual(6 * MIN);
+  });
+});
+
 describe('schedule, properties', () => {
   it('no block overlaps busy time or another block; blocks keep the buffer; inside working hours, never in the past', () => {
     fc.assert(
