@@ -7,6 +7,7 @@ import type { Problem } from '../../lib/problem';
 import { downloadText } from '../../lib/download';
 import { dateTimeText } from '../../lib/when';
 import { useApp } from '../../store/react';
+import { ProblemAlert } from '../../ui/common';
 import { type Restored, type TodoistImported, type TodoistPreview, type TodoistUpload } from './transfer-slice';
 import '../../styles/data-md.css';
 
@@ -144,12 +145,7 @@ function RestorePart() {
           {step.what}
         </p>
       )}
-      {step.kind === 'problem' && (
-        <div className="alert" role="alert">
-          <strong>{step.problem.message}</strong>
-          {step.problem.hint && <p className="muted">{step.problem.hint}</p>}
-        </div>
-      )}
+      {step.kind === 'problem' && <ProblemAlert problem={step.problem} />}
       {step.kind === 'confirm' && (
         <div className="data-md-preview" role="region" aria-label="Restore">
           <p>
@@ -220,12 +216,7 @@ function ImportPart() {
           {step.what}
         </p>
       )}
-      {step.kind === 'problem' && (
-        <div className="alert" role="alert">
-          <strong>{step.problem.message}</strong>
-          <p className="muted">{step.problem.hint}</p>
-        </div>
-      )}
+      {step.kind === 'problem' && <ProblemAlert problem={step.problem} />}
       {step.kind === 'preview' && (
         <div className="data-md-preview" role="region" aria-label="Import preview">
           <p>
