@@ -77,6 +77,7 @@ import { connectionModel } from '../core/providers/connection';
 import type { Model } from '../core/llm/port';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { Handlers } from './dispatch';
+import { OPERATIONS, type OperationChannel } from '../../src-shared/operations';
 import { OPERATION_IMPLEMENTATIONS } from '../core/domain';
 import { addFromText } from '../core/domain/quickadd';
 import { searchAll } from '../core/domain/search';
@@ -168,11 +169,22 @@ async function keyed<T>(p: Promise<T>): Promise<T> {
   }
 }
 
-type OperationHandlers = Pick<Handlers, AnyOperation['spec']['channel']>;
+type OperationHandlers = Pick<Handlers, OperationChannel>;
+
+/**
+ * Each declared operation has a handler: the check that makes a record built from a list the contract's
+ * operation channels. A handler passes the input its channel's schema parsed, which is the operation's own
+ * schema (src-shared/ipc.ts derives the channel from it), on to the operation typed by that schema.
+ */
+function coversEveryOperation(handlers: object): handlers is OperationHandlers {
+  return OPERATIONS.every((s) => Object.hasOwn(handlers, s.channel));
+}
 
 /** One handler per logged operation, on its channel: the change is one user request in the action log. */
 function operationHandlers(db: Db, operations: readonly AnyOperation[]): OperationHandlers {
-  return Object.fromEntries(operations.map((op) => [op.spec.channel, (input: unknown) => logged(op(db, newUserRequest(db), input))])) as OperationHandlers;
+  const handlers = Object.fromEntries(operations.map((op) => [op.spec.channel, (input: unknown) => logged(op(db, newUserRequest(db), input))]));
+  if (!coversEveryOperation(handlers)) throw new Error(`no implementation of ${OPERATIONS.filter((s) => !Object.hasOwn(handlers, s.channel)).map((s) => s.channel).join(', ')}`);
+  return handlers;
 }
 
 /** A plan as the UI's preview shows it: counts, the first few tasks of each project, and the plan in words. */

@@ -405,20 +405,9 @@ function span(startText: string, endText: string, allDay: boolean, zone: string)
   return { startMs, endMs, allDay, start: wallString(wallAt(startMs, 'UTC')), end: wallString(wallAt(endMs, 'UTC')) };
 }
 
-export interface BookInput {
-  title: string;
-  start: string;
-  end: string;
-  allDay?: boolean;
-  attendees?: string[];
-  location?: string;
-  notes?: string;
-  taskId?: string;
-}
-
 const optionalText = (v: string | undefined, what: string): string | null => (v === undefined || v.trim() === '' ? null : cleanText(v, what));
 
-export const bookEvent = implement('events.book', (cs, input: BookInput, db) => {
+export const bookEvent = implement('events.book', (cs, input, db) => {
   const zone = localZone();
   const title = cleanName(input.title, 'event');
   const when = span(input.start, input.end, input.allDay === true, zone);
@@ -455,7 +444,7 @@ export const bookEvent = implement('events.book', (cs, input: BookInput, db) => 
   return { value: event, summary: `Booked ${quote(title)} on ${when.allDay ? when.start : shortTime(when.startMs, zone)}${who}${task ? ` for task ${task.id}` : ''}` };
 });
 
-export const moveEvent = implement('events.move', (cs, input: { event: string; start: string; end: string }, db) => {
+export const moveEvent = implement('events.move', (cs, input, db) => {
   const zone = localZone();
   const r = ownEvent(db, input.event);
   if (r.cancelled_at) fail(`event ${r.id} is cancelled`, 'undo its cancelling first');
@@ -467,7 +456,7 @@ export const moveEvent = implement('events.move', (cs, input: { event: string; s
   return { value: getEvent(db, r.id, zone), summary: `Moved ${quote(r.title)} to ${when.allDay ? when.start : shortTime(when.startMs, zone)}${pin ? ' (pinned: a re-plan keeps it)' : ''}` };
 });
 
-export const cancelEvent = implement('events.cancel', (cs, input: { event: string }, db) => {
+export const cancelEvent = implement('events.cancel', (cs, input, db) => {
   const r = ownEvent(db, input.event);
   if (r.cancelled_at) fail(`event ${r.id} is already cancelled`, 'nothing to change');
   cs.update('events', r.id, { cancelled_at: now(), updated_at: now() });
@@ -495,19 +484,13 @@ function freeName(db: Db, wanted: string, exceptId?: string): string {
   return fail(`too many calendars are called ${quote(base)}`, 'remove some of them first');
 }
 
-export interface ImportInput {
-  fileName: string;
-  text: string;
-  person?: string;
-}
-
 /**
  * Imports an .ics file as a read-only calendar, in one logged action. The same file (by name) imported
  * again updates that calendar: changed events are updated, new ones added, and events no longer in the
  * file are kept but marked cancelled (undo brings the previous state back). A file that changes nothing
  * is refused ("already matches"), so the log holds no empty action.
  */
-export const importCalendar = implement('calendars.import', (cs, input: ImportInput, db): MutationBody<ImportReport> => {
+export const importCalendar = implement('calendars.import', (cs, input, db): MutationBody<ImportReport> => {
   const source = basename(String(input.fileName).replace(/\\/g, '/')).trim().slice(0, 255) || 'calendar.ics';
   const parsed = parseIcs(String(input.text ?? ''));
   const person = input.person?.trim() ? parsePerson(input.person) : null;
@@ -602,13 +585,13 @@ const calendarGuards: NamedGuards = {
 };
 
 /** Removes an imported calendar: archived with its events (undo brings it back). */
-export const removeCalendar = implement('calendars.remove', (cs, input: { calendar: string }, db) => {
+export const removeCalendar = implement('calendars.remove', (cs, input, db) => {
   const r = named.archive(cs, db, 'calendars', input.calendar, calendarGuards);
   return { value: resolveCalendar(db, r.value.id), summary: `Removed calendar ${quote(r.value.name)}` };
 });
 
 /** Renames a calendar (Personal too): logged, undoable; the name stays unique among live calendars. */
-export const renameCalendar = implement('calendars.rename', (cs, input: { calendar: string; name: string }, db) =>
+export const renameCalendar = implement('calendars.rename', (cs, input, db) =>
   named.rename(cs, db, 'calendars', input.calendar, input.name),
 );
 

@@ -7,7 +7,7 @@ import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { fail } from '../fail';
 import type { MutationBody } from './mutation';
-import { implement } from './operation';
+import { implement, type OperationInput } from './operation';
 import { cleanLabels, setTaskLabels } from './labels';
 import { resolveLiveProject, resolveProject } from './projects';
 import { resolveSection } from './sections';
@@ -147,7 +147,8 @@ export function getTask(db: Db, ref: string): Task {
   return toTask(row);
 }
 
-function parsePriority(raw: unknown): number {
+/** A priority from a number or the words a person types ("1", "p1"); refused outside 1…4. */
+export function parsePriority(raw: unknown): number {
   const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim().replace(/^p/i, '')) : raw;
   const r = Priority.safeParse(n);
   if (!r.success) fail(`priority ${JSON.stringify(raw)} is not allowed`, 'use a whole number from 1 (p1, most urgent) to 4 (p4, normal)');
@@ -255,15 +256,8 @@ export function subtree(db: Db, id: string): string[] {
   ).map((r) => r.id);
 }
 
-/** The fields of schema 12, as add and update take them. */
-export interface RichInput {
-  description?: string | null;
-  deadline?: string | null;
-  durationMin?: number | string | null;
-  labels?: readonly string[];
-  parent?: string | null;
-  section?: string | null;
-}
+/** The fields of schema 12, as add and update take them (the same in both schemas). */
+export type RichInput = Pick<OperationInput<'tasks.update'>, 'description' | 'deadline' | 'durationMin' | 'labels' | 'parent' | 'section'>;
 
 /**
  * Puts `taskId` under `parentRef` (or on top when null): refuses a cycle; a subtask takes its parent's
@@ -345,15 +339,7 @@ function lastPosition(db: Db, projectId: string): number {
   return ((cached(db, `SELECT max(position) AS p FROM tasks WHERE project_id = ?`).get(projectId) as { p: number | null }).p ?? 0) + 1;
 }
 
-export interface AddTaskInput extends RichInput {
-  content: string;
-  project?: string;
-  priority?: number | string;
-  due?: string | null;
-  recurrence?: string | null;
-}
-
-export const addTask = implement('tasks.add', (cs, input: AddTaskInput, db) => {
+export const addTask = implement('tasks.add', (cs, input, db) => {
   const content = cleanText(input.content, 'task');
   const project = input.project ? resolveLiveProject(db, input.project) : resolveProject(db, INBOX_ID);
   const recurrence = input.recurrence === undefined ? null : parseRecurrence(input.recurrence);
@@ -379,15 +365,7 @@ export const addTask = implement('tasks.add', (cs, input: AddTaskInput, db) => {
   return { value: task, summary: `Added ${quote(content)} to ${task.project}${words.length ? ` (${words.join(', ')})` : ''}` };
 });
 
-export interface UpdateTaskInput extends RichInput {
-  task: string;
-  content?: string;
-  priority?: number | string;
-  due?: string | null;
-  recurrence?: string | null;
-}
-
-export const updateTask = implement('tasks.update', (cs, input: UpdateTaskInput, db) => {
+export const updateTask = implement('tasks.update', (cs, input, db) => {
   const task = getTask(db, input.task);
   const patch: Row = {};
   const words: string[] = [];
@@ -430,7 +408,7 @@ export const updateTask = implement('tasks.update', (cs, input: UpdateTaskInput,
   return { value: getTask(db, task.id), summary: `Updated ${quote(task.content)}: ${words.join(', ')}` };
 });
 
-export const moveTask = implement('tasks.move', (cs, input: { task: string; project: string }, db) => {
+export const moveTask = implement('tasks.move', (cs, input, db) => {
   const task = getTask(db, input.task);
   const project = resolveLiveProject(db, input.project);
   if (task.projectId === project.id) fail(`task ${task.id} is already in ${project.name}`, 'nothing to move');
@@ -446,7 +424,7 @@ export const moveTask = implement('tasks.move', (cs, input: { task: string; proj
 /** Positions closer than this are renumbered before a reorder: halving a gap works about 50 times in a row. */
 const MIN_GAP = 1e-6;
 
-export const reorderTask = implement('tasks.reorder', (cs, input: { task: string; before: string | null }, db) => {
+export const reorderTask = implement('tasks.reorder', (cs, input, db) => {
   const task = getTask(db, input.task);
   const position = (id: string): number => (cached(db, `SELECT position FROM tasks WHERE id = ?`).get(id) as { position: number }).position;
   if (input.before === null) {
@@ -516,7 +494,7 @@ function setStatus(cs: ChangeSet, db: Db, ref: string, to: TaskStatus, verb: str
  * today (so an overdue daily task lands on tomorrow, not on a day already past), and it stays open. It is
  * one action: undo puts the date back.
  */
-export const completeTask = implement('tasks.complete', (cs, input: { task: string }, db) => {
+export const completeTask = implement('tasks.complete', (cs, input, db) => {
   const task = getTask(db, input.task);
   if (task.status === 'open' && task.recurrence && task.due) {
     const today = localDate();
@@ -548,14 +526,21 @@ export const completeTask = implement('tasks.complete', (cs, input: { task: stri
   }
   return setStatus(cs, db, input.task, 'done', 'Completed');
 });
-export const reopenTask = implement('tasks.reopen', (cs, input: { task: string }, db) => setStatus(cs, db, input.task, 'open', 'Reopened'));
-export const archiveTask = implement('tasks.archive', (cs, input: { task: string }, db) => setStatus(cs, db, input.task, 'archived', 'Archived task'));
+export const reopenTask = implement('tasks.reopen', (cs, input, db) => setStatus(cs, db, input.task, 'open', 'Reopened'));
+export const archiveTask = implement('tasks.archive', (cs, input, db) => setStatus(cs, db, input.task, 'archived', 'Archived task'));
+
+/** Minutes to snooze by, from a number or the digits a person types; refused outside 1…20160 (two weeks). */
+export function snoozeMinutes(raw: unknown): number {
+  const minutes = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > 20_160)
+    fail(`cannot snooze by ${JSON.stringify(raw)} minutes`, 'use a whole number of minutes from 1 to 20160 (two weeks)');
+  return minutes;
+}
 
 /** Moves the due time `minutes` later, from now when it has passed; a task due on a day gets a time. */
-export const snoozeTask = implement('tasks.snooze', (cs, input: { task: string; minutes: number | string }, db) => {
+export const snoozeTask = implement('tasks.snooze', (cs, input, db) => {
   const task = getTask(db, input.task);
-  const minutes = typeof input.minutes === 'string' ? Number(input.minutes) : input.minutes;
-  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 20_160) fail(`cannot snooze by ${JSON.stringify(input.minutes)} minutes`, 'use a whole number of minutes from 1 to 20160 (two weeks)');
+  const minutes = snoozeMinutes(input.minutes);
   if (task.status !== 'open') fail(`task ${task.id} is ${task.status}`, 'reopen it first');
   const nowDate = new Date();
   const due = task.due && task.due.length > 10 ? new Date(`${task.due}:00`) : null;
@@ -567,7 +552,7 @@ export const snoozeTask = implement('tasks.snooze', (cs, input: { task: string; 
 });
 
 /** Makes the task a subtask of the task just above it among its siblings (same project, section and parent). */
-export const indentTask = implement('tasks.indent', (cs, input: { task: string }, db) => {
+export const indentTask = implement('tasks.indent', (cs, input, db) => {
   const task = getTask(db, input.task);
   const above = cached(
     db,
@@ -583,7 +568,7 @@ export const indentTask = implement('tasks.indent', (cs, input: { task: string }
 });
 
 /** Moves a subtask one level up: beside its parent, under its grandparent (or on top). */
-export const outdentTask = implement('tasks.outdent', (cs, input: { task: string }, db) => {
+export const outdentTask = implement('tasks.outdent', (cs, input, db) => {
   const task = getTask(db, input.task);
   if (!task.parentId) fail(`task ${task.id} is not a subtask`, 'only a subtask can move up a level');
   const parent = getTask(db, task.parentId);
@@ -595,14 +580,14 @@ export const outdentTask = implement('tasks.outdent', (cs, input: { task: string
 export const MAX_COMMENTS = 10_000;
 
 /** Adds a dated note to a task. */
-export const commentTask = implement('tasks.comment', (cs, input: { task: string; text: string; createdAt?: string }, db) => {
+export const commentTask = implement('tasks.comment', (cs, input, db) => {
   const task = getTask(db, input.task);
   const text = parseDescription(input.text);
   if (text === null) fail('comment is empty', 'write what the comment should say');
   const count = (cached(db, `SELECT count(*) AS n FROM comments WHERE task_id = ?`).get(task.id) as { n: number }).n;
   if (count >= MAX_COMMENTS) fail(`task ${task.id} has ${count} comments`, 'that is as many as a task keeps');
   const t = now();
-  const row = cs.insert('comments', { id: nextId(db, 'n'), task_id: task.id, text, created_at: input.createdAt ?? t, updated_at: t });
+  const row = cs.insert('comments', { id: nextId(db, 'n'), task_id: task.id, text, created_at: t, updated_at: t });
   const comment: Comment = { id: String(row['id']), taskId: task.id, text, createdAt: String(row['created_at']) };
   return { value: comment, summary: `Commented on ${quote(task.content)}` };
 });
