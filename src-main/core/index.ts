@@ -7,6 +7,8 @@ export * from './domain/projects';
 export * from './domain/tasks';
 export * from './domain/lists';
 export * from './domain/calendar';
+export * from './domain/calendars';
+export * from './domain/events';
 export * from './domain/memory';
 export { findFreeSlots } from './domain/free';
 export { parseIcs, ICS_LIMITS } from './calendar/ics';
