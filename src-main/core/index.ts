@@ -5,6 +5,7 @@ export * from './actions/log';
 export * from './actions/undo';
 export * from './domain/projects';
 export * from './domain/tasks';
+export * from './domain/task-operations';
 export * from './domain/lists';
 export * from './domain/calendar';
 export * from './domain/calendars';

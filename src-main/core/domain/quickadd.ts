@@ -10,7 +10,8 @@ import type { Db } from '../store/db';
 import type { Mutated } from './mutation';
 import { createProject, listProjects } from './projects';
 import { attempt } from '../fail';
-import { addTask, normaliseDue, parsePriority, type RichInput } from './tasks';
+import { addTask, type RichInput } from './task-operations';
+import { normaliseDue, parsePriority } from './tasks';
 
 /** The rich fields (RichInput) come apart from the text (`tidy add --description …`); labels add to the text's @labels. */
 export interface QuickAddOptions extends RichInput {
