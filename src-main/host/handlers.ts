@@ -171,19 +171,13 @@ async function keyed<T>(p: Promise<T>): Promise<T> {
 
 type OperationHandlers = Pick<Handlers, OperationChannel>;
 
-/**
- * Each declared operation has a handler: the check that makes a record built from a list the contract's
- * operation channels. A handler passes the input its channel's schema parsed, which is the operation's own
- * schema (src-shared/ipc.ts derives the channel from it), on to the operation typed by that schema.
- */
-function coversEveryOperation(handlers: object): handlers is OperationHandlers {
-  return OPERATIONS.every((s) => Object.hasOwn(handlers, s.channel));
-}
+/** Every declared operation has a handler (each passes its channel's parsed input: the operation's own schema's). */
+const coversEveryOperation = (handlers: object): handlers is OperationHandlers => OPERATIONS.every((s) => Object.hasOwn(handlers, s.channel));
 
 /** One handler per logged operation, on its channel: the change is one user request in the action log. */
 function operationHandlers(db: Db, operations: readonly AnyOperation[]): OperationHandlers {
   const handlers = Object.fromEntries(operations.map((op) => [op.spec.channel, (input: unknown) => logged(op(db, newUserRequest(db), input))]));
-  if (!coversEveryOperation(handlers)) throw new Error(`no implementation of ${OPERATIONS.filter((s) => !Object.hasOwn(handlers, s.channel)).map((s) => s.channel).join(', ')}`);
+  if (!coversEveryOperation(handlers)) throw new Error(`an operation has no implementation: ${OPERATIONS.map((s) => s.channel).filter((c) => !(c in handlers))}`);
   return handlers;
 }
 
@@ -205,8 +199,6 @@ async function refusing<T>(f: () => T | Promise<T>): Promise<T> {
     throw e;
   }
 }
-
-
 
 /**
  * What the routine runner needs from a host: the active profile's model (its key read first, so a missing
