@@ -77,6 +77,7 @@ import { connectionModel } from '../core/providers/connection';
 import type { Model } from '../core/llm/port';
 import type { ActionEntry } from '../../src-shared/domain';
 import type { Handlers } from './dispatch';
+import { OPERATIONS, type OperationChannel } from '../../src-shared/operations';
 import { OPERATION_IMPLEMENTATIONS } from '../core/domain';
 import { addFromText } from '../core/domain/quickadd';
 import { searchAll } from '../core/domain/search';
@@ -168,11 +169,16 @@ async function keyed<T>(p: Promise<T>): Promise<T> {
   }
 }
 
-type OperationHandlers = Pick<Handlers, AnyOperation['spec']['channel']>;
+type OperationHandlers = Pick<Handlers, OperationChannel>;
+
+/** Every declared operation has a handler (each passes its channel's parsed input: the operation's own schema's). */
+const coversEveryOperation = (handlers: object): handlers is OperationHandlers => OPERATIONS.every((s) => Object.hasOwn(handlers, s.channel));
 
 /** One handler per logged operation, on its channel: the change is one user request in the action log. */
 function operationHandlers(db: Db, operations: readonly AnyOperation[]): OperationHandlers {
-  return Object.fromEntries(operations.map((op) => [op.spec.channel, (input: unknown) => logged(op(db, newUserRequest(db), input))])) as OperationHandlers;
+  const handlers = Object.fromEntries(operations.map((op) => [op.spec.channel, (input: unknown) => logged(op(db, newUserRequest(db), input))]));
+  if (!coversEveryOperation(handlers)) throw new Error(`an operation has no implementation: ${OPERATIONS.map((s) => s.channel).filter((c) => !(c in handlers))}`);
+  return handlers;
 }
 
 /** A plan as the UI's preview shows it: counts, the first few tasks of each project, and the plan in words. */
@@ -193,8 +199,6 @@ async function refusing<T>(f: () => T | Promise<T>): Promise<T> {
     throw e;
   }
 }
-
-
 
 /**
  * What the routine runner needs from a host: the active profile's model (its key read first, so a missing

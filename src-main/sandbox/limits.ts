@@ -8,7 +8,8 @@
 // `zeros(1e8, 0)`), no text of more than a million characters (measured by textsize.ts, as mathjs
 // would write it), no integer of more than a million bits.
 import type { MathJsInstance, Matrix } from 'mathjs';
-import { createTextSizes, largestDigitOption, type FormatRequest } from './textsize';
+import { largestDigitOption, type FormatRequest } from './text-bounds';
+import { createTextSizes } from './textsize';
 
 export const LIMITS = {
   /** Values in one matrix (8 MB of numbers). */

@@ -5,6 +5,7 @@
  */
 import { useId, useState, type ReactNode } from 'react';
 import type { Problem } from '../lib/problem';
+import { FieldError } from './FieldError';
 
 /** Whether a row is being edited; `start` opens its form (fresh: the row's text, no refusal), `stop` closes it. */
 export function useInlineEdit(): { editing: boolean; start(): void; stop(): void } {
@@ -75,11 +76,7 @@ export function InlineEdit({ name, field, text: current, maxLength, save, close,
           Cancel
         </button>
       </form>
-      {problem && (
-        <p id={errorId} className="field-error" role="alert">
-          {problem.message} — {problem.hint}
-        </p>
-      )}
+      <FieldError id={errorId} problem={problem} />
     </>
   );
 }

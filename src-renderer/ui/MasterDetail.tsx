@@ -6,6 +6,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Problem } from '../lib/problem';
 import { AddForm, Loading, ProblemAlert, ViewHead } from './common';
+import { FieldError } from './FieldError';
 
 export interface MasterItem {
   id: string;
@@ -150,11 +151,7 @@ function RenameForm({ noun, name, onRename, onClose }: { noun: string; name: str
       <button type="button" className="btn small" onClick={onClose}>
         Cancel
       </button>
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem.message} — {problem.hint}
-        </p>
-      )}
+      <FieldError problem={problem} />
     </form>
   );
 }

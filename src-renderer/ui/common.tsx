@@ -3,6 +3,7 @@ import { useId, useRef, useState, type ComponentType, type ReactNode, type RefOb
 import { argPairs } from '../lib/format';
 import { argsInWords, type Names } from '../lib/words';
 import type { Problem } from '../lib/problem';
+import { FieldError } from './FieldError';
 
 /** The view's header; its heading is where the focus goes when the view is opened by a shortcut. */
 export function ViewHead({ title, children }: { title: string; children?: ReactNode }) {
@@ -109,11 +110,7 @@ export function AddForm({
         busy={busy}
         run={run}
       />
-      {problem && (
-        <p id={errorId} className="field-error" role="alert">
-          {problem.message} — {problem.hint}
-        </p>
-      )}
+      <FieldError id={errorId} problem={problem} />
     </form>
   );
 }

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { CliSpec } from '../../../src-shared/operations';
 import { OPERATION_IMPLEMENTATIONS } from '../../core/domain';
+import { commandInput } from '../../core/domain/command-input';
 import type { AnyOperation } from '../../core/domain/operation';
+import { attempt } from '../../core/fail';
 import { change, usage, type Cli } from '../context';
 import { resolveTaskRef } from '../task-ref';
 
@@ -56,7 +58,11 @@ export function registerOperationCommands(program: Command, cli: Cli, operations
       // <TASK> is an id or unambiguous text (tidy done "Buy milk").
       if (spec.args.some((a) => a.key === 'task') && typeof input['task'] === 'string')
         input['task'] = resolveTaskRef(cli.db(), input['task'], spec.command === 'reopen' ? 'closed' : 'open');
-      change(cli, (db, ctx) => op(db, ctx, input));
+      // Typed words ("p1", "next friday") are read and the input checked by the operation's schema first.
+      change(cli, (db, ctx) => {
+        const parsed = attempt(() => commandInput(op, input));
+        return parsed.ok ? op(db, ctx, parsed.value) : parsed;
+      });
     });
   }
   for (const [name, group] of groups) {

@@ -4,4 +4,6 @@ export * from './export';
 export * from './import';
 export * from './schema';
 export * from './todoist';
+export * from './todoist-cells';
+export * from './todoist-export';
 export * from './ical';

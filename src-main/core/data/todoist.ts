@@ -19,22 +19,23 @@
  * - `note`: a comment on the task above, dated by its DATE when that is an ISO date or date-time; a note
  *   above every task (on the project itself) has nowhere to go and is counted in the preview.
  * - `meta` rows (view settings) and blank rows are skipped.
+ *
+ * What each cell means: todoist-cells.ts. Writing a project back as Todoist's CSV: todoist-export.ts.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
-import { checkDate } from '../../../src-shared/dates';
 import { basename, join } from 'node:path';
 import { INBOX_ID } from '../../../src-shared/domain';
-import { nextOccurrence, parseDue, parseQuickAdd, recurrenceWords } from '../../../src-shared/quickadd';
 import { ChangeSet } from '../actions/changes';
 import { recordAction, type ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { hasVisibleText, MAX_NAME, MAX_TEXT, nameKey } from '../domain/text';
-import { MAX_DESCRIPTION, MAX_DURATION_MIN, MAX_COMMENTS } from '../domain/tasks';
-import { labelId, MAX_LABELS } from '../domain/labels';
+import { MAX_DESCRIPTION, MAX_COMMENTS } from '../domain/tasks';
+import { labelId } from '../domain/labels';
 import { backupDatabase, backupsDir, stamp } from './backup';
 import { ImportError } from './import';
+import { deadlineOf, durationOf, labelsOutOfText, noteDate, todoistDate } from './todoist-cells';
 import { readZip, ZipError } from './zip';
 
 /** Larger inputs are refused before parsing: a Todoist project is kilobytes; a whole account a few MB. */
@@ -173,60 +174,6 @@ export function projectNameOf(file: string): string {
   return (name || 'Imported from Todoist').slice(0, MAX_NAME);
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-const dateOf = (d: Date): string => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/**
- * Todoist's DATE column as Tidy's `due` (YYYY-MM-DD or a local YYYY-MM-DDTHH:MM) and, when it repeats, the
- * RRULE: read with the quick-add parser (src-shared/quickadd.ts), the same grammar `tidy add` reads.
- * `keep` is the phrase to keep in the task's text: a recurring one the parser read only in part ("every 3
- * weeks starting 1 mar"), or a date it could not read at all, so nothing Todoist had is lost.
- */
-export function todoistDate(raw: string, now: Date): { due: string | null; recurrence: string | null; keep: string | null } {
-  const text = raw.trim().replace(/\s+/g, ' ');
-  if (!text) return { due: null, recurrence: null, keep: null };
-  const iso = ISO.exec(text);
-  if (iso) {
-    // 2026-02-30, 2026-13-01, 0000-01-01, T25:61: not a date; kept in the text rather than stored shifted.
-    if (!checkDate(iso[2] ? `${iso[1]}T${iso[2]}:${iso[3]}` : iso[1]).ok) return { due: null, recurrence: null, keep: text };
-    if (!iso[2]) return { due: iso[1]!, recurrence: null, keep: null };
-    if (!iso[4]) return { due: `${iso[1]}T${iso[2]}:${iso[3]}`, recurrence: null, keep: null };
-    const d = new Date(text.replace(' ', 'T'));
-    if (!Number.isNaN(d.getTime())) return { due: `${dateOf(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}`, recurrence: null, keep: null };
-  }
-  if (/^(every!?|ev!?|after)\b/i.test(text)) {
-    // "every!" (Todoist: from completion) reads as "every"; the parser needs some content beside the phrase.
-    const q = parseQuickAdd(`x ${text.replace(/^(every|ev)!?/i, 'every')}`, { projects: [], now });
-    if (q.recurrence) {
-      const due = q.due ?? nextOccurrence(q.recurrence, dateOf(now), dateOf(new Date(now.getTime() - 86_400_000)));
-      return { due, recurrence: q.recurrence, keep: q.content === 'x' ? null : text };
-    }
-    return { due: null, recurrence: null, keep: text };
-  }
-  if (impossibleDay(text)) return { due: null, recurrence: null, keep: text };
-  const parsed = parseDue(text, now);
-  const due = parsed !== null && checkDate(parsed).ok ? parsed : null;
-  return { due, recurrence: null, keep: due === null ? text : null };
-}
-
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/**
- * A month name with a day it does not have ("Dec 32", "31 April", "Feb 30th"): the date parser would read
- * the number as a year or roll it into the next month; such a date is kept in the text instead.
- */
-function impossibleDay(text: string): boolean {
-  const month = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
-  for (const m of text.matchAll(new RegExp(`\\b${month}\\s+(\\d{1,3})(?:st|nd|rd|th)?\\b|\\b(\\d{1,3})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${month}`, 'gi'))) {
-    const name = (m[1] ?? m[4])!.toLowerCase();
-    const day = Number(m[2] ?? m[3]);
-    if (day < 1 || day > MONTH_DAYS[MONTHS.indexOf(name)]!) return true;
-  }
-  return false;
-}
-
 type Columns = Record<string, number>;
 const REQUIRED = ['TYPE', 'CONTENT'] as const;
 
@@ -261,57 +208,6 @@ function parseFile(file: TodoistFile): Parsed {
 }
 
 const PRIORITIES = new Set(['1', '2', '3', '4']);
-
-/** `@label` words in a task's text (Todoist writes a task's labels so): after a space or at the start, up to a space or the end. */
-const LABEL_IN_TEXT = /(^|[ \t]+)@([^\s,@#]{1,60})(?=\s|$)/gu;
-
-/**
- * The labels written in a task's text, and the text without them. A word that is no valid label (a
- * control character, say) stays in the text; a text of nothing but labels keeps them in it too.
- */
-export function labelsOutOfText(text: string): { content: string; labels: string[] } {
-  const labels: string[] = [];
-  const seen = new Set<string>();
-  const content = text
-    .replace(LABEL_IN_TEXT, (whole, _pre: string, name: string) => {
-      const clean = name.normalize('NFC');
-      if (/\p{Cc}/u.test(clean)) return whole;
-      if (!seen.has(nameKey(clean))) {
-        seen.add(nameKey(clean));
-        labels.push(clean);
-      }
-      return '';
-    })
-    .trim();
-  if (!hasVisibleText(content) || labels.length > MAX_LABELS) return { content: text, labels: [] };
-  return { content, labels };
-}
-
-/** A note row's DATE as an ISO instant, when it is an ISO date or date-time; anything else is no date. */
-function noteDate(raw: string): string | null {
-  const iso = ISO.exec(raw.trim());
-  if (!iso || !checkDate(iso[2] ? `${iso[1]}T${iso[2]}:${iso[3]}` : iso[1]).ok) return null;
-  const d = new Date(iso[4] ? raw.trim().replace(' ', 'T') : iso[2] ? `${iso[1]}T${iso[2]}:${iso[3]}:00` : `${iso[1]}T00:00:00`);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
-
-/** DEADLINE as a date (YYYY-MM-DD), or what to keep in the text when Tidy cannot read it. */
-function deadlineOf(raw: string, dateOfCell: (raw: string) => ReturnType<typeof todoistDate>): { deadline: string | null; keep: string | null } {
-  if (!raw) return { deadline: null, keep: null };
-  const d = dateOfCell(raw);
-  if (d.due && !d.recurrence && !d.keep) return { deadline: d.due.slice(0, 10), keep: null };
-  return { deadline: null, keep: `deadline ${raw}` };
-}
-
-/** DURATION and DURATION_UNIT (minute or day) as minutes, or what to keep in the text when out of Tidy's range. */
-function durationOf(amount: string, unit: string): { minutes: number | null; keep: string | null } {
-  if (!amount) return { minutes: null, keep: null };
-  const n = /^\d{1,9}$/.test(amount) ? Number(amount) : NaN;
-  const per = /^(minutes?|)$/i.test(unit) ? 1 : /^days?$/i.test(unit) ? 1440 : NaN;
-  const minutes = n * per;
-  if (Number.isInteger(minutes) && minutes >= 1 && minutes <= MAX_DURATION_MIN) return { minutes, keep: null };
-  return { minutes: null, keep: `takes ${amount.slice(0, 20)}${unit ? ` ${unit.slice(0, 20)}` : ''}` };
-}
 
 /** Reads every file and works out what an import would create. Writes nothing; throws an ImportError of one line. */
 export function planTodoistImport(db: Db, files: TodoistFile[], options: { project?: string; now?: Date } = {}): TodoistPlan {
@@ -558,64 +454,4 @@ export async function importTodoist(
   if (dbPath !== ':memory:') backup = (await backupDatabase(db, join(backupsDir(dbPath), `tidy-before-import-${stamp(options.now ?? new Date())}.db`))).path;
   const { requestId } = applyTodoistImport(db, plan);
   return { ...plan, requestId, backup };
-}
-
-/** The columns of Todoist's CSV template, as its newest exports write them. */
-export const TODOIST_COLUMNS = ['TYPE', 'CONTENT', 'DESCRIPTION', 'PRIORITY', 'INDENT', 'AUTHOR', 'RESPONSIBLE', 'DATE', 'DATE_LANG', 'TIMEZONE', 'DURATION', 'DURATION_UNIT', 'DEADLINE', 'DEADLINE_LANG'] as const;
-
-const csvCell = (v: string): string => (/[",\r\n]/.test(v) || /^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-
-/**
- * A project's open tasks as Todoist's CSV template (what planTodoistImport reads): tasks outside any
- * section first, then each live section with its tasks; subtasks below their parent with INDENT one
- * deeper (capped at Todoist's 5); labels written into the text as `@label`; a repeating task's DATE is
- * its rule in words; comments as note rows dated by their creation. Importing it gives the same tree.
- */
-export function exportTodoistCsv(db: Db, projectId: string): string {
-  type Row = { id: string; content: string; priority: number; due: string | null; recurrence: string | null; parent_id: string | null; section_id: string | null; description: string | null; deadline: string | null; duration_min: number | null };
-  const tasks = db
-    .prepare(`SELECT id, content, priority, due, recurrence, parent_id, section_id, description, deadline, duration_min FROM tasks WHERE project_id = ? AND status = 'open' ORDER BY position, id`)
-    .all(projectId) as Row[];
-  const sections = db.prepare(`SELECT id, name FROM sections WHERE project_id = ? AND archived_at IS NULL ORDER BY position, id`).all(projectId) as { id: string; name: string }[];
-  const labelsOf = db.prepare(`SELECT l.name FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = ? ORDER BY tl.id`).pluck();
-  const commentsOf = db.prepare(`SELECT text, created_at FROM comments WHERE task_id = ? ORDER BY created_at, rowid`);
-  const open = new Set(tasks.map((t) => t.id));
-  const children = new Map<string | null, Row[]>();
-  for (const t of tasks) {
-    // A subtask whose parent is done or archived is written at the top, as Todoist shows it.
-    const parent = t.parent_id !== null && open.has(t.parent_id) ? t.parent_id : null;
-    const list = children.get(parent) ?? [];
-    list.push(t);
-    children.set(parent, list);
-  }
-  const live = new Set(sections.map((s) => s.id));
-  const lines: string[] = [TODOIST_COLUMNS.join(',')];
-  const row = (values: Partial<Record<(typeof TODOIST_COLUMNS)[number], string>>) => lines.push(TODOIST_COLUMNS.map((c) => csvCell(values[c] ?? '')).join(','));
-  const write = (t: Row, depth: number) => {
-    const labels = (labelsOf.all(t.id) as string[]).map((l) => ` @${l}`).join('');
-    const date = t.recurrence ? recurrenceWords(t.recurrence) : (t.due ?? '');
-    row({
-      TYPE: 'task',
-      CONTENT: `${t.content}${labels}`,
-      DESCRIPTION: t.description ?? '',
-      PRIORITY: String(t.priority),
-      INDENT: String(Math.min(depth, 5)),
-      DATE: date,
-      DATE_LANG: date ? 'en' : '',
-      DURATION: t.duration_min === null ? '' : String(t.duration_min),
-      DURATION_UNIT: t.duration_min === null ? '' : 'minute',
-      DEADLINE: t.deadline ?? '',
-      DEADLINE_LANG: t.deadline ? 'en' : '',
-    });
-    for (const c of commentsOf.all(t.id) as { text: string; created_at: string }[]) row({ TYPE: 'note', CONTENT: c.text, DATE: c.created_at });
-    for (const child of children.get(t.id) ?? []) write(child, depth + 1);
-  };
-  const top = children.get(null) ?? [];
-  for (const t of top) if (t.section_id === null || !live.has(t.section_id)) write(t, 1);
-  for (const s of sections) {
-    lines.push('');
-    row({ TYPE: 'section', CONTENT: s.name });
-    for (const t of top) if (t.section_id === s.id) write(t, 1);
-  }
-  return `${lines.join('\n')}\n`;
 }

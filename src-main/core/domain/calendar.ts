@@ -1,25 +1,20 @@
 /**
- * The calendar: calendars (the local "Personal" one, imported .ics files), events, and their logged
- * operations. Every change to a calendar is an action in the log and can be undone; imported calendars
- * are read-only (re-import the file to update one). Times come in as ISO 8601 (with an offset, or in
+ * The calendar: calendars (the local "Personal" one, imported .ics files) and the people they belong to,
+ * and events, read (recurring ones expanded). The changes are logged operations: to events in events.ts
+ * (book, move, cancel), to calendars in calendars.ts (import, remove, rename). Every change is an action in the log and can be undone;
+ * imported calendars are read-only (re-import the file to update one). Times come in as ISO 8601 (with an offset, or in
  * the user's zone) and go out as ISO 8601 with the offset of the user's zone.
  */
-import { basename } from 'node:path';
-import { PERSONAL_CALENDAR_ID, type CalendarEvent, type CalendarInfo, type ImportReport } from '../../../src-shared/calendar';
-import type { Row } from '../actions/changes';
+import { PERSONAL_CALENDAR_ID, type CalendarEvent, type CalendarInfo } from '../../../src-shared/calendar';
 import { expand } from '../calendar/expand';
-import { parseIcs, type Attendee, type EventData } from '../calendar/ics';
+import type { Attendee, EventData } from '../calendar/ics';
 import type { ExportEvent } from '../calendar/ics-export';
-import { isoInZone, localZone, parseWall, wallAt, wallDate, wallString, wallToUtc } from '../calendar/zones';
+import { isoInZone, localZone, parseWall, wallAt, wallDate, wallToUtc } from '../calendar/zones';
 import type { Db } from '../store/db';
-import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { fail } from '../fail';
-import { assertNameFree, named, resolveNamed, type NamedGuards } from './named';
-import type { MutationBody } from './mutation';
-import { implement } from './operation';
-import { getTask } from './tasks';
-import { cleanName, cleanText, nameKey, now, quote } from './text';
+import { resolveNamed } from './named';
+import { quote } from './text';
 
 export interface CalendarRow {
   id: string;
@@ -50,7 +45,6 @@ export type EventRow = Omit<EventData, 'cancelled'> & {
 
 export type JoinedRow = EventRow & { calendar: string; colour: string; kind: 'local' | 'imported' };
 
-const PALETTE = ['#d9534f', '#2e9d5b', '#8e44ad', '#e67e22', '#16a085', '#b7950b', '#c2185b', '#5d6d7e'];
 /** Floating and all-day times are stored as if UTC; a zone is at most 14 hours from UTC. */
 const WIDEN = 14 * 3_600_000;
 const LONG = 31 * 86_400_000;
@@ -59,7 +53,6 @@ export const MAX_LISTED = 5_000;
 /** Occurrences one query visits at most (free time, listings), and steps of all repeat rules it walks. */
 export const MAX_QUERY_OCCURRENCES = 20_000;
 export const MAX_QUERY_STEPS = 200_000;
-const MAX_EVENT_MS = 366 * 86_400_000;
 
 // --- times --------------------------------------------------------------------------------------------
 
@@ -88,7 +81,7 @@ export function shortTime(ms: number, zone: string): string {
 
 // --- calendars ----------------------------------------------------------------------------------------
 
-const toCalendar = (r: CalendarRow, events: number): CalendarInfo => ({
+export const toCalendar = (r: CalendarRow, events: number): CalendarInfo => ({
   id: r.id,
   name: r.name,
   kind: r.kind,
@@ -101,7 +94,7 @@ const toCalendar = (r: CalendarRow, events: number): CalendarInfo => ({
   updatedAt: r.updated_at,
 });
 
-function eventCount(db: Db, calendarId: string): number {
+export function eventCount(db: Db, calendarId: string): number {
   return (cached(db, `SELECT count(*) AS n FROM events WHERE calendar_id = ? AND cancelled_at IS NULL`).get(calendarId) as { n: number }).n;
 }
 
@@ -159,26 +152,7 @@ export function calendarsOfPerson(db: Db, who: string): { person: Attendee; cale
   );
 }
 
-/** Attendees of a booking: known people get their name and email; an email address is taken as it is. */
-function resolveAttendees(db: Db, list: readonly string[] | undefined): Attendee[] {
-  const out: Attendee[] = [];
-  for (const raw of list ?? []) {
-    const p = parsePerson(raw);
-    let a: Attendee;
-    if (p.email && !p.name) {
-      try {
-        a = calendarsOfPerson(db, p.email).person;
-      } catch {
-        a = p;
-      }
-    } else if (p.email) a = p;
-    else a = calendarsOfPerson(db, raw).person;
-    if (!out.some((o) => (o.email && o.email === a.email) || (!o.email && o.name === a.name))) out.push(a);
-  }
-  return out;
-}
-
-const attendeeText = (a: Attendee): string => a.name ?? a.email ?? '';
+export const attendeeText = (a: Attendee): string => a.name ?? a.email ?? '';
 
 // --- events -------------------------------------------------------------------------------------------
 
@@ -370,250 +344,11 @@ export function getEvent(db: Db, ref: string, zone = localZone()): CalendarEvent
 }
 
 /** An event of the local calendar that can be changed. */
-function ownEvent(db: Db, ref: string): JoinedRow {
+export function ownEvent(db: Db, ref: string): JoinedRow {
   const r = getEventRow(db, ref);
   if (r.kind !== 'local') fail(`event ${r.id} is in ${quote(r.calendar)}, an imported calendar, which is read-only`, 'only events of your own calendar can be changed; re-import the file to update an imported one');
   return r;
 }
-
-interface Span {
-  startMs: number;
-  endMs: number;
-  allDay: boolean;
-  start: string;
-  end: string;
-}
-
-/** Start and end of a booking or a move, checked: the end after the start, at most a year long. */
-function span(startText: string, endText: string, allDay: boolean, zone: string): Span {
-  if (allDay) {
-    const s = parseWall(String(startText).trim().slice(0, 10));
-    const e = parseWall(String(endText).trim().slice(0, 10));
-    if (!s || !e) fail('an all-day event needs dates as YYYY-MM-DD', 'e.g. start 2026-11-30 and end 2026-12-01 (the day after, for one day)');
-    let startMs = Date.UTC(s.y, s.m - 1, s.d);
-    let endMs = Date.UTC(e.y, e.m - 1, e.d);
-    if (endMs === startMs) endMs += 86_400_000;
-    if (endMs < startMs) fail('the event ends before it starts', 'give an end date after the start date');
-    if (endMs - startMs > MAX_EVENT_MS) fail('the event is longer than a year', 'book a shorter event');
-    startMs = Math.min(startMs, endMs);
-    return { startMs, endMs, allDay, start: wallDate(s), end: wallDate(wallAt(endMs, 'UTC')) };
-  }
-  const startMs = parseInstant(startText, zone, 'start');
-  const endMs = parseInstant(endText, zone, 'end');
-  if (endMs <= startMs) fail('the event ends before it starts', 'give an end after the start');
-  if (endMs - startMs > MAX_EVENT_MS) fail('the event is longer than a year', 'book a shorter event');
-  return { startMs, endMs, allDay, start: wallString(wallAt(startMs, 'UTC')), end: wallString(wallAt(endMs, 'UTC')) };
-}
-
-export interface BookInput {
-  title: string;
-  start: string;
-  end: string;
-  allDay?: boolean;
-  attendees?: string[];
-  location?: string;
-  notes?: string;
-  taskId?: string;
-}
-
-const optionalText = (v: string | undefined, what: string): string | null => (v === undefined || v.trim() === '' ? null : cleanText(v, what));
-
-export const bookEvent = implement('events.book', (cs, input: BookInput, db) => {
-  const zone = localZone();
-  const title = cleanName(input.title, 'event');
-  const when = span(input.start, input.end, input.allDay === true, zone);
-  const attendees = resolveAttendees(db, input.attendees);
-  const task = input.taskId ? getTask(db, input.taskId) : null;
-  const id = nextId(db, 'e');
-  const t = now();
-  cs.insert('events', {
-    id,
-    calendar_id: PERSONAL_CALENDAR_ID,
-    uid: `${id}-${Date.parse(t).toString(36)}@tidy`,
-    recurrence_id: null,
-    title,
-    start: when.start,
-    end: when.end,
-    all_day: when.allDay ? 1 : 0,
-    tz: when.allDay ? null : 'UTC',
-    start_ms: when.startMs,
-    end_ms: when.endMs,
-    until_ms: when.endMs,
-    rrule: null,
-    exdates: null,
-    location: optionalText(input.location, 'location'),
-    notes: optionalText(input.notes, 'notes'),
-    attendees: JSON.stringify(attendees),
-    busy: 1,
-    task_id: task?.id ?? null,
-    cancelled_at: null,
-    created_at: t,
-    updated_at: t,
-  });
-  const event = getEvent(db, id, zone);
-  const who = attendees.length ? ` with ${attendees.map(attendeeText).join(', ')}` : '';
-  return { value: event, summary: `Booked ${quote(title)} on ${when.allDay ? when.start : shortTime(when.startMs, zone)}${who}${task ? ` for task ${task.id}` : ''}` };
-});
-
-export const moveEvent = implement('events.move', (cs, input: { event: string; start: string; end: string }, db) => {
-  const zone = localZone();
-  const r = ownEvent(db, input.event);
-  if (r.cancelled_at) fail(`event ${r.id} is cancelled`, 'undo its cancelling first');
-  const when = span(input.start, input.end, r.all_day === 1, zone);
-  if (when.startMs === r.start_ms && when.endMs === r.end_ms) fail(`event ${r.id} is already at that time`, 'nothing to change');
-  // A plan's block put somewhere by hand is pinned, in the same action: a re-plan keeps it there.
-  const pin = r.plan_id !== null && r.pinned !== 1;
-  cs.update('events', r.id, { start: when.start, end: when.end, start_ms: when.startMs, end_ms: when.endMs, until_ms: when.endMs, ...(pin ? { pinned: 1 } : {}), updated_at: now() });
-  return { value: getEvent(db, r.id, zone), summary: `Moved ${quote(r.title)} to ${when.allDay ? when.start : shortTime(when.startMs, zone)}${pin ? ' (pinned: a re-plan keeps it)' : ''}` };
-});
-
-export const cancelEvent = implement('events.cancel', (cs, input: { event: string }, db) => {
-  const r = ownEvent(db, input.event);
-  if (r.cancelled_at) fail(`event ${r.id} is already cancelled`, 'nothing to change');
-  cs.update('events', r.id, { cancelled_at: now(), updated_at: now() });
-  return { value: getEvent(db, r.id), summary: `Cancelled ${quote(r.title)}` };
-});
-
-// --- import -------------------------------------------------------------------------------------------
-
-const DATA_COLUMNS = ['title', 'start', 'end', 'all_day', 'tz', 'start_ms', 'end_ms', 'until_ms', 'rrule', 'exdates', 'location', 'notes', 'attendees', 'busy'] as const;
-
-function dataOf(e: EventData): Row {
-  const row: Row = {};
-  for (const c of DATA_COLUMNS) row[c] = e[c];
-  return row;
-}
-
-/** A calendar name not taken by a live calendar: "Alice", else "Alice (2)", … */
-function freeName(db: Db, wanted: string, exceptId?: string): string {
-  const base = cleanName(wanted, 'calendar');
-  for (let n = 1; n < 1000; n++) {
-    const name = n === 1 ? base : `${base.slice(0, 110)} (${n})`;
-    const clash = cached(db, `SELECT id FROM calendars WHERE name_key = ? AND archived_at IS NULL`).get(nameKey(name)) as { id: string } | undefined;
-    if (!clash || clash.id === exceptId) return name;
-  }
-  return fail(`too many calendars are called ${quote(base)}`, 'remove some of them first');
-}
-
-export interface ImportInput {
-  fileName: string;
-  text: string;
-  person?: string;
-}
-
-/**
- * Imports an .ics file as a read-only calendar, in one logged action. The same file (by name) imported
- * again updates that calendar: changed events are updated, new ones added, and events no longer in the
- * file are kept but marked cancelled (undo brings the previous state back). A file that changes nothing
- * is refused ("already matches"), so the log holds no empty action.
- */
-export const importCalendar = implement('calendars.import', (cs, input: ImportInput, db): MutationBody<ImportReport> => {
-  const source = basename(String(input.fileName).replace(/\\/g, '/')).trim().slice(0, 255) || 'calendar.ics';
-  const parsed = parseIcs(String(input.text ?? ''));
-  const person = input.person?.trim() ? parsePerson(input.person) : null;
-  const personName = person?.name ?? null;
-  const personEmail = person?.email ?? (person ? parsed.email : null);
-  const t = now();
-  const existing = cached(db, `SELECT * FROM calendars WHERE kind = 'imported' AND archived_at IS NULL AND lower(source) = lower(?) ORDER BY created_at DESC LIMIT 1`).get(source) as
-    | CalendarRow
-    | undefined;
-  const wantedName = personName ?? parsed.name ?? source.replace(/\.(ics|ical|ifb|vcs)$/i, '');
-  let calendarId: string;
-  if (existing) {
-    calendarId = existing.id;
-    const patch: Row = {};
-    if (person && (existing.person_name !== personName || existing.person_email !== personEmail)) {
-      patch['person_name'] = personName;
-      patch['person_email'] = personEmail;
-    }
-    if (parsed.prodid !== existing.prodid) patch['prodid'] = parsed.prodid;
-    if (Object.keys(patch).length) cs.update('calendars', existing.id, { ...patch, updated_at: t });
-  } else {
-    const count = (cached(db, `SELECT count(*) AS n FROM calendars`).get() as { n: number }).n;
-    const name = freeName(db, wantedName);
-    calendarId = nextId(db, 'k');
-    assertNameFree(db, 'calendars', name);
-    cs.insert('calendars', {
-      id: calendarId,
-      name,
-      name_key: nameKey(name),
-      kind: 'imported',
-      person_name: personName,
-      person_email: personEmail,
-      colour: PALETTE[(count - 1 + PALETTE.length) % PALETTE.length]!,
-      source,
-      prodid: parsed.prodid,
-      archived_at: null,
-      created_at: t,
-      updated_at: t,
-    });
-  }
-
-  const old = new Map(
-    (cached(db, `SELECT * FROM events WHERE calendar_id = ?`).all(calendarId) as EventRow[]).map((r) => [`${r.uid}\u0000${r.recurrence_id ?? ''}`, r]),
-  );
-  let added = 0;
-  let updated = 0;
-  let unchanged = 0;
-  let removed = 0;
-  const seen = new Set<string>();
-  for (const e of parsed.events) {
-    const key = `${e.uid}\u0000${e.recurrence_id ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const before = old.get(key);
-    const data = dataOf(e);
-    const cancelledAt = e.cancelled ? t : null;
-    if (!before) {
-      cs.insert('events', { id: nextId(db, 'e'), calendar_id: calendarId, uid: e.uid, recurrence_id: e.recurrence_id, ...data, task_id: null, cancelled_at: cancelledAt, created_at: t, updated_at: t });
-      added++;
-      continue;
-    }
-    const patch: Row = {};
-    for (const c of DATA_COLUMNS) if (before[c] !== data[c]) patch[c] = data[c]!;
-    if ((before.cancelled_at !== null) !== e.cancelled) patch['cancelled_at'] = cancelledAt;
-    if (Object.keys(patch).length) {
-      cs.update('events', before.id, { ...patch, updated_at: t });
-      updated++;
-    } else unchanged++;
-  }
-  for (const [key, r] of old) {
-    if (seen.has(key) || r.cancelled_at !== null) continue;
-    cs.update('events', r.id, { cancelled_at: t, updated_at: t });
-    removed++;
-  }
-  const row = cached(db, `SELECT * FROM calendars WHERE id = ?`).get(calendarId) as CalendarRow;
-  // The same file again, nothing in it new: no action is logged (it would have nothing to undo).
-  if (cs.changes.length === 0)
-    fail(`calendar ${quote(row.name)} already matches ${source} (${unchanged} event${unchanged === 1 ? '' : 's'}, none changed)`, 'nothing to change; import it again once the calendar has changed');
-  const calendar = toCalendar(row, eventCount(db, calendarId));
-  const counts = existing ? `${added} added, ${updated} updated, ${removed} removed, ${unchanged} unchanged` : `${added} event${added === 1 ? "" : "s"}`;
-  return {
-    value: { calendar, added, updated, removed, unchanged, warnings: parsed.warnings },
-    summary: `${existing ? 'Re-imported' : 'Imported'} calendar ${quote(calendar.name)} from ${source} (${counts})`,
-    what: { verb: existing ? 'reimported' : 'imported', id: calendar.id, name: calendar.name },
-  };
-});
-
-const calendarGuards: NamedGuards = {
-  archive: (c) => {
-    if (c.id === PERSONAL_CALENDAR_ID) fail('the Personal calendar cannot be removed', 'cancel its events instead');
-  },
-};
-
-/** Removes an imported calendar: archived with its events (undo brings it back). */
-export const removeCalendar = implement('calendars.remove', (cs, input: { calendar: string }, db) => {
-  const r = named.archive(cs, db, 'calendars', input.calendar, calendarGuards);
-  return { value: resolveCalendar(db, r.value.id), summary: `Removed calendar ${quote(r.value.name)}` };
-});
-
-/** Renames a calendar (Personal too): logged, undoable; the name stays unique among live calendars. */
-export const renameCalendar = implement('calendars.rename', (cs, input: { calendar: string; name: string }, db) =>
-  named.rename(cs, db, 'calendars', input.calendar, input.name),
-);
-
-/** The calendar operations (the `tidy cal` commands are in src-main/cli/commands/calendar.ts). */
-export const CALENDAR_OPERATIONS = [bookEvent, moveEvent, cancelEvent, importCalendar, removeCalendar, renameCalendar];
 
 /** How far "next event" / "previous event" look, in growing steps (a dense week is found without expanding decades). */
 const ADJACENT_WINDOWS_DAYS = [14, 92, 366, 5 * 366, 50 * 366];

@@ -89,7 +89,7 @@ export function listLabels(db: Db): { id: string; name: string; colour: string |
 const COLOUR = /^#[0-9a-f]{6}$/;
 
 /** Gives a label a colour (#rrggbb) or takes it off (null, '' or 'none'); one logged, undoable change. */
-export const setLabelColour = implement('labels.colour', (cs, input: { label: string; colour: string | null }, db) => {
+export const setLabelColour = implement('labels.colour', (cs, input, db) => {
   const ref = String(input.label ?? '').trim();
   const row = (cached(db, `SELECT id, name, colour FROM labels WHERE id = ? OR name_key = ? ORDER BY id = ? DESC LIMIT 1`).get(ref.toLowerCase(), nameKey(ref.replace(/^@+/, '')), ref.toLowerCase()) as
     | { id: string; name: string; colour: string | null }

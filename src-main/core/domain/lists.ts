@@ -71,7 +71,7 @@ function getItem(db: Db, list: List, ref: string): ListItem {
 
 const assertNameFree = (db: Db, name: string, exceptId?: string): void => assertNamed(db, 'lists', name, exceptId);
 
-export const makeList = implement('lists.create', (cs, input: { name: string }, db) => {
+export const makeList = implement('lists.create', (cs, input, db) => {
   const name = cleanName(input.name, 'list');
   assertNameFree(db, name);
   const t = now();
@@ -79,11 +79,11 @@ export const makeList = implement('lists.create', (cs, input: { name: string }, 
   return { value: { id: String(row['id']), name }, summary: `Made list ${quote(name)}` };
 });
 
-export const renameList = implement('lists.rename', (cs, input: { list: string; name: string }, db) => named.rename(cs, db, 'lists', input.list, input.name));
-export const archiveList = implement('lists.archive', (cs, input: { list: string }, db) => named.archive(cs, db, 'lists', input.list));
-export const unarchiveList = implement('lists.unarchive', (cs, input: { list: string }, db) => named.unarchive(cs, db, 'lists', input.list));
+export const renameList = implement('lists.rename', (cs, input, db) => named.rename(cs, db, 'lists', input.list, input.name));
+export const archiveList = implement('lists.archive', (cs, input, db) => named.archive(cs, db, 'lists', input.list));
+export const unarchiveList = implement('lists.unarchive', (cs, input, db) => named.unarchive(cs, db, 'lists', input.list));
 
-export const addListItem = implement('lists.addItem', (cs, input: { list: string; text: string }, db) => {
+export const addListItem = implement('lists.addItem', (cs, input, db) => {
   const list = resolveLiveList(db, input.list);
   const text = cleanText(input.text, 'item');
   const last = cached(db, `SELECT max(position) AS p FROM list_items WHERE list_id = ?`).get(list.id) as { p: number | null };
@@ -101,7 +101,7 @@ export const addListItem = implement('lists.addItem', (cs, input: { list: string
   return { value: toItem(row as unknown as ItemRow), summary: `Added ${quote(text)} to ${list.name}` };
 });
 
-export const editListItem = implement('lists.editItem', (cs, input: { list: string; item: string; text: string }, db) => {
+export const editListItem = implement('lists.editItem', (cs, input, db) => {
   const list = resolveLiveList(db, input.list);
   const item = getItem(db, list, input.item);
   const text = cleanText(input.text, 'item');
@@ -110,7 +110,7 @@ export const editListItem = implement('lists.editItem', (cs, input: { list: stri
   return { value: toItem(row as unknown as ItemRow), summary: `Changed ${quote(item.text)} to ${quote(text)} on ${list.name}` };
 });
 
-export const checkListItem = implement('lists.checkItem', (cs, input: { list: string; item: string; checked: boolean }, db) => {
+export const checkListItem = implement('lists.checkItem', (cs, input, db) => {
   const list = resolveLiveList(db, input.list);
   const item = getItem(db, list, input.item);
   if (item.archivedAt) fail(`item ${item.id} is archived`, 'undo its archiving first');
@@ -119,7 +119,7 @@ export const checkListItem = implement('lists.checkItem', (cs, input: { list: st
   return { value: toItem(row as unknown as ItemRow), summary: `${input.checked ? 'Checked' : 'Unchecked'} ${quote(item.text)} on ${list.name}`, what: { verb: input.checked ? 'checked' : 'unchecked' } };
 });
 
-export const archiveListItem = implement('lists.archiveItem', (cs, input: { list: string; item: string }, db) => {
+export const archiveListItem = implement('lists.archiveItem', (cs, input, db) => {
   const list = resolveLiveList(db, input.list);
   const item = getItem(db, list, input.item);
   if (item.archivedAt) fail(`item ${item.id} is already archived`, 'nothing to change');

@@ -12,7 +12,7 @@ import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import { fail } from '../fail';
-import { implement } from './operation';
+import { implement, implementWith } from './operation';
 import { resolveLiveProject } from './projects';
 import { hasVisibleText, now, quote } from './text';
 
@@ -122,14 +122,13 @@ function assertNotRemembered(db: Db, text: string, projectId: string | null, exc
 
 const where = (projectName: string | null): string => (projectName ? ` for ${projectName}` : '');
 
-export interface AddMemoryInput {
-  text: string;
-  project?: string | null;
-  /** Where it came from (the agent's `remember`): the conversation and the run. Not part of the IPC input: by hand, it is the user's. */
-  from?: { conversationId: string | null; runId: string | null };
+/** Where a memory came from (the agent's `remember`): the conversation and the run. By hand, it is the user's. */
+export interface MemorySource {
+  conversationId: string | null;
+  runId: string | null;
 }
 
-export const addMemory = implement('memory.add', (cs, input: AddMemoryInput, db) => {
+export const addMemory = implementWith<{ from?: MemorySource }>()('memory.add', (cs, input, db) => {
   const text = cleanMemoryText(input.text);
   const projectId = scopeOf(db, input.project);
   assertNotRemembered(db, text, projectId);
@@ -150,7 +149,7 @@ export const addMemory = implement('memory.add', (cs, input: AddMemoryInput, db)
   return { value: memory, summary: `Remembered ${quote(text)}${where(memory.project)}` };
 });
 
-export const updateMemory = implement('memory.update', (cs, input: { memory: string; text?: string; project?: string | null }, db) => {
+export const updateMemory = implement('memory.update', (cs, input, db) => {
   const memory = getMemory(db, input.memory);
   if (memory.archivedAt) fail(`memory ${memory.id} is forgotten`, 'undo its forgetting first, or remember the fact anew');
   const text = input.text === undefined ? memory.text : cleanMemoryText(input.text);
@@ -164,7 +163,7 @@ export const updateMemory = implement('memory.update', (cs, input: { memory: str
   return { value: after, summary };
 });
 
-export const forgetMemory = implement('memory.forget', (cs, input: { memory: string }, db) => {
+export const forgetMemory = implement('memory.forget', (cs, input, db) => {
   const memory = getMemory(db, input.memory);
   if (memory.archivedAt) fail(`memory ${memory.id} is already forgotten`, 'nothing to change');
   cs.update('memories', memory.id, { archived_at: now(), updated_at: now() });

@@ -23,13 +23,35 @@ export function operationSpec<C extends OperationChannel>(channel: C): SpecOf<C>
   return spec as SpecOf<C>;
 }
 
-export function implement<C extends OperationChannel, I, T extends z.output<SpecOf<C>['output']>>(
+/** An operation's input as its own schema gives it (src-shared/operations.ts): what every caller passes. */
+export type OperationInput<C extends OperationChannel> = z.output<SpecOf<C>['input']>;
+
+/**
+ * The operation on `channel`, its body given the input its schema parses to. Hosts parse with the schema
+ * (the IPC contract, the CLI's `operationInput`); the agent's tools build the same shape from theirs.
+ */
+export function implement<C extends OperationChannel, T extends z.output<SpecOf<C>['output']>>(
   channel: C,
-  body: (cs: ChangeSet, input: I, db: Db) => MutationBody<T>,
-): Operation<SpecOf<C>, I, T> {
-  const spec = operationSpec(channel);
-  const run = (db: Db, ctx: ActionContext, input: I): Mutated<T> => mutate(db, ctx, spec.name, { verb: spec.verb, kind: spec.kind }, input, (cs) => body(cs, input, db));
-  return Object.assign(run, { spec });
+  body: (cs: ChangeSet, input: OperationInput<C>, db: Db) => MutationBody<T>,
+): Operation<SpecOf<C>, OperationInput<C>, T> {
+  return implementWith<object>()(channel, body);
+}
+
+/**
+ * `implement`, for an operation some callers give more than its schema holds: `X` is what a host adds
+ * itself (the agent's `remember` says which conversation and run a memory came from). The IPC contract's
+ * parse drops keys its schema does not name, so a window cannot send them.
+ */
+export function implementWith<X extends object>() {
+  return <C extends OperationChannel, T extends z.output<SpecOf<C>['output']>>(
+    channel: C,
+    body: (cs: ChangeSet, input: OperationInput<C> & X, db: Db) => MutationBody<T>,
+  ): Operation<SpecOf<C>, OperationInput<C> & X, T> => {
+    const spec = operationSpec(channel);
+    const run = (db: Db, ctx: ActionContext, input: OperationInput<C> & X): Mutated<T> =>
+      mutate(db, ctx, spec.name, { verb: spec.verb, kind: spec.kind }, input, (cs) => body(cs, input, db));
+    return Object.assign(run, { spec });
+  };
 }
 
 /** Any operation, with its input erased (hosts parse inputs with the spec before calling it). */

@@ -70,7 +70,7 @@ const guards = (db: Db): NamedGuards => ({
   },
 });
 
-export const createProject = implement('projects.create', (cs, input: { name: string }, db) => {
+export const createProject = implement('projects.create', (cs, input, db) => {
   const name = cleanName(input.name, 'project');
   assertNameFree(db, name);
   const t = now();
@@ -78,11 +78,11 @@ export const createProject = implement('projects.create', (cs, input: { name: st
   return { value: { id: String(row['id']), name }, summary: `Created project ${quote(name)}` };
 });
 
-export const renameProject = implement('projects.rename', (cs, input: { project: string; name: string }, db) =>
+export const renameProject = implement('projects.rename', (cs, input, db) =>
   named.rename(cs, db, 'projects', input.project, input.name, guards(db)),
 );
-export const archiveProject = implement('projects.archive', (cs, input: { project: string }, db) => named.archive(cs, db, 'projects', input.project, guards(db)));
-export const unarchiveProject = implement('projects.unarchive', (cs, input: { project: string }, db) => named.unarchive(cs, db, 'projects', input.project));
+export const archiveProject = implement('projects.archive', (cs, input, db) => named.archive(cs, db, 'projects', input.project, guards(db)));
+export const unarchiveProject = implement('projects.unarchive', (cs, input, db) => named.unarchive(cs, db, 'projects', input.project));
 
 /** The project operations, in the order the CLI's help lists them. */
 export const PROJECT_OPERATIONS = [createProject, renameProject, archiveProject, unarchiveProject];

@@ -9,7 +9,9 @@ import type { ActionContext } from '../actions/log';
 import type { Db } from '../store/db';
 import type { Mutated } from './mutation';
 import { createProject, listProjects } from './projects';
-import { addTask, type RichInput } from './tasks';
+import { attempt } from '../fail';
+import { addTask, type RichInput } from './task-operations';
+import { normaliseDue, parsePriority } from './tasks';
 
 /** The rich fields (RichInput) come apart from the text (`tidy add --description …`); labels add to the text's @labels. */
 export interface QuickAddOptions extends RichInput {
@@ -46,6 +48,13 @@ export function addFromText(db: Db, ctx: ActionContext, text: string, options: Q
   let created: string | null = null;
   let projects = listProjects(db).map((p) => ({ id: p.id, name: p.name }));
   let parsed = parseQuickAdd(text, { projects, now: options.now ?? new Date() });
+  // A priority and a due date given apart from the text are words too (`tidy add --priority p2 --due friday`):
+  // read here, before anything is made, where the text does not say them itself.
+  const given = attempt(() => ({
+    priority: parsed.priority ?? (options.priority === undefined ? undefined : parsePriority(options.priority)),
+    due: parsed.due ?? (options.due === undefined ? undefined : normaliseDue(options.due, options.now)),
+  }));
+  if (!given.ok) return { ...given, note: null, unread: unreadOf(parsed), parsed, createdProject: null };
   if (options.createProject && parsed.unknownProject && !parsed.project) {
     const made = createProject(db, ctx, { name: parsed.unknownProject });
     if (!made.ok) return { ...made, note: null, unread: unreadOf(parsed), parsed, createdProject: null };
@@ -56,8 +65,8 @@ export function addFromText(db: Db, ctx: ActionContext, text: string, options: Q
   const r = addTask(db, ctx, {
     content: parsed.content,
     project: parsed.project?.id ?? options.project,
-    priority: parsed.priority ?? options.priority,
-    due: parsed.due ?? options.due,
+    priority: given.value.priority,
+    due: given.value.due,
     recurrence: parsed.recurrence,
     description: options.description,
     deadline: parsed.deadline ?? options.deadline,

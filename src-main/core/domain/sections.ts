@@ -52,7 +52,7 @@ function assertFree(db: Db, projectId: string, name: string, exceptId?: string):
   if (other) fail(`this project already has a section ${quote(name)} (${other.id})`, 'use that section, or pick another name');
 }
 
-export const createSection = implement('sections.create', (cs, input: { project: string; name: string }, db) => {
+export const createSection = implement('sections.create', (cs, input, db) => {
   const project = resolveLiveProject(db, input.project);
   const name = cleanName(input.name, 'section');
   assertFree(db, project.id, name);
@@ -62,7 +62,7 @@ export const createSection = implement('sections.create', (cs, input: { project:
   return { value: getSection(db, String(row['id'])), summary: `Created section ${quote(name)} in ${project.name}` };
 });
 
-export const renameSection = implement('sections.rename', (cs, input: { section: string; name: string }, db) => {
+export const renameSection = implement('sections.rename', (cs, input, db) => {
   const section = getSection(db, input.section);
   const name = cleanName(input.name, 'section');
   if (name === section.name) fail(`section ${section.id} is already called ${quote(name)}`, 'nothing to change');
@@ -71,7 +71,7 @@ export const renameSection = implement('sections.rename', (cs, input: { section:
   return { value: getSection(db, section.id), summary: `Renamed section ${quote(section.name)} to ${quote(name)}` };
 });
 
-export const reorderSection = implement('sections.reorder', (cs, input: { section: string; before: string | null }, db) => {
+export const reorderSection = implement('sections.reorder', (cs, input, db) => {
   const section = getSection(db, input.section);
   const siblings = (cached(db, `SELECT * FROM sections WHERE project_id = ? AND archived_at IS NULL ORDER BY position, rowid`).all(section.projectId) as SectionRow[]).filter(
     (s) => s.id !== section.id,
@@ -102,7 +102,7 @@ export const reorderSection = implement('sections.reorder', (cs, input: { sectio
   }
 });
 
-export const archiveSection = implement('sections.archive', (cs, input: { section: string }, db) => {
+export const archiveSection = implement('sections.archive', (cs, input, db) => {
   const section = getSection(db, input.section);
   if (section.archivedAt) fail(`section ${section.id} is already archived`, 'nothing to change');
   const open = (cached(db, `SELECT count(*) AS n FROM tasks WHERE section_id = ? AND status = 'open'`).get(section.id) as { n: number }).n;

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { Priority, type Task } from '../../../src-shared/domain';
 import { failure } from '../../../src-shared/result';
-import { addTask, completeTask, getTask, moveTask } from '../domain/tasks';
+import { getTask } from '../domain/tasks';
+import { addTask, completeTask, moveTask } from '../domain/task-operations';
 import { resolveLiveProject } from '../domain/projects';
 import { quote } from '../domain/text';
 import { badDue, richInput, RICH_TOOL_FIELDS } from './tasks';

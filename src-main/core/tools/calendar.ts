@@ -8,7 +8,8 @@ import type { CalendarEvent } from '../../../src-shared/calendar';
 import { readSettings } from '../settings';
 import { findFreeSlots } from '../domain/free';
 import { localZone } from '../calendar/zones';
-import { bookEvent, cancelEvent, listEvents, moveEvent, parseInstant, parsePerson, shortTime } from '../domain/calendar';
+import { listEvents, parseInstant, parsePerson, shortTime } from '../domain/calendar';
+import { bookEvent, cancelEvent, moveEvent } from '../domain/events';
 import { quote } from '../domain/text';
 import { capped, defineTool, mutation, read, READ_CAP } from './tool';
 

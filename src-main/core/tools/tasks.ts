@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { DueDate, INBOX_ID, type Task } from '../../../src-shared/domain';
 import { failure, type Failure } from '../../../src-shared/result';
-import { addTask, completeTask, getTask, listTasks, localDate, moveTask, updateTask } from '../domain/tasks';
+import { getTask, listTasks, localDate } from '../domain/tasks';
+import { addTask, completeTask, moveTask, updateTask } from '../domain/task-operations';
 import { findTasks } from '../domain/filter';
 import { asWritten } from '../../../src-shared/written';
 import { createProject, listProjects } from '../domain/projects';

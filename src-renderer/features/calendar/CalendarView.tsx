@@ -16,6 +16,7 @@ import { EventDetails } from './EventDetails';
 import { formatDay, personOf, type CalEvent, type CalendarInfo } from './model';
 import { WeekGrid } from './WeekGrid';
 import '../../styles/calendar-ui.css';
+import { FieldError } from '../../ui/FieldError';
 
 const monthFmt = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' });
 const shortFmt = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
@@ -337,12 +338,7 @@ function RenameCalendar({ calendar, done }: { calendar: CalendarInfo; done: () =
       <button type="button" className="btn small ghost" onClick={done}>
         Cancel
       </button>
-      {problem && (
-        <span id={errorId} className="field-error" role="alert">
-          {problem.message}
-          {problem.hint ? ` — ${problem.hint}` : ''}
-        </span>
-      )}
+      <FieldError as="span" id={errorId} problem={problem} />
       </form>
     </li>
   );

@@ -8,6 +8,7 @@ import { useEffect, useId, useState } from 'react';
 import { useApp } from '../../store/react';
 import { ArgList } from '../../ui/common';
 import { editedArgs, fieldsFromArgs, type EventFields } from './approval';
+import { FieldError } from '../../ui/FieldError';
 
 export function EventApprovalForm({ approvalKey, tool, args, disabled }: { approvalKey: string; tool: string; args: unknown; disabled: boolean }) {
   const original = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
@@ -52,11 +53,7 @@ export function EventApprovalForm({ approvalKey, tool, args, disabled }: { appro
         )}
       </div>
       <ArgList args={rest} />
-      {invalid && (
-        <p id={errorId} className="field-error" role="alert">
-          {invalid}
-        </p>
-      )}
+      <FieldError id={errorId} problem={invalid} />
       {!invalid && edit?.args && <p className="muted event-form-note">Approve books it with your changes; Tidy is told what you changed.</p>}
     </div>
   );

@@ -10,6 +10,7 @@ import { outcome } from '../../store/request';
 import { useApp } from '../../store/react';
 import { localInputToIso, parseEventTime, toLocalInput } from './layout';
 import type { CalEvent } from './model';
+import { FieldError } from '../../ui/FieldError';
 
 export function EventTime({ event: e }: { event: CalEvent }) {
   const [editing, setEditing] = useState(false);
@@ -67,11 +68,7 @@ export function EventTime({ event: e }: { event: CalEvent }) {
           Cancel
         </button>
       </div>
-      {problem && (
-        <p id={errorId} className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldError id={errorId} problem={problem} />
     </form>
   );
 }

@@ -11,6 +11,7 @@ import { ApprovalCard } from '../chat';
 import { Markdown } from '../../ui/Markdown';
 import { useNames } from '../chat';
 import '../../styles/firstrun.css';
+import { FieldError } from '../../ui/FieldError';
 
 export function CaptureAnswer({ close, home }: { close: () => void; home: () => HTMLElement | null }) {
   const captured = useApp((s) => s.captureRun);
@@ -40,11 +41,7 @@ export function CaptureAnswer({ close, home }: { close: () => void; home: () => 
       {running && !text && <p role="status">{run && waitingApprovals(run).length > 0 ? 'Tidy waits for your answer.' : 'Tidy is working…'}</p>}
       {run?.approvals.map((a) => <ApprovalCard key={a.approvalId} runId={run.id} approval={a} live={running} names={names} home={home} />)}
       {text && <Markdown source={text} streaming={running} />}
-      {!running && run?.message && status !== 'done' && (
-        <p className="field-error" role="alert">
-          {run.message}
-        </p>
-      )}
+      {!running && status !== 'done' && <FieldError problem={run?.message} />}
       {entries.length > 0 && (
         <ul className="capture-changes" aria-label="Changes">
           {entries.map((a) => (

@@ -10,6 +10,7 @@ import { MOD } from '../../ui/shortcuts';
 import { useApp, useAppStore } from '../../store/react';
 import { CaptureAnswer } from './CaptureAnswer';
 import { QuickAddInput, QuickAddSummary, useQuickAdd, withProjectName } from '../tasks';
+import { FieldError } from '../../ui/FieldError';
 
 export function CaptureView({ close }: { close: () => void }) {
   const addTask = useApp((s) => s.addTask);
@@ -112,9 +113,7 @@ export function CaptureView({ close }: { close: () => void }) {
         onCreateProject={() => void submit('inbox', true)}
       />
       {problem ? (
-        <p id={hintId} className="field-error" role="alert">
-          {problem.message} — {problem.hint}
-        </p>
+        <FieldError id={hintId} problem={problem} />
       ) : (
         <p id={hintId} className="muted" role="status">
           {done ?? `Enter adds to the inbox · ${MOD}+Enter asks Tidy · Esc closes`}

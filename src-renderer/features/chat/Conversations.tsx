@@ -6,6 +6,7 @@ import { useApp, useAppStore } from '../../store/react';
 import { request } from '../../store/request';
 import { Dialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/Icon';
+import { FieldError } from '../../ui/FieldError';
 
 /** The conversations, the most recently active first; "New conversation" starts an empty one. */
 export function ConversationList() {
@@ -28,7 +29,7 @@ export function ConversationList() {
         </button>
       </div>
       <ul className="conversation-list">
-        {conversations.problem && <li className="field-error">{conversations.problem.message}</li>}
+        <FieldError as="li" problem={conversations.problem?.message} role={null} />
         {conversations.value?.length === 0 && <li className="muted" style={{ padding: 8 }}>{archived ? 'No archived conversations.' : 'No conversations yet.'}</li>}
         {(conversations.value ?? []).map((c) => (
           <li key={c.id}>

@@ -14,6 +14,7 @@ import { ArgList } from '../../ui/common';
 import { Markdown } from '../../ui/Markdown';
 import { useNames } from './names';
 import '../../styles/chat-undo.css';
+import { FieldError } from '../../ui/FieldError';
 
 const STATUS_TONE: Record<RunState['status'], string> = { running: 'accent', done: 'ok', error: 'error', cancelled: '', limit: 'warn' };
 const STATUS_LABEL: Record<RunState['status'], string> = { running: 'Running', done: 'Done', error: 'Failed', cancelled: 'Stopped', limit: 'Limit reached' };
@@ -105,7 +106,7 @@ export function TracePanel({ overlay = false }: { overlay?: boolean }) {
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
         }}
       >
-        {problem && <p className="field-error">{problem.message}</p>}
+        <FieldError problem={problem?.message} role={null} />
         {!run ? (
           <p className="empty">Nothing to show yet. When Tidy works on a request, each step appears here as it happens.</p>
         ) : run.steps === null ? (

@@ -7,6 +7,7 @@ import { useId } from 'react';
 import type { ShownPlan } from '../../../src-shared/plan';
 import type { PlanRow } from './model';
 import { PlanTimeline } from './PlanTimeline';
+import { FieldError } from '../../ui/FieldError';
 
 export function PlanCard({ plan, rows, onRows, disabled, problem }: { plan: ShownPlan; rows: PlanRow[]; onRows: (rows: PlanRow[]) => void; disabled: boolean; problem: string | null }) {
   const headId = useId();
@@ -62,11 +63,7 @@ export function PlanCard({ plan, rows, onRows, disabled, problem }: { plan: Show
           </ul>
         </section>
       )}
-      {problem && (
-        <p id={errorId} className="field-error" role="alert">
-          {problem}
-        </p>
-      )}
+      <FieldError id={errorId} problem={problem} />
     </div>
   );
 }

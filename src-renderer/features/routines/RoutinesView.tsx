@@ -7,11 +7,12 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { PendingApproval } from '../../../src-shared/approvals';
 import type { RoutineInfo, RoutineRun } from '../../../src-shared/routines';
-import type { Problem } from '../../lib/problem';
+import { problemLine, type Problem } from '../../lib/problem';
 import { changesInWords } from '../../lib/words';
 import { dateTimeText, readableDates } from '../../lib/when';
 import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
+import { FieldError } from '../../ui/FieldError';
 import { canRedo, canUndo } from '../actions/slice';
 import type { RoutinePatch } from './slice';
 import { Undoable } from '../actions';
@@ -52,7 +53,7 @@ export function RoutinesView() {
       </ViewHead>
       <div className="view-body routines">
         {routines.problem && <ProblemAlert problem={routines.problem} />}
-        <NewRoutineForm />
+        <RoutineForm />
         {(approvals.value ?? []).length > 0 && (
           <section aria-labelledby="routine-approvals-h">
             <h2 id="routine-approvals-h">Waiting for your answer</h2>
@@ -92,69 +93,9 @@ export function RoutinesView() {
   );
 }
 
-function NewRoutineForm() {
-  const add = useApp((s) => s.addRoutine);
-  const [name, setName] = useState('');
-  const [schedule, setSchedule] = useState('');
-  const [text, setText] = useState('');
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [busy, setBusy] = useState(false);
-  const errorId = useId();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    const p = await add({ name, schedule, request: text });
-    setBusy(false);
-    setProblem(p);
-    if (!p) {
-      setName('');
-      setSchedule('');
-      setText('');
-    }
-  };
-  const invalid = problem ? true : undefined;
-  return (
-    <form className="routine-form" aria-label="New routine" onSubmit={(e) => void submit(e)}>
-      <label>
-        <span>Name</span>
-        <input className="input" value={name} maxLength={200} required placeholder="Morning plan" onChange={(e) => setName(e.target.value)} />
-      </label>
-      <label>
-        <span>Schedule</span>
-        <input
-          className="input"
-          value={schedule}
-          maxLength={100}
-          required
-          placeholder="every weekday at 8am"
-          aria-invalid={invalid}
-          aria-describedby={problem ? errorId : undefined}
-          onChange={(e) => setSchedule(e.target.value)}
-        />
-      </label>
-      <label className="wide">
-        <span>Request</span>
-        <textarea className="input" value={text} maxLength={2000} required rows={2} placeholder="plan my day" onChange={(e) => setText(e.target.value)} />
-      </label>
-      <div className="row">
-        <button type="submit" className="btn primary small" disabled={busy}>
-          Add routine
-        </button>
-      </div>
-      {problem && (
-        <p id={errorId} className="field-error wide" role="alert">
-          {problem.message}
-          {problem.hint ? ` — ${problem.hint}` : ''}
-        </p>
-      )}
-    </form>
-  );
-}
-
 function RoutineRow({ routine: r }: { routine: RoutineInfo }) {
   const [editing, setEditing] = useState(false);
-  if (editing) return <RoutineEditForm routine={r} close={() => setEditing(false)} />;
+  if (editing) return <RoutineForm routine={r} close={() => setEditing(false)} />;
   return <RoutineShown routine={r} edit={() => setEditing(true)} />;
 }
 
@@ -209,29 +150,33 @@ const PREVIEW_WAIT_MS = 250;
 const limitOf = (v: string): number | null => (v.trim() === '' ? null : /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN);
 
 /**
- * Editing a routine in place: name, request, schedule (its words and next three runs as you type, or the
- * parser's one-line error), where it writes, missed runs, allowed tools and its limits. Saving changes only
- * what was changed, as one logged change whose notice offers Undo.
+ * The routine form, for a new routine (no `routine`: name, schedule and request; emptied once added) or
+ * in place for one (`routine`, closed by `close`): name, request, schedule (its words and next three runs
+ * as you type, or the parser's one-line error), where it writes, missed runs, allowed tools and its
+ * limits. Saving an edit changes only what was changed, as one logged change whose notice offers Undo.
  */
-function RoutineEditForm({ routine: r, close }: { routine: RoutineInfo; close: () => void }) {
+function RoutineForm({ routine: r, close }: { routine?: RoutineInfo; close?: () => void }) {
+  const add = useApp((s) => s.addRoutine);
   const edit = useApp((s) => s.editRoutine);
   const preview = useApp((s) => s.previewSchedule);
-  const [name, setName] = useState(r.name);
-  const [request, setRequest] = useState(r.request);
-  const [schedule, setSchedule] = useState(r.schedule);
-  const [conversation, setConversation] = useState(r.conversation);
-  const [catchUp, setCatchUp] = useState(r.catchUp);
-  const [tools, setTools] = useState((r.tools ?? []).join(', '));
-  const [maxActions, setMaxActions] = useState(r.maxActions === null ? '' : String(r.maxActions));
-  const [timeLimit, setTimeLimit] = useState(r.timeLimitSec === null ? '' : String(r.timeLimitSec));
+  const [name, setName] = useState(r?.name ?? '');
+  const [request, setRequest] = useState(r?.request ?? '');
+  const [schedule, setSchedule] = useState(r?.schedule ?? '');
+  const [conversation, setConversation] = useState(r?.conversation ?? 'routine');
+  const [catchUp, setCatchUp] = useState(r?.catchUp ?? 'once');
+  const [tools, setTools] = useState((r?.tools ?? []).join(', '));
+  const [maxActions, setMaxActions] = useState(r?.maxActions == null ? '' : String(r.maxActions));
+  const [timeLimit, setTimeLimit] = useState(r?.timeLimitSec == null ? '' : String(r.timeLimitSec));
   const [reading, setReading] = useState<{ words: string; nextRuns: string[] } | Problem | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
   const previewId = useId();
   const errorId = useId();
+  const editing = r !== undefined;
 
-  // The schedule read as you type, once the typing pauses.
+  // While editing, the schedule read as you type, once the typing pauses.
   useEffect(() => {
+    if (!editing) return;
     let live = true;
     const timer = setTimeout(() => {
       if (!schedule.trim()) return setReading(null);
@@ -241,118 +186,142 @@ function RoutineEditForm({ routine: r, close }: { routine: RoutineInfo; close: (
       live = false;
       clearTimeout(timer);
     };
-  }, [schedule, preview]);
+  }, [editing, schedule, preview]);
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
+  /** What the edit changes, or a problem with a limit. */
+  const patchOf = (was: RoutineInfo): RoutinePatch | Problem => {
     const patch: RoutinePatch = {};
-    if (name.trim() !== r.name) patch.name = name.trim();
-    if (request.trim() !== r.request) patch.request = request.trim();
-    if (schedule.trim() !== r.schedule) patch.schedule = schedule.trim();
-    if (conversation !== r.conversation) patch.conversation = conversation;
-    if (catchUp !== r.catchUp) patch.catchUp = catchUp;
+    if (name.trim() !== was.name) patch.name = name.trim();
+    if (request.trim() !== was.request) patch.request = request.trim();
+    if (schedule.trim() !== was.schedule) patch.schedule = schedule.trim();
+    if (conversation !== was.conversation) patch.conversation = conversation;
+    if (catchUp !== was.catchUp) patch.catchUp = catchUp;
     const listed = tools
       .split(/[\s,]+/)
       .map((t) => t.trim())
       .filter(Boolean);
     const toolsNow = listed.length ? listed : null;
-    if (JSON.stringify(toolsNow) !== JSON.stringify(r.tools)) patch.tools = toolsNow;
+    if (JSON.stringify(toolsNow) !== JSON.stringify(was.tools)) patch.tools = toolsNow;
     const limits = { maxActions: limitOf(maxActions), timeLimitSec: limitOf(timeLimit) };
     if (Number.isNaN(limits.maxActions) || Number.isNaN(limits.timeLimitSec))
-      return setProblem({ code: 'client', message: 'a limit must be a whole number', hint: 'or leave it empty for the settings’ value' });
-    if (limits.maxActions !== r.maxActions) patch.maxActions = limits.maxActions;
-    if (limits.timeLimitSec !== r.timeLimitSec) patch.timeLimitSec = limits.timeLimitSec;
-    if (Object.keys(patch).length === 0) return close();
+      return { code: 'client', message: 'a limit must be a whole number', hint: 'or leave it empty for the settings’ value' };
+    if (limits.maxActions !== was.maxActions) patch.maxActions = limits.maxActions;
+    if (limits.timeLimitSec !== was.timeLimitSec) patch.timeLimitSec = limits.timeLimitSec;
+    return patch;
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    let save: () => Promise<Problem | null>;
+    if (r) {
+      const patch = patchOf(r);
+      if ('message' in patch) return setProblem(patch);
+      if (Object.keys(patch).length === 0) return close?.();
+      save = () => edit(r.id, patch);
+    } else save = () => add({ name, schedule, request });
     setBusy(true);
-    const p = await edit(r.id, patch);
+    const p = await save();
     setBusy(false);
     setProblem(p);
-    if (!p) close();
+    if (p) return;
+    if (r) return close?.();
+    setName('');
+    setSchedule('');
+    setRequest('');
   };
   const scheduleProblem = reading && 'message' in reading ? reading : null;
-  return (
-    <li className="routine editing" aria-label={r.name}>
-      <form
-        className="routine-form"
-        aria-label={`Edit routine ${r.name}`}
-        onSubmit={(e) => void submit(e)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            close();
-          }
-        }}
-      >
-        <label>
-          <span>Name</span>
-          <input className="input" value={name} maxLength={200} required onChange={(e) => setName(e.target.value)} />
-        </label>
-        <label>
-          <span>Schedule</span>
-          <input
-            className="input"
-            value={schedule}
-            maxLength={100}
-            required
-            aria-invalid={scheduleProblem ? true : undefined}
-            aria-describedby={previewId}
-            onChange={(e) => setSchedule(e.target.value)}
-          />
-        </label>
+  const form = (
+    <form
+      className="routine-form"
+      aria-label={r ? `Edit routine ${r.name}` : 'New routine'}
+      onSubmit={(e) => void submit(e)}
+      onKeyDown={(e) => {
+        if (r && e.key === 'Escape') {
+          e.stopPropagation();
+          close?.();
+        }
+      }}
+    >
+      <label>
+        <span>Name</span>
+        <input className="input" value={name} maxLength={200} required placeholder={r ? undefined : 'Morning plan'} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        <span>Schedule</span>
+        <input
+          className="input"
+          value={schedule}
+          maxLength={100}
+          required
+          placeholder={r ? undefined : 'every weekday at 8am'}
+          aria-invalid={(r ? scheduleProblem : problem) ? true : undefined}
+          aria-describedby={r ? previewId : problem ? errorId : undefined}
+          onChange={(e) => setSchedule(e.target.value)}
+        />
+      </label>
+      {r && (
         <p id={previewId} className={`wide ${scheduleProblem ? 'field-error' : 'muted'}`} role={scheduleProblem ? 'alert' : 'status'}>
           {scheduleProblem
-            ? `${scheduleProblem.message}${scheduleProblem.hint ? ` — ${scheduleProblem.hint}` : ''}`
+            ? problemLine(scheduleProblem)
             : reading && 'words' in reading
               ? `${reading.words}. Next: ${reading.nextRuns.map((t) => dateTimeText(t)).join('; ')}`
               : ''}
         </p>
-        <label className="wide">
-          <span>Request</span>
-          <textarea className="input" value={request} maxLength={2000} required rows={2} onChange={(e) => setRequest(e.target.value)} />
-        </label>
-        <label>
-          <span>Writes to</span>
-          <select className="input" value={conversation} onChange={(e) => setConversation(e.target.value as RoutineInfo['conversation'])}>
-            <option value="routine">One conversation</option>
-            <option value="new">A new conversation each run</option>
-          </select>
-        </label>
-        <label>
-          <span>Missed runs</span>
-          <select className="input" value={catchUp} onChange={(e) => setCatchUp(e.target.value as RoutineInfo['catchUp'])}>
-            <option value="once">Catch up once</option>
-            <option value="skip">Skip them</option>
-          </select>
-        </label>
-        <label className="wide">
-          <span>Allowed tools</span>
-          <input className="input" value={tools} maxLength={4000} placeholder="Empty: every tool that is logged and undoable" onChange={(e) => setTools(e.target.value)} />
-        </label>
-        <label>
-          <span>Max actions</span>
-          <input className="input" inputMode="numeric" value={maxActions} placeholder="As in Settings" onChange={(e) => setMaxActions(e.target.value)} />
-        </label>
-        <label>
-          <span>Time limit (seconds)</span>
-          <input className="input" inputMode="numeric" value={timeLimit} placeholder="As in Settings" onChange={(e) => setTimeLimit(e.target.value)} />
-        </label>
-        <div className="row wide">
-          <button type="submit" className="btn primary small" disabled={busy}>
-            Save
-          </button>
+      )}
+      <label className="wide">
+        <span>Request</span>
+        <textarea className="input" value={request} maxLength={2000} required rows={2} placeholder={r ? undefined : 'plan my day'} onChange={(e) => setRequest(e.target.value)} />
+      </label>
+      {r && (
+        <>
+          <label>
+            <span>Writes to</span>
+            <select className="input" value={conversation} onChange={(e) => setConversation(e.target.value as RoutineInfo['conversation'])}>
+              <option value="routine">One conversation</option>
+              <option value="new">A new conversation each run</option>
+            </select>
+          </label>
+          <label>
+            <span>Missed runs</span>
+            <select className="input" value={catchUp} onChange={(e) => setCatchUp(e.target.value as RoutineInfo['catchUp'])}>
+              <option value="once">Catch up once</option>
+              <option value="skip">Skip them</option>
+            </select>
+          </label>
+          <label className="wide">
+            <span>Allowed tools</span>
+            <input className="input" value={tools} maxLength={4000} placeholder="Empty: every tool that is logged and undoable" onChange={(e) => setTools(e.target.value)} />
+          </label>
+          <label>
+            <span>Max actions</span>
+            <input className="input" inputMode="numeric" value={maxActions} placeholder="As in Settings" onChange={(e) => setMaxActions(e.target.value)} />
+          </label>
+          <label>
+            <span>Time limit (seconds)</span>
+            <input className="input" inputMode="numeric" value={timeLimit} placeholder="As in Settings" onChange={(e) => setTimeLimit(e.target.value)} />
+          </label>
+        </>
+      )}
+      <div className={r ? 'row wide' : 'row'}>
+        <button type="submit" className="btn primary small" disabled={busy}>
+          {r ? 'Save' : 'Add routine'}
+        </button>
+        {r && (
           <button type="button" className="btn small" onClick={close}>
             Cancel
           </button>
-        </div>
-        {problem && (
-          <p id={errorId} className="field-error wide" role="alert">
-            {problem.message}
-            {problem.hint ? ` — ${problem.hint}` : ''}
-          </p>
         )}
-      </form>
+      </div>
+      <FieldError id={errorId} className="wide" problem={problem} />
+    </form>
+  );
+  return r ? (
+    <li className="routine editing" aria-label={r.name}>
+      {form}
     </li>
+  ) : (
+    form
   );
 }
 

@@ -2,6 +2,7 @@
 import { useEffect } from 'react';
 import { toolLabel } from '../../lib/format';
 import { useApp } from '../../store/react';
+import { FieldError } from '../../ui/FieldError';
 
 export function ApprovalsSection() {
   const approvals = useApp((s) => s.settings.value?.approvals);
@@ -23,7 +24,7 @@ export function ApprovalsSection() {
     <section aria-labelledby="set-approvals">
       <h2 id="set-approvals">Approvals</h2>
       <p className="muted">Which changes wait for your OK. Read-only tools never ask. "Always allow" on an approval card sets a tool to run without asking.</p>
-      {agentTools.problem && <p className="field-error">Could not list the tools: {agentTools.problem.message}</p>}
+      <FieldError problem={agentTools.problem && `Could not list the tools: ${agentTools.problem.message}`} role={null} />
       <table className="approvals-table">
         <thead>
           <tr>
@@ -46,7 +47,7 @@ export function ApprovalsSection() {
                   <option value="auto">Run without asking</option>
                 </select>
                 )}
-                {errors[`approvals.${tool}`] && <span className="field-error"> {errors[`approvals.${tool}`]}</span>}
+                <FieldError as="span" problem={errors[`approvals.${tool}`] && ` ${errors[`approvals.${tool}`]}`} role={null} />
               </td>
             </tr>
           ))}

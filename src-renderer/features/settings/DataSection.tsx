@@ -2,13 +2,13 @@
  * Settings → Your data: export, backups, restore (a backup or JSON export replaces the database), import from Todoist (pick a CSV export or backup ZIP, see what it would create,
  * then import: one undoable entry in Actions), and backups (when the last one was made, "Back up now").
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type { Problem } from '../../lib/problem';
 import { downloadText } from '../../lib/download';
 import { dateTimeText } from '../../lib/when';
 import { useApp } from '../../store/react';
 import { ProblemAlert } from '../../ui/common';
-import { type Restored, type TodoistImported, type TodoistPreview, type TodoistUpload } from './transfer-slice';
+import { type Outcome, type Restored, type TodoistImported, type TodoistPreview, type TodoistUpload } from './transfer-slice';
 import '../../styles/data-md.css';
 
 const when = dateTimeText;
@@ -99,6 +99,46 @@ type RestoreStep =
   | { kind: 'done'; name: string; result: Restored }
   | { kind: 'problem'; problem: Problem };
 
+/** The steps every file picker has: the file on its way (or the part's next request), and a refusal. */
+type PickStep = { kind: 'busy'; what: string } | { kind: 'problem'; problem: Problem };
+
+/** Sends a picked file to the host, saying so meanwhile; its upload id, or null (the step then holds the refusal). */
+async function sendPicked(file: File, uploadFile: (file: File) => Promise<Outcome<string>>, setStep: (step: PickStep) => void): Promise<string | null> {
+  setStep({ kind: 'busy', what: `Reading ${file.name}…` });
+  const sent = await uploadFile(file);
+  if (!sent.ok) setStep({ kind: 'problem', problem: sent.problem });
+  return sent.ok ? sent.value : null;
+}
+
+/** A file field of a part: its label, what is under way (a status) and the refusal, under it. `input` lets the part empty it. */
+function FilePicker({ label, accept, step, onFile, input }: { label: string; accept: string; step: RestoreStep | ImportStep; onFile(file: File): void; input: RefObject<HTMLInputElement | null> }) {
+  const id = useId();
+  return (
+    <>
+      <div className="data-md-row">
+        <label htmlFor={id}>{label}</label>
+        <input
+          id={id}
+          ref={input}
+          type="file"
+          accept={accept}
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            if (file) onFile(file);
+          }}
+          disabled={step.kind === 'busy'}
+        />
+      </div>
+      {step.kind === 'busy' && (
+        <p role="status" className="muted">
+          {step.what}
+        </p>
+      )}
+      {step.kind === 'problem' && <ProblemAlert problem={step.problem} />}
+    </>
+  );
+}
+
 /**
  * Restore: a backup (.db) or a JSON export replaces the database, after a confirmation. The host checks the
  * file first (a bad one changes nothing) and keeps the current database aside; every view then reloads.
@@ -108,17 +148,14 @@ function RestorePart() {
   const restoreData = useApp((s) => s.restoreData);
   const [step, setStep] = useState<RestoreStep>({ kind: 'none' });
   const input = useRef<HTMLInputElement>(null);
-  const id = useId();
   const reset = () => {
     if (input.current) input.current.value = '';
   };
 
-  const pick = async (file: File | undefined) => {
-    if (!file) return;
-    setStep({ kind: 'busy', what: `Reading ${file.name}…` });
-    const sent = await uploadFile(file);
-    if (!sent.ok) return (setStep({ kind: 'problem', problem: sent.problem }), reset());
-    setStep({ kind: 'confirm', upload: sent.value, name: file.name });
+  const pick = async (file: File) => {
+    const upload = await sendPicked(file, uploadFile, setStep);
+    if (upload === null) return reset();
+    setStep({ kind: 'confirm', upload, name: file.name });
   };
 
   const run = async (upload: string, name: string) => {
@@ -136,16 +173,7 @@ function RestorePart() {
         folder. MCP servers in the restored file stay off until you switch them on. Other Tidy programs using this database (<code>tidy serve</code>,{' '}
         <code>tidy mcp</code>) must be closed first.
       </p>
-      <div className="data-md-row">
-        <label htmlFor={id}>Backup or JSON export to restore</label>
-        <input id={id} ref={input} type="file" accept=".db,.json,application/json,application/vnd.sqlite3" onChange={(e) => void pick(e.currentTarget.files?.[0])} disabled={step.kind === 'busy'} />
-      </div>
-      {step.kind === 'busy' && (
-        <p role="status" className="muted">
-          {step.what}
-        </p>
-      )}
-      {step.kind === 'problem' && <ProblemAlert problem={step.problem} />}
+      <FilePicker label="Backup or JSON export to restore" accept=".db,.json,application/json,application/vnd.sqlite3" step={step} onFile={(f) => void pick(f)} input={input} />
       {step.kind === 'confirm' && (
         <div className="data-md-preview" role="region" aria-label="Restore">
           <p>
@@ -173,23 +201,20 @@ function RestorePart() {
   );
 }
 
-type Step = { kind: 'none' } | { kind: 'busy'; what: string } | { kind: 'preview'; upload: TodoistUpload; preview: TodoistPreview } | { kind: 'done'; result: TodoistImported } | { kind: 'problem'; problem: Problem };
+type ImportStep = { kind: 'none' } | { kind: 'busy'; what: string } | { kind: 'preview'; upload: TodoistUpload; preview: TodoistPreview } | { kind: 'done'; result: TodoistImported } | { kind: 'problem'; problem: Problem };
 
 function ImportPart() {
   const uploadFile = useApp((s) => s.uploadFile);
   const previewTodoist = useApp((s) => s.previewTodoist);
   const importTodoist = useApp((s) => s.importTodoist);
   const undoRequest = useApp((s) => s.undoRequest);
-  const [step, setStep] = useState<Step>({ kind: 'none' });
+  const [step, setStep] = useState<ImportStep>({ kind: 'none' });
   const input = useRef<HTMLInputElement>(null);
-  const id = useId();
 
-  const pick = async (file: File | undefined) => {
-    if (!file) return;
-    setStep({ kind: 'busy', what: `Reading ${file.name}…` });
-    const sent = await uploadFile(file);
-    if (!sent.ok) return setStep({ kind: 'problem', problem: sent.problem });
-    const upload = { upload: sent.value };
+  const pick = async (file: File) => {
+    const sent = await sendPicked(file, uploadFile, setStep);
+    if (sent === null) return;
+    const upload = { upload: sent };
     const r = await previewTodoist(upload);
     setStep(r.ok ? { kind: 'preview', upload, preview: r.value } : { kind: 'problem', problem: r.problem });
   };
@@ -207,16 +232,7 @@ function ImportPart() {
       <p className="muted">
         A project exported as CSV (Todoist: project menu → Export as a template) becomes a project of that name; a backup ZIP (Todoist: Settings → Backups) becomes one project per file. You see what would be created before anything is.
       </p>
-      <div className="data-md-row">
-        <label htmlFor={id}>Todoist CSV or backup ZIP</label>
-        <input id={id} ref={input} type="file" accept=".csv,.zip,text/csv,application/zip" onChange={(e) => void pick(e.currentTarget.files?.[0])} disabled={step.kind === 'busy'} />
-      </div>
-      {step.kind === 'busy' && (
-        <p role="status" className="muted">
-          {step.what}
-        </p>
-      )}
-      {step.kind === 'problem' && <ProblemAlert problem={step.problem} />}
+      <FilePicker label="Todoist CSV or backup ZIP" accept=".csv,.zip,text/csv,application/zip" step={step} onFile={(f) => void pick(f)} input={input} />
       {step.kind === 'preview' && (
         <div className="data-md-preview" role="region" aria-label="Import preview">
           <p>

@@ -10,6 +10,7 @@ import { outcome } from '../../store/request';
 import { useApp } from '../../store/react';
 import { Setting, useField } from './fields';
 import '../../styles/mcp.css';
+import { FieldError } from '../../ui/FieldError';
 
 type ToolList = { loading: true } | { tools: McpToolInfo[] } | { problem: string };
 
@@ -149,9 +150,7 @@ function ServerList({ servers }: { servers: McpServers }) {
               </button>
             </div>
             {!c.enabled && (c.failures ?? 0) >= MAX_START_FAILURES && (
-              <p className="field-error" role="note">
-                Switched off: it failed to start {c.failures} times in a row. Fix its command or URL, then switch it on.
-              </p>
+              <FieldError role="note" problem={`Switched off: it failed to start ${c.failures} times in a row. Fix its command or URL, then switch it on.`} />
             )}
             {!c.enabled && c.unconfirmed === 'restored' && (
               <p className="muted" role="note">
@@ -168,11 +167,7 @@ function ServerList({ servers }: { servers: McpServers }) {
               </ul>
             )}
             {list && 'loading' in list && <p className="muted">Starting {name}…</p>}
-            {list && 'problem' in list && (
-              <p className="field-error" role="alert">
-                {list.problem}
-              </p>
-            )}
+            {list && 'problem' in list && <FieldError problem={list.problem} />}
             {list && 'tools' in list && (
               <table className="approvals-table mcp-tools" aria-label={`Tools of ${name}`}>
                 <thead>

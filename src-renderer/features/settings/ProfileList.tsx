@@ -4,6 +4,7 @@ import { PRESET_IDS, PRESETS, type PresetId, type ProviderProfile } from '../../
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
 import '../../styles/firstrun.css';
+import { FieldError } from '../../ui/FieldError';
 
 /** A preset profile as Tidy made it: its own id, the preset's URL and model. */
 const untouchedPreset = (p: ProviderProfile): boolean => p.id === p.preset && p.baseUrl === PRESETS[p.preset].baseUrl && p.model === PRESETS[p.preset].model;
@@ -56,11 +57,7 @@ export function ProfileList() {
           {more ? 'Fewer providers' : `More providers (${unused.length})`}
         </button>
       )}
-      {problem && (
-        <p className="field-error" role="alert">
-          {problem.message} — {problem.hint}
-        </p>
-      )}
+      <FieldError problem={problem} />
       <AddProfile />
     </div>
   );
@@ -129,11 +126,7 @@ function AddProfile() {
         </div>
       </div>
       <p className="help">{p.help}</p>
-      {problem && (
-        <p className="field-error" id={ids.error} role="alert">
-          {problem.message} — {problem.hint}
-        </p>
-      )}
+      <FieldError id={ids.error} problem={problem} />
       <div className="row">
         <button type="submit" className="btn primary" disabled={busy || !id.trim()}>
           Add and use

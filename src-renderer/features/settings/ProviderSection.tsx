@@ -5,6 +5,7 @@ import { useApp } from '../../store/react';
 import { Loading, ProblemAlert } from '../../ui/common';
 import { Setting, useField } from './fields';
 import { ProfileList } from './ProfileList';
+import { FieldError } from '../../ui/FieldError';
 
 export function ProviderSection() {
   const providers = useApp((s) => s.providers);
@@ -146,11 +147,7 @@ export function ProviderSection() {
                   : 'No key set. This provider does not need one.'}
           {status?.problem ? ` ${status.problem.error} — ${status.problem.hint}` : ''}
         </p>
-        {keyProblem && (
-          <p className="field-error" role="alert">
-            The key was not saved: {keyProblem.message} — {keyProblem.hint}.
-          </p>
-        )}
+        <FieldError problem={keyProblem && `The key was not saved: ${keyProblem.message} — ${keyProblem.hint}.`} />
       </form>
       <ProfileList />
     </section>

@@ -2,6 +2,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { rangeOf, type RangeKey } from './slice';
 import { useApp } from '../../store/react';
+import { FieldError } from '../../ui/FieldError';
 
 /** One labelled setting row: the control, its help, its inline error, a quiet "Saved". */
 export function Setting({ id, label, help, error, errorId, saved, children }: { id: string; label: string; help?: ReactNode; error?: string | undefined; errorId: string; saved?: boolean; children: ReactNode }) {
@@ -17,11 +18,7 @@ export function Setting({ id, label, help, error, errorId, saved, children }: { 
         )}
       </div>
       {help && <p className="help">{help}</p>}
-      {error && (
-        <p className="field-error" id={errorId} role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} problem={error} />
     </div>
   );
 }

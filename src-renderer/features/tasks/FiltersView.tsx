@@ -3,6 +3,7 @@ import { useApp } from '../../store/react';
 import { Loading, ViewHead } from '../../ui/common';
 import { Icon } from '../../ui/Icon';
 import { TaskList } from './TaskList';
+import { FieldError } from '../../ui/FieldError';
 
 const EXAMPLES = ['today | overdue', '@errands & !p4', '#Work & due before: friday', 'no date & !subtask', 'search: invoice'];
 
@@ -54,9 +55,7 @@ export function FiltersView() {
             </button>
           </div>
           {filter.problem ? (
-            <p id={`${id}-problem`} className="field-error" role="alert">
-              {filter.problem.message}
-            </p>
+            <FieldError id={`${id}-problem`} problem={filter.problem.message} />
           ) : (
             <p id={`${id}-help`} className="muted filter-help">
               Try{' '}
@@ -98,11 +97,7 @@ export function FiltersView() {
             <button type="submit" className="btn" disabled={busy || !name.trim()}>
               Save filter
             </button>
-            {saveProblem && (
-              <p className="field-error" role="alert">
-                {saveProblem}
-              </p>
-            )}
+            <FieldError problem={saveProblem} />
           </form>
         )}
         {page === null ? (

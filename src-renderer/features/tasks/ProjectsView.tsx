@@ -7,6 +7,7 @@ import { actionOf, TASK_EDITOR_KEYS } from '../../ui/keymaps';
 import { TaskList } from './TaskList';
 import { TaskAddForm } from './QuickAdd';
 import { MasterDetail } from '../../ui/MasterDetail';
+import { FieldError } from '../../ui/FieldError';
 
 /** Projects on the left (with open-task counts), the chosen project's tasks on the right, grouped by section. */
 export function ProjectsView() {
@@ -147,11 +148,7 @@ function SectionBlock(p: { section: Section; tasks: Task[]; onReorder: (task: Ta
           <button type="button" className="btn small" onClick={() => setRenaming(false)}>
             Cancel
           </button>
-          {problem && (
-            <p className="field-error" role="alert">
-              {problem.message} — {problem.hint}
-            </p>
-          )}
+          <FieldError problem={problem} />
         </form>
       ) : (
         <div className="section-head">

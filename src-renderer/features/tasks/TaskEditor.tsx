@@ -14,6 +14,7 @@ import type { Problem } from '../../lib/problem';
 import { firstOccurrence, parseDue, readRepeat, recurrenceWords, type RepeatReading } from '../../../src-shared/quickadd';
 import { actionOf, TASK_EDITOR_KEYS } from '../../ui/keymaps';
 import { useApp } from '../../store/react';
+import { FieldError } from '../../ui/FieldError';
 
 /** The four priorities as people say them: p1 is the most urgent, p4 (normal) shows no flag. */
 export const PRIORITIES = [
@@ -253,11 +254,7 @@ export function TaskEditor({ task, field, now, onClose }: { task: Task; field: E
           Archive task
         </button>
       </div>
-      {problem && (
-        <p id={`${id}-problem`} className="field-error" role="alert">
-          {problem.message} — {problem.hint}
-        </p>
-      )}
+      <FieldError id={`${id}-problem`} problem={problem} />
       <Comments task={task} />
     </form>
   );
@@ -324,7 +321,7 @@ function Comments({ task }: { task: Task }) {
       <h3 id={`${id}-head`}>
         Comments <span className="count">{list.length}</span>
       </h3>
-      {comments?.problem && <p className="field-error">{comments.problem.message}</p>}
+      <FieldError problem={comments?.problem?.message} role={null} />
       {list.length > 0 && (
         <ol className="comment-list" aria-label={`Comments on ${task.content}`}>
           {list.map((c) => (
@@ -352,11 +349,7 @@ function Comments({ task }: { task: Task }) {
           Add comment
         </button>
       </div>
-      {problem && (
-        <p id={`${id}-problem`} className="field-error" role="alert">
-          {problem.message} — {problem.hint}
-        </p>
-      )}
+      <FieldError id={`${id}-problem`} problem={problem} />
     </section>
   );
 }

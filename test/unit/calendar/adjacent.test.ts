@@ -3,7 +3,8 @@
 // day, recurring series included; renames are logged, undoable and refused in words.
 import { describe, expect, it } from 'vitest';
 import { importCalendar, listCalendars, undoAction, type Db } from '../../../src-main/core';
-import { adjacentEvent, removeCalendar, renameCalendar } from '../../../src-main/core/domain/calendar';
+import { adjacentEvent } from '../../../src-main/core/domain/calendar';
+import { removeCalendar, renameCalendar } from '../../../src-main/core/domain/calendars';
 import { tempDb, userCtx } from '../../support/db';
 
 function ics(name: string, events: string[][]): string {

@@ -6,7 +6,7 @@ import ICAL from 'ical.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreeSlots, ICS_LIMITS, importCalendar, listEvents, undoAction, type Db } from '../../../src-main/core';
-import { bookEvent, cancelEvent, moveEvent } from '../../../src-main/core/domain/calendar';
+import { bookEvent, cancelEvent, moveEvent } from '../../../src-main/core/domain/events';
 import { ianaZone, isoInZone, wallToUtc, type Wall } from '../../../src-main/core/calendar/zones';
 import { icalWallIterator, wallIterator } from '../../../src-main/core/calendar/expand';
 import { WEEKDAYS, type Weekday } from '../../../src-shared/calendar';

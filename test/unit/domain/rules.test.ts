@@ -122,7 +122,7 @@ describe('tasks', () => {
   it('updates, completes and reopens, refusing no-op changes', () => {
     const { db } = tempDb();
     const t = okValue(addTask(db, userCtx(db), { content: 'x' }));
-    const u = okValue(updateTask(db, userCtx(db), { task: t.id, content: 'y', priority: '3', due: '2026-12-24' }));
+    const u = okValue(updateTask(db, userCtx(db), { task: t.id, content: 'y', priority: 3, due: '2026-12-24' }));
     expect([u.content, u.priority, u.due]).toEqual(['y', 3, '2026-12-24']);
     expect(updateTask(db, userCtx(db), { task: t.id, content: 'y' })).toMatchObject({ ok: false, error: 'task t1 already looks like that' });
     expect(okValue(completeTask(db, userCtx(db), { task: t.id })).status).toBe('done');

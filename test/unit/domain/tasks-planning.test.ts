@@ -1,5 +1,8 @@
 // Planning operations on tasks: priorities, due dates and times, recurrence, manual order, snooze, views.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import type { z } from 'zod';
+import type { SpecOf } from '../../../src-shared/operations';
+import { addFromText } from '../../../src-main/core/domain/quickadd';
 import {
   addTask,
   completeTask,
@@ -16,6 +19,9 @@ import {
   undoAction,
   updateTask,
 } from '../../../src-main/core';
+import { commandInput } from '../../../src-main/core/domain/command-input';
+import { parsePriority, snoozeMinutes } from '../../../src-main/core/domain/tasks';
+import { attempt } from '../../../src-main/core/fail';
 import { okValue, snapshot, tempDb, userCtx } from '../../support/db';
 
 afterEach(() => {
@@ -29,8 +35,10 @@ describe('priority and due dates', () => {
     const { db } = tempDb();
     const t = okValue(addTask(db, userCtx(db), { content: 'x' }));
     expect(t.priority).toBe(4);
-    expect(okValue(updateTask(db, userCtx(db), { task: t.id, priority: 'p1' })).priority).toBe(1);
-    expect(updateTask(db, userCtx(db), { task: t.id, priority: 'p5' })).toMatchObject({ ok: false, hint: expect.stringContaining('1 (p1, most urgent)') });
+    // Words ("p1") are read at the edge (the command line), the operation takes its schema's number.
+    expect(okValue(updateTask(db, userCtx(db), { task: t.id, priority: parsePriority('p1') })).priority).toBe(1);
+    expect(attempt(() => commandInput(updateTask, { task: t.id, priority: 'p5' }))).toMatchObject({ ok: false, hint: expect.stringContaining('1 (p1, most urgent)') });
+    expect(updateTask(db, userCtx(db), { task: t.id, priority: 5 })).toMatchObject({ ok: false, hint: expect.stringContaining('1 (p1, most urgent)') });
   });
 
   it('stores due dates as local dates or date-times, from ISO text or words', () => {
@@ -124,8 +132,40 @@ describe('snooze', () => {
     const past = okValue(addTask(db, userCtx(db), { content: 'y', due: '2026-11-23T09:00' }));
     expect(okValue(snoozeTask(db, userCtx(db), { task: past.id, minutes: 10 })).due).toBe('2026-11-23T10:10');
     const day = okValue(addTask(db, userCtx(db), { content: 'z', due: '2026-11-23' }));
-    expect(okValue(snoozeTask(db, userCtx(db), { task: day.id, minutes: '60' })).due).toBe('2026-11-23T11:00');
+    expect(okValue(snoozeTask(db, userCtx(db), { task: day.id, minutes: snoozeMinutes('60') })).due).toBe('2026-11-23T11:00');
     expect(snoozeTask(db, userCtx(db), { task: day.id, minutes: 0 })).toMatchObject({ ok: false, hint: expect.stringContaining('1 to 20160') });
+  });
+});
+
+describe('operation inputs are their schemas', () => {
+  it('types each operation\'s input from its own schema', () => {
+    expectTypeOf<Parameters<typeof updateTask>[2]>().toEqualTypeOf<z.output<SpecOf<'tasks.update'>['input']>>();
+    expectTypeOf<Parameters<typeof snoozeTask>[2]['minutes']>().toEqualTypeOf<number>();
+    expectTypeOf<Parameters<typeof addTask>[2]['priority']>().toEqualTypeOf<number | undefined>();
+  });
+
+  it('reads a command line\'s words into the schema\'s values, and refuses what the schema refuses', () => {
+    const now = new Date(2035, 0, 10, 9, 0);
+    expect(commandInput(updateTask, { task: 't1', priority: 'p2', due: 'none', durationMin: '45m' }, now)).toEqual({ task: 't1', priority: 2, due: null, durationMin: '45m' });
+    expect(commandInput(updateTask, { task: 't1', due: '2035-01-12 15:30' }, now)).toEqual({ task: 't1', due: '2035-01-12T15:30' });
+    expect(commandInput(snoozeTask, { task: 't1', minutes: ' 60 ' }, now)).toEqual({ task: 't1', minutes: 60 });
+    const refusal = (input: Record<string, unknown>) => attempt(() => commandInput(updateTask, input, now));
+    expect(refusal({ task: 't1', content: 'x'.repeat(20_001) })).toMatchObject({ ok: false, error: expect.stringMatching(/^--content: /), hint: 'see tidy edit --help' });
+    expect(refusal({ task: 'x'.repeat(65) })).toMatchObject({ ok: false, error: expect.stringMatching(/^<task>: /) });
+    expect(refusal({ task: 't1', due: 'whenever' })).toMatchObject({ ok: false, error: 'due date "whenever" is not a date' });
+    expect(refusal({ task: 't1', labels: 'x' })).toMatchObject({ ok: false, error: expect.stringMatching(/^--label: /) });
+    expect(attempt(() => commandInput(snoozeTask, { task: 't1', minutes: '1e3' }, now))).toMatchObject({ ok: false, hint: expect.stringContaining('1 to 20160') });
+    expect(attempt(() => commandInput(snoozeTask, { task: 't1', minutes: '99999999' }, now))).toMatchObject({ ok: false, hint: expect.stringContaining('1 to 20160') });
+  });
+
+  it('refuses a bad priority or due given apart from quick-add text before it creates a project', () => {
+    const { db } = tempDb();
+    const r = addFromText(db, userCtx(db), 'Plan #Reunion', { createProject: true, priority: 'p9' });
+    expect(r).toMatchObject({ ok: false, hint: expect.stringContaining('1 (p1, most urgent)') });
+    expect(addFromText(db, userCtx(db), 'Plan #Reunion', { createProject: true, due: 'whenever' })).toMatchObject({ ok: false, error: 'due date "whenever" is not a date' });
+    expect(listActions(db)).toHaveLength(0);
+    const ok = okValue(addFromText(db, userCtx(db), 'Plan p3', { priority: 'p1', due: '2035-01-12 15:30' }));
+    expect([ok.priority, ok.due]).toEqual([3, '2035-01-12T15:30']);
   });
 });
 
