@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { PERSONAL_CALENDAR_ID, type CalendarEvent, type CalendarInfo, type ImportReport } from '../../../src-shared/calendar';
 import type { Row } from '../actions/changes';
 import { expand } from '../calendar/expand';
-import { parseIcs, type Attendee, type EventData } from '../calendar/ics';
+import { streamIcs, type Attendee, type EventData } from '../calendar/ics';
 import type { ExportEvent } from '../calendar/ics-export';
 import { isoInZone, localZone, parseWall, wallAt, wallDate, wallString, wallToUtc } from '../calendar/zones';
 import type { Db } from '../store/db';
@@ -509,7 +509,7 @@ export interface ImportInput {
  */
 export const importCalendar = implement('calendars.import', (cs, input: ImportInput, db): MutationBody<ImportReport> => {
   const source = basename(String(input.fileName).replace(/\\/g, '/')).trim().slice(0, 255) || 'calendar.ics';
-  const parsed = parseIcs(String(input.text ?? ''));
+  const parsed = streamIcs(String(input.text ?? ''));
   const person = input.person?.trim() ? parsePerson(input.person) : null;
   const personName = person?.name ?? null;
   const personEmail = person?.email ?? (person ? parsed.email : null);
