@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import ICAL from 'ical.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreeSlots, ICS_LIMITS, importCalendar, listEvents, undoAction, type Db } from '../../../src-main/core';
+import { findFreeSlots, getActionRow, ICS_LIMITS, importCalendar, listEvents, undoAction, type Db } from '../../../src-main/core';
 import { bookEvent, cancelEvent, moveEvent } from '../../../src-main/core/domain/calendar';
 import { ianaZone, isoInZone, wallToUtc, type Wall } from '../../../src-main/core/calendar/zones';
 import { icalWallIterator, wallIterator } from '../../../src-main/core/calendar/expand';
@@ -185,6 +185,11 @@ describe('malformed and hostile files: one line naming where, nothing imported',
     expect(seen).toEqual(['Daily 2030-01-01T10:00:00', 'Own zone 2030-01-05T09:00:00', 'Moved 2030-01-02T15:00:00 2030-01-02T10:00:00']);
     const { db } = tempDb();
     imported(db, 'late.ics', text);
+    // A file's text is in its rows, not again in the action's logged arguments (a 64 MB file was logged whole).
+    const padded = text.replace('SUMMARY:Own zone', `SUMMARY:Own zone\r\nDESCRIPTION:${'n'.repeat(12_000)}`);
+    const { db: big } = tempDb();
+    const again = imported(big, 'padded.ics', padded);
+    expect(getActionRow(big, again.actionId)!.args.length).toBeLessThan(1_000);
     expect(titlesAt(db, '2030-01-01T00:00:00Z', '2030-01-06T00:00:00Z', 'UTC')).toEqual([
       '2030-01-01T10:00:00+00:00 Daily',
       '2030-01-02T15:00:00+00:00 Moved',
