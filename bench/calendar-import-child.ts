@@ -1,33 +1,48 @@
 // One big .ics import in a process of its own, so its peak RSS is its own (bench/calendar.ts runs it):
-// `n` one-off VEVENTs in a VCALENDAR with a VTIMEZONE. Prints one JSON line: ms, peak RSS (VmHWM), size.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// `n` one-off VEVENTs in a VCALENDAR with a VTIMEZONE, written to a file of about `mb` MB (the import limit
+// is 64 MB) a batch at a time, then read and imported as `tidy cal import` does. Prints one JSON line: ms,
+// peak RSS (VmHWM) of the import (and of writing the file, before it), the file's size.
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { importCalendar, newUserRequest, openDatabase } from '../src-main/core';
 
 const n = Number(process.argv[2] ?? 100_000);
+const mb = Number(process.argv[3] ?? 63);
 const pad = (x: number): string => String(x).padStart(2, '0');
-const parts = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//bench//EN', 'X-WR-CALNAME:Big'];
-for (let i = 0; i < n; i++) {
-  const day = new Date(Date.UTC(2020, 0, 1) + (i % 3_000) * 86_400_000);
-  const d = `${day.getUTCFullYear()}${pad(day.getUTCMonth() + 1)}${pad(day.getUTCDate())}`;
-  const h = 8 + (i % 9);
-  parts.push('BEGIN:VEVENT', `UID:big-${i}@bench`, 'DTSTAMP:20200101T000000Z', `DTSTART:${d}T${pad(h)}0000Z`, `DTEND:${d}T${pad(h)}3000Z`, `SUMMARY:Meeting ${i}`, `DESCRIPTION:${'Agenda and notes. '.repeat(15)}`, 'END:VEVENT');
-}
-parts.push('END:VCALENDAR', '');
-let text: string | null = parts.join('\r\n');
-parts.length = 0;
-const chars = text.length;
+const peakMb = (): number => Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) / 1024;
 const dir = mkdtempSync(join(tmpdir(), 'tidy-bench-ics-'));
 try {
+  const file = join(dir, 'big.ics');
+  const fd = openSync(file, 'w');
+  // Each event's description is sized so the file comes to about `mb` MB.
+  // About 215 bytes of other lines per event; a folded line carries 74 characters in 77 bytes.
+  const notesChars = Math.max(20, Math.round((((mb * 1024 * 1024) / n - 215) * 74) / 77));
+  const notes = 'Agenda and notes. '.repeat(Math.ceil(notesChars / 18)).slice(0, notesChars);
+  writeSync(fd, ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//bench//EN', 'X-WR-CALNAME:Big', 'BEGIN:VTIMEZONE', 'TZID:Europe/Berlin', 'BEGIN:STANDARD', 'DTSTART:19701025T030000', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100', 'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU', 'END:STANDARD', 'END:VTIMEZONE', ''].join('\r\n'));
+  let batch: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const day = new Date(Date.UTC(2020, 0, 1) + (i % 3_000) * 86_400_000);
+    const d = `${day.getUTCFullYear()}${pad(day.getUTCMonth() + 1)}${pad(day.getUTCDate())}`;
+    const h = 8 + (i % 9);
+    batch.push('BEGIN:VEVENT', `UID:big-${i}@bench`, 'DTSTAMP:20200101T000000Z', `DTSTART;TZID=Europe/Berlin:${d}T${pad(h)}0000`, `DTEND;TZID=Europe/Berlin:${d}T${pad(h)}3000`, `SUMMARY:Meeting ${i}`, `DESCRIPTION:${notes.slice(0, 70)}`, ...(notes.length > 70 ? notes.slice(70).match(/.{1,74}/g)!.map((l) => ` ${l}`) : []), 'END:VEVENT');
+    if (batch.length > 10_000) {
+      writeSync(fd, `${batch.join('\r\n')}\r\n`);
+      batch = [];
+    }
+  }
+  batch.push('END:VCALENDAR');
+  writeSync(fd, `${batch.join('\r\n')}\r\n`);
+  closeSync(fd);
+  batch = [];
+  const bytes = statSync(file).size;
+  const writing = peakMb();
   const db = openDatabase(join(dir, 'big.db'));
   const t0 = performance.now();
-  const r = importCalendar(db, newUserRequest(db), { fileName: 'big.ics', text });
-  text = null;
+  const r = importCalendar(db, newUserRequest(db), { fileName: 'big.ics', text: readFileSync(file, 'utf8') });
   const ms = performance.now() - t0;
-  const peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN);
-  console.log(JSON.stringify({ ok: r.ok, error: r.ok ? undefined : r.error, ms, peakMb: peakKb / 1024, chars }));
+  console.log(JSON.stringify({ ok: r.ok, error: r.ok ? undefined : r.error, added: r.ok ? r.value.added : 0, ms, peakMb: peakMb(), writingPeakMb: writing, bytes }));
   db.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

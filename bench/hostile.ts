@@ -19,6 +19,7 @@ import type { FlowLimits } from '../src-main/host/web';
 import { CALC_ATTACKS, CALC_TIMEOUT_MS, type CalcLine } from './hostile-calc';
 import { restoredFiles, restoreWhileOpen } from './hostile-store';
 import { hostileCalendar } from './hostile-calendar';
+import { dataFamilies } from './hostile-data';
 import type { HostStats } from './hostile-host';
 import { mcpFamilies } from './hostile-mcp';
 import { ms } from './util';
@@ -396,6 +397,8 @@ export async function benchHostile(): Promise<void> {
     await mcpFamilies((name, attack) => family(name, null, attack), dir);
     // The calendar part (bench/hostile-calendar.ts): run in this process; the times are in each note.
     for (const [name, outcome] of hostileCalendar()) await family(name, null, () => Promise.resolve([outcome.tried, outcome.survived, outcome.note]));
+    // Item 4's first-open races, item 6's Todoist values, item 8's ZIPs and the Smaller list (bench/hostile-data.ts).
+    await dataFamilies((name, attack) => family(name, null, attack));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

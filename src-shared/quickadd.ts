@@ -12,6 +12,7 @@
 import * as chrono from 'chrono-node';
 import { checkRule } from './recurrence';
 import ICAL from 'ical.js';
+import { wallIterator, wallOfLocal } from './rule-walk';
 
 export type Priority = 1 | 2 | 3 | 4;
 
@@ -270,35 +271,27 @@ export function validRecurrence(rule: string): boolean {
   }
 }
 
-const icalDate = (due: string): ICAL.Time => {
-  const [y, m, d] = due.slice(0, 10).split('-').map(Number) as [number, number, number];
-  if (due.length > 10) {
-    const [hh, mm] = due.slice(11, 16).split(':').map(Number) as [number, number];
-    return ICAL.Time.fromData({ year: y, month: m, day: d, hour: hh, minute: mm, second: 0, isDate: false });
-  }
-  return ICAL.Time.fromData({ year: y, month: m, day: d, isDate: true });
-};
-
 /**
  * The first occurrence of `rule`, counted from `start` (a due date or date-time, the first occurrence
  * when it fits the rule), that falls on a day after `after` ('YYYY-MM-DD'), in the same form as `start`.
- * Null when the rule has none within a bounded walk (a rule such as FREQ=YEARLY;BYMONTHDAY=31;BYMONTH=2).
+ * Null when the rule has none within a bounded walk (src-shared/rule-walk.ts): a rule such as
+ * FREQ=YEARLY;BYMONTHDAY=31;BYMONTH=2, or FREQ=DAILY;INTERVAL=7;BYDAY=TU from a Monday.
  */
 export function nextOccurrence(rule: string, start: string, after: string): string | null {
   if (!validRecurrence(rule)) return null;
+  const from = wallOfLocal(start);
+  if (!from) return null;
   try {
-    const it = ICAL.Recur.fromString(rule).iterator(icalDate(start));
-    // Every occurrence up to `after` is skipped; a daily rule reaches years ahead well within this bound,
-    // and a rule that never produces one (Feb 31st) stops here instead of walking forever.
+    const it = wallIterator(ICAL.Recur.fromString(rule), from, start.length <= 10);
+    // Every occurrence up to `after` is skipped; a daily rule reaches years ahead well within this bound.
     for (let i = 0; i < 50_000; i++) {
       const next = it.next();
       if (!next) return null;
-      const s = next.toString();
-      const date = s.slice(0, 10);
+      const date = `${String(next.y).padStart(4, '0')}-${String(next.m).padStart(2, '0')}-${String(next.d).padStart(2, '0')}`;
       if (date > after) return start.length > 10 ? `${date}T${start.slice(11, 16)}` : date;
     }
   } catch {
-    // A stored rule ical.js cannot walk (one saved before rules were checked): no next occurrence.
+    // A rule whose walk ran past its bound, or a stored rule ical.js cannot read: no next occurrence.
   }
   return null;
 }

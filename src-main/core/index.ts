@@ -12,7 +12,7 @@ export * from './domain/calendars';
 export * from './domain/events';
 export * from './domain/memory';
 export { findFreeSlots } from './domain/free';
-export { parseIcs, ICS_LIMITS } from './calendar/ics';
+export { parseIcs, ICS_LIMITS, sizeWords } from './calendar/ics';
 export { exportIcs, inviteIcs } from './calendar/ics-export';
 export { localZone, isoInZone } from './calendar/zones';
 export type { Mutated } from './domain/mutation';

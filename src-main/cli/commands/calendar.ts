@@ -1,6 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { exportableEvents, exportIcs, getActionRow, ICS_LIMITS, importCalendar, inviteIcs, listCalendars, listEvents, localZone, parseInstant, removeCalendar, renameCalendar } from '../../core';
+import { exportableEvents, exportIcs, getActionRow, ICS_LIMITS, importCalendar, inviteIcs, listCalendars, listEvents, localZone, parseInstant, removeCalendar, renameCalendar, sizeWords } from '../../core';
 import { shortTime } from '../../core/domain/calendar';
 import { addDays, wallAt, wallToUtc } from '../../core/calendar/zones';
 import type { CalendarEvent } from '../../../src-shared/calendar';
@@ -22,7 +22,7 @@ function readIcs(path: string): string {
   } catch {
     throw new CliFailure(`cannot read ${path}`, 'check the path of the .ics file');
   }
-  if (size > ICS_LIMITS.maxChars * 2) throw new CliFailure(`${path} is ${(size / 1e6).toFixed(0)} MB`, `import files of at most ${ICS_LIMITS.maxChars / 1e6} MB; split the calendar`);
+  if (size > ICS_LIMITS.maxBytes) throw new CliFailure(`${path} is ${sizeWords(size)}`, `import files of at most ${sizeWords(ICS_LIMITS.maxBytes)}; split the calendar`);
   return readFileSync(path, 'utf8');
 }
 

@@ -44,6 +44,11 @@ export interface NewAction {
   undoes?: string;
 }
 
+/** Text arguments longer than this are logged cut (an imported file's text is in its rows, not its arguments). */
+const MAX_LOGGED_ARG_CHARS = 10_000;
+const cutLongText = (_key: string, value: unknown): unknown =>
+  typeof value === 'string' && value.length > MAX_LOGGED_ARG_CHARS ? `${value.slice(0, 200)}… (${value.length.toLocaleString('en')} characters)` : value;
+
 /** Writes one action row and its entity index. Call inside the transaction that made the changes. */
 export function recordAction(db: Db, ctx: ActionContext, action: NewAction, changes: Change[]): string {
   const id = nextId(db, 'a');
@@ -56,7 +61,7 @@ export function recordAction(db: Db, ctx: ActionContext, action: NewAction, chan
     ctx.requestId,
     ctx.source,
     action.tool,
-    JSON.stringify(action.args ?? {}),
+    JSON.stringify(action.args ?? {}, cutLongText),
     action.result === undefined ? null : JSON.stringify(action.result),
     JSON.stringify(changes),
     action.summary,

@@ -1,16 +1,18 @@
 /**
- * Recurring events (RRULE, EXDATE, RECURRENCE-ID) expanded into occurrences in a time range. ical.js's
- * RecurIterator walks the rule in wall-clock time (so a 09:00 meeting stays at 09:00 across DST); each
- * occurrence is then placed in its zone with the runtime's tz data (zones.ts).
+ * Recurring events (RRULE, EXDATE, RECURRENCE-ID) expanded into occurrences in a time range. The rule is
+ * walked in wall-clock time (so a 09:00 meeting stays at 09:00 across DST) by src-shared/rule-walk.ts,
+ * date arithmetic or ical.js with its inner steps bounded; each occurrence is then placed in its zone with the runtime's tz data (zones.ts).
  *
  * Bounded whatever the rule says: rules that can never match (BYMONTHDAY=30 in February), which would
  * make ical.js loop forever, are refused when imported; SECONDLY and MINUTELY rules are imported as a
  * single event; long gaps are skipped arithmetically for simple rules; and every expansion stops after
- * MAX_STEPS iterator steps and MAX_OCCURRENCES occurrences per event.
+ * MAX_STEPS iterator steps and MAX_OCCURRENCES occurrences per event; a rule ical.js finds no next date for
+ * (it would search for ever) ends its list with a note.
  */
 import ICAL from 'ical.js';
 import { checkRule } from '../../../src-shared/recurrence';
-import { addDays, parseWall, wallDate, wallString, wallToUtc, weekday, type Wall } from './zones';
+import { RuleWalkError, WALK_LIMITS, wallIterator } from '../../../src-shared/rule-walk';
+import { addDays, parseWall, wallDate, wallString, wallToUtc, type Wall } from './zones';
 
 /** Steps of one event's rule per query: a rule with COUNT cannot skip ahead, so it is walked from DTSTART up to here. */
 export const MAX_STEPS = 10_000;
@@ -81,133 +83,7 @@ function offsetMinutes(ms: number, tz: string): number {
   return Math.round((Date.UTC(w['year']!, w['month']! - 1, w['day']!, w['hour']! % 24, w['minute']!, w['second']!) - Math.floor(ms / 1000) * 1000) / 60_000);
 }
 
-const icalTime = (w: Wall, allDay: boolean): ICAL.Time =>
-  ICAL.Time.fromData(allDay ? { year: w.y, month: w.m, day: w.d, isDate: true } : { year: w.y, month: w.m, day: w.d, hour: w.h, minute: w.mi, second: w.s, isDate: false });
-
 const wallOf = (t: ICAL.Time): Wall => ({ y: t.year, m: t.month, d: t.day, h: t.isDate ? 0 : t.hour, mi: t.isDate ? 0 : t.minute, s: t.isDate ? 0 : t.second });
-
-const WEEKDAY_CODES = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
-
-/**
- * The walls a rule gives from `dtstart`, in order, as ical.js's RecurIterator gives them (DTSTART first,
- * COUNT counted from it, nothing after UNTIL). DAILY and WEEKLY rules whose only part is a plain BYDAY
- * (what calendar apps write for stand-ups and weekly meetings) are walked with date arithmetic, about
- * many times faster than ical.js; every other rule by ical.js. test/unit/calendar/ics.test.ts checks
- * that both give the same walls.
- */
-export function wallIterator(recur: ICAL.Recur, dtstart: Wall, allDay: boolean): { next(): Wall | null } {
-  const simple = simpleWalls(recur, dtstart, allDay);
-  if (simple) return simple;
-  const it = recur.iterator(icalTime(dtstart, allDay));
-  return {
-    next: () => {
-      const t = it.next();
-      return t ? wallOf(t) : null;
-    },
-  };
-}
-
-/** The walls ical.js gives (the reference for the fast path). */
-export function icalWallIterator(recur: ICAL.Recur, dtstart: Wall, allDay: boolean): { next(): Wall | null } {
-  const it = recur.iterator(icalTime(dtstart, allDay));
-  return {
-    next: () => {
-      const t = it.next();
-      return t ? wallOf(t) : null;
-    },
-  };
-}
-
-const wallKey = (w: Wall): number => Date.UTC(w.y, w.m - 1, w.d, w.h, w.mi, w.s);
-
-/** The fast path of wallIterator, or null when the rule needs ical.js. */
-function simpleWalls(recur: ICAL.Recur, dtstart: Wall, allDay: boolean): { next(): Wall | null } | null {
-  const freq = recur.freq;
-  if (freq !== 'DAILY' && freq !== 'WEEKLY') return null;
-  const parts = recur.parts as Record<string, unknown[] | undefined>;
-  let days: number[] | null = null;
-  for (const [name, values] of Object.entries(parts)) {
-    if (!values?.length) continue;
-    if (name !== 'BYDAY') return null;
-    days = [];
-    for (const v of values) {
-      const d = typeof v === 'string' ? WEEKDAY_CODES.indexOf(v) : -1;
-      if (d < 0) return null; // an ordinal (1MO) or anything unexpected: ical.js
-      if (!days.includes(d)) days.push(d);
-    }
-  }
-  const interval = recur.interval || 1;
-  if (!Number.isInteger(interval) || interval < 1) return null;
-  const count = recur.count || null; // ical.js reads COUNT=0 as no COUNT
-  if (count !== null && !(Number.isInteger(count) && count > 0)) return null;
-  let until: number | null = null;
-  if (recur.until) {
-    const u = recur.until;
-    // Only an UNTIL of the event's own kind, in wall time (what normaliseRule stores); anything else: ical.js.
-    if (u.isDate !== allDay || (!u.isDate && u.zone === ICAL.Timezone.utcTimezone)) return null;
-    until = wallKey(wallOf(u));
-  }
-  // The walls after DTSTART's own, one per call; days counted from DTSTART's (weekdays by arithmetic).
-  const startDay = weekday(dtstart);
-  const dayAt = (n: number): Wall => {
-    const t = new Date(Date.UTC(dtstart.y, dtstart.m - 1, dtstart.d + n));
-    return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), h: dtstart.h, mi: dtstart.mi, s: dtstart.s };
-  };
-  let next: () => Wall | null;
-  let first: Wall = dtstart;
-  if (freq === 'DAILY') {
-    // Every interval days from DTSTART, on the days BYDAY names; DTSTART itself is always the first.
-    const picked = days ? [0, 1, 2, 3, 4, 5, 6].map((d) => days.includes(d)) : null;
-    // Every 7th day is always the same weekday: a rule that does not pick it has nothing after DTSTART
-    // (ical.js loops forever on FREQ=DAILY;INTERVAL=7;BYDAY=TU from a Monday).
-    const never = picked !== null && interval % 7 === 0 && !picked[startDay];
-    let n = 0;
-    next = () => {
-      if (never) return null;
-      for (;;) {
-        n += interval;
-        if (!picked || picked[(startDay + n) % 7]) return dayAt(n);
-      }
-    };
-  } else {
-    // Weeks (starting on WKST) every interval weeks from DTSTART's, on the BYDAY days (DTSTART's day
-    // without BYDAY) in week order, from DTSTART on: DTSTART itself only if the rule picks it.
-    const wkst = recur.wkst ?? ICAL.Time.MONDAY;
-    if (!Number.isInteger(wkst) || wkst < 1 || wkst > 7) return null;
-    const weekFirst = wkst - 1; // ical.js numbers Sunday 1
-    const offsets = (days ?? [startDay]).map((d) => (d - weekFirst + 7) % 7).sort((a, b) => a - b);
-    const startOffset = (startDay - weekFirst + 7) % 7;
-    // Days from DTSTART to the start of its week, then whole weeks.
-    let week = -startOffset;
-    let i = offsets.findIndex((o) => o >= startOffset);
-    if (i < 0) {
-      i = 0;
-      week += 7 * interval;
-    }
-    first = dayAt(week + offsets[i]!);
-    next = () => {
-      if (++i >= offsets.length) {
-        i = 0;
-        week += 7 * interval;
-      }
-      return dayAt(week + offsets[i]!);
-    };
-  }
-  let yielded = 0;
-  let done = false;
-  return {
-    next: () => {
-      if (done || (count !== null && yielded >= count)) return null;
-      const w = yielded === 0 ? first : next();
-      if (w === null || (until !== null && wallKey(w) > until)) {
-        done = true;
-        return null;
-      }
-      yielded++;
-      return w;
-    },
-  };
-}
 
 /** Period lengths for skipping ahead: only simple rules (every BY part repeats within the period). */
 const PERIOD_DAYS: Partial<Record<string, number>> = { DAILY: 1, WEEKLY: 7 };
@@ -339,10 +215,21 @@ function walk(e: RecurringEvent, start: Wall, end: Wall, fromMs: number, toMs: n
     if (!excluded(key)) out.push({ startMs: s, endMs, key });
     return true;
   };
-  const it = wallIterator(recur, dtstart, e.allDay);
+  const it = wallIterator(recur, dtstart, e.allDay, { ...WALK_LIMITS, budget });
   let truncated = false;
+  let stalled: string | null = null;
   let steps = 0;
-  for (let t = it.next(); t; t = it.next()) {
+  // A rule that stops finding dates (RuleWalkError) keeps the occurrences found so far, with a note.
+  const nextWall = (): Wall | null => {
+    try {
+      return it.next();
+    } catch (err) {
+      if (!(err instanceof RuleWalkError)) throw err;
+      stalled = err.message;
+      return null;
+    }
+  };
+  for (let t = nextWall(); t; t = nextWall()) {
     if (++steps > MAX_STEPS || --budget.steps < 0) {
       truncated = true;
       break;
@@ -366,6 +253,7 @@ function walk(e: RecurringEvent, start: Wall, end: Wall, fromMs: number, toMs: n
   }
   if (e.rdates?.length) out.sort((a, b) => a.startMs - b.startMs);
   if (out.length > MAX_OCCURRENCES) out.length = MAX_OCCURRENCES;
+  if (stalled !== null) return { occurrences: out, truncated: true, note: `${stalled as string}; later occurrences were not listed` };
   return truncated
     ? { occurrences: out, truncated, note: `it repeats more often than Tidy lists (${MAX_OCCURRENCES.toLocaleString('en')} occurrences or ${MAX_STEPS.toLocaleString('en')} steps of its rule per event); later occurrences were cut` }
     : { occurrences: out, truncated };
@@ -407,3 +295,4 @@ export function lastOccurrenceEnd(rrule: string, start: string, allDay: boolean,
 }
 
 export { wallString };
+export { icalWallIterator, wallIterator } from '../../../src-shared/rule-walk';

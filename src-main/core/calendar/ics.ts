@@ -1,8 +1,9 @@
 /**
  * iCalendar (RFC 5545) in, with ical.js doing the parsing (writing is calendar/ics-export.ts). This module checks the
- * file's shape first (size, nesting, BEGIN/END pairs: bounded before ical.js walks it), then turns each
- * VEVENT (and each VFREEBUSY period, as Zimbra and Exchange publish busy time) into a row for the events
- * table. Anything malformed throws a DomainError naming the line or component: an import is all or nothing.
+ * file's shape first (size in bytes, nesting, BEGIN/END pairs: bounded before ical.js reads any of it), then
+ * parses one component at a time (streamIcs) and turns each VEVENT (and each VFREEBUSY period, as Zimbra
+ * and Exchange publish busy time) into a row for the events table. Anything malformed throws a DomainError
+ * naming the line or component: an import is all or nothing.
  */
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
@@ -14,8 +15,8 @@ import { normaliseRule, lastOccurrenceEnd } from './expand';
 
 /** Bounds on an .ics file, checked before it is parsed. */
 export const ICS_LIMITS = {
-  /** Characters of text (a 5,000-event export is about 2 MB). */
-  maxChars: 50_000_000,
+  /** Bytes of the file, UTF-8 (a 5,000-event export is about 2 MB; 100,000 events about 43 MB). */
+  maxBytes: 64 * 1024 * 1024,
   /** Components inside one another (VCALENDAR > VEVENT > VALARM is 3). */
   maxDepth: 8,
   /** Components in all. */
@@ -68,15 +69,41 @@ interface Begin {
   line: number;
 }
 
+/** A component directly inside a VCALENDAR: its name, the line of its BEGIN, and its text's offsets. */
+interface Child extends Begin {
+  /** Which VCALENDAR of the file (a file may hold several). */
+  root: number;
+  start: number;
+  end: number;
+}
+
+/** A VCALENDAR of the file: the offsets of its BEGIN line and of its END line's end. */
+interface Root {
+  start: number;
+  end: number;
+  line: number;
+}
+
+const MB = 1024 * 1024;
+/** A size for people: "70.2 MB", "1,200 bytes". */
+export const sizeWords = (bytes: number): string => (bytes >= MB ? `${Number((bytes / MB).toFixed(1))} MB` : `${bytes.toLocaleString('en')} bytes`);
+
+/** The file's size in UTF-8 bytes, counted without a copy (a string of more characters than the limit is over it). */
+function byteLength(text: string): number {
+  return text.length > ICS_LIMITS.maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
+}
+
 /**
- * Checks BEGIN/END pairing, nesting depth and component count line by line (no parsing of values), and
- * returns the components directly inside each VCALENDAR with their line numbers, in order.
+ * Checks the size, BEGIN/END pairing, nesting depth and component count line by line (no parsing of
+ * values), and returns the VCALENDARs and the components directly inside them with their line numbers
+ * and offsets, in order: what the events are then read from one at a time.
  */
-function checkShape(text: string): Begin[] {
-  if (text.length > ICS_LIMITS.maxChars)
-    fail(`the file is ${(text.length / 1e6).toFixed(1)} million characters long`, `import files of at most ${ICS_LIMITS.maxChars / 1e6} million characters; split the calendar`);
-  const stack: Begin[] = [];
-  const children: Begin[] = [];
+function checkShape(text: string): { roots: Root[]; children: Child[] } {
+  const bytes = byteLength(text);
+  if (bytes > ICS_LIMITS.maxBytes) fail(`the file is ${sizeWords(bytes)}`, `import files of at most ${sizeWords(ICS_LIMITS.maxBytes)}; split the calendar`);
+  const stack: (Begin & { start: number })[] = [];
+  const children: Child[] = [];
+  const roots: Root[] = [];
   let components = 0;
   let line = 0;
   let sawCalendar = false;
@@ -86,6 +113,7 @@ function checkShape(text: string): Begin[] {
     if (next === -1) next = text.length;
     line++;
     const raw = text.slice(pos, Math.min(next, pos + 64)).replace(/\r$/, '');
+    const at = pos;
     pos = next + 1;
     const m = /^(BEGIN|END):([A-Za-z0-9-]+)\s*$/i.exec(raw);
     if (!m) {
@@ -98,19 +126,21 @@ function checkShape(text: string): Begin[] {
       if (stack.length === 0 && name !== 'VCALENDAR') fail(`line ${line}: BEGIN:${name} outside a VCALENDAR`, 'import an iCalendar (.ics) file');
       if (stack.length >= ICS_LIMITS.maxDepth) fail(`line ${line}: components nested more than ${ICS_LIMITS.maxDepth} deep`, 'this is not a calendar a calendar app writes; export it again');
       if (++components > ICS_LIMITS.maxComponents) fail(`line ${line}: more than ${ICS_LIMITS.maxComponents.toLocaleString('en')} components`, 'split the calendar into smaller files');
-      if (stack.length === 1) children.push({ name, line });
-      stack.push({ name, line });
+      stack.push({ name, line, start: at });
       sawCalendar = true;
     } else {
       const open = stack.pop();
       if (!open) fail(`line ${line}: END:${name} without a BEGIN`, 'the file is damaged; export it again');
       if (open.name !== name) fail(`line ${line}: END:${name} does not close BEGIN:${open.name} of line ${open.line}`, 'the file is damaged; export it again');
+      const end = Math.min(next + 1, text.length);
+      if (stack.length === 1) children.push({ name, line: open.line, root: roots.length, start: open.start, end });
+      else if (stack.length === 0) roots.push({ start: open.start, end, line: open.line });
     }
   }
   const open = stack.pop();
   if (open) fail(`line ${open.line}: BEGIN:${open.name} is never closed`, 'the file is cut off or damaged; export it again');
   if (!sawCalendar) fail('the file has no BEGIN:VCALENDAR', 'import an iCalendar (.ics) file');
-  return children;
+  return { roots, children };
 }
 
 /** The line number of the first physical line that starts like `content` (ical.js's errors quote the line). */
@@ -133,10 +163,10 @@ const TIME_PROPS = /^(DTSTART|DTEND|DUE|EXDATE|RDATE|RECURRENCE-ID)(;[^\r\n]*)$/
  * left unquoted): the value after the last colon is a date list, so the parameters before it can be
  * re-quoted. Lines keep their numbers. Returns the text and the line numbers repaired.
  */
-function repairQuoting(text: string): { text: string; repaired: number[] } {
+function repairQuoting(text: string, lineBase = 0): { text: string; repaired: number[] } {
   const repaired: number[] = [];
   let lastOffset = 0;
-  let lastLine = 1;
+  let lastLine = lineBase + 1;
   const out = text.replace(TIME_PROPS, (line: string, name: string, rest: string, offset: number) => {
     const after = offset + line.length;
     const next = text.charAt(text.charAt(after) === '\r' ? after + 2 : after + 1);
@@ -195,11 +225,11 @@ function parseParams(text: string): Map<string, string> {
  * (INTERVAL=-1 becomes 1, COUNT=1e21 a float) and throws on a bad date only when it is read, so these
  * are checked from the text, each with its line number.
  */
-function rawEvents(text: string): Map<number, RawEvent> {
+function rawEvents(text: string, lineBase = 0, eventDepth = 2): Map<number, RawEvent> {
   const out = new Map<number, RawEvent>();
   let depth = 0;
   let current: RawEvent | null = null;
-  let line = 0;
+  let line = lineBase;
   let logical = '';
   let logicalLine = 0;
   const take = (): void => {
@@ -227,17 +257,17 @@ function rawEvents(text: string): Map<number, RawEvent> {
     if (m) {
       if (m[1]!.toUpperCase() === 'BEGIN') {
         depth++;
-        if (depth === 2 && m[2]!.toUpperCase() === 'VEVENT') {
+        if (depth === eventDepth && m[2]!.toUpperCase() === 'VEVENT') {
           current = { exdate: [], rdate: [] };
           out.set(line, current);
         }
       } else {
         depth--;
-        if (depth < 2) current = null;
+        if (depth < eventDepth) current = null;
       }
       continue;
     }
-    if (current && depth === 2 && /^(X-TIDY-RRULE|RRULE|EXDATE|RDATE)[;:]/i.test(raw)) {
+    if (current && depth === eventDepth && /^(X-TIDY-RRULE|RRULE|EXDATE|RDATE)[;:]/i.test(raw)) {
       logical = raw;
       logicalLine = line;
     }
@@ -258,14 +288,14 @@ function rawTime(value: string, params: Map<string, string>): ICAL.Time | null {
   return ICAL.Time.fromData({ year: y, month: mo, day: d, hour: wall.h, minute: wall.mi, second: wall.s, isDate: false }, m[7] ? ICAL.Timezone.utcTimezone : undefined);
 }
 
-function parseJcal(text: string): ICAL.Component[] {
+function parseJcal(text: string, file: string = text): ICAL.Component[] {
   let jcal: unknown;
   try {
     jcal = ICAL.parse(text);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const quoted = /"([^"]*)"$/.exec(message)?.[1];
-    const line = quoted ? lineOf(text, quoted) : null;
+    const line = quoted ? lineOf(file, quoted) : null;
     fail(`${line ? `line ${line}: ` : ''}${message.replace(/ "[^"]*"$/, '').slice(0, 120)}`, 'the file is not valid iCalendar; export it again from the calendar app');
   }
   const roots = (Array.isArray(jcal) && typeof jcal[0] === 'string' ? [jcal] : (jcal as unknown[])) as unknown[];
@@ -336,11 +366,11 @@ class Zones {
   private readonly defs = new Map<string, ICAL.Timezone>();
   readonly warned = new Set<string>();
   constructor(
-    calendar: ICAL.Component,
+    vtimezones: readonly ICAL.Component[],
     private readonly warn: (w: string) => void,
     private readonly lineOf: (content: string) => number | null = () => null,
   ) {
-    for (const vtz of calendar.getAllSubcomponents('vtimezone')) {
+    for (const vtz of vtimezones) {
       let id: unknown;
       try {
         id = vtz.getFirstPropertyValue('tzid');
@@ -473,261 +503,326 @@ function untilWithRdates(ruleEnd: number | null, lastRdate: number | null, durat
 
 const stableUid = (...parts: string[]): string => `tidy-${createHash('sha1').update(parts.join('\u0000')).digest('hex').slice(0, 20)}`;
 
-/** Parses an .ics file into rows for the events table. Throws a DomainError naming the line or component. */
+/** Parses an .ics file into rows for the events table, all at once. Throws a DomainError naming the line or component. */
 export function parseIcs(text: string): ParsedCalendar {
+  const stream = streamIcs(text);
+  const events = [...stream.events];
+  return { name: stream.name, email: stream.email, prodid: stream.prodid, events, warnings: stream.warnings };
+}
+
+/** An .ics file read one event at a time: `events` parses as it is iterated (warnings fill up meanwhile). */
+export interface IcsStream extends Omit<ParsedCalendar, 'events'> {
+  events: Iterable<EventData>;
+}
+
+/** Whatever ical.js throws on a value this module did not foresee: a refusal in words, never a bug message. */
+function refuse(e: unknown, text: string): never {
+  if (e instanceof DomainError) throw e;
+  const message = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 120);
+  const quoted = /"([^"]*)"$/.exec(message)?.[1];
+  const line = quoted ? lineOf(text, quoted) : null;
+  return fail(`${line ? `line ${line}: ` : ''}the file could not be read (${message})`, 'the file is damaged; export it again from the calendar app');
+}
+
+/**
+ * Reads an .ics file one component at a time, so a 64 MB file never becomes one tree in memory: the
+ * shape is checked line by line first (size, nesting, pairs) and the VCALENDAR's own properties and
+ * time zones (which may come anywhere) are read up front; then each VEVENT is parsed alone as `events` is
+ * iterated (changed occurrences after every event they change, free/busy time last). A DomainError
+ * naming the line may come from the iteration: the caller's transaction makes the import all or nothing.
+ */
+export function streamIcs(input: string): IcsStream {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   try {
-    return readIcs(text);
+    return openIcs(text);
   } catch (e) {
-    if (e instanceof DomainError) throw e;
-    // Whatever ical.js throws on a value this module did not foresee: a refusal in words, never a bug message.
-    const message = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 120);
-    const quoted = /"([^"]*)"$/.exec(message)?.[1];
-    const line = quoted ? lineOf(text, quoted) : null;
-    return fail(`${line ? `line ${line}: ` : ''}the file could not be read (${message})`, 'the file is damaged; export it again from the calendar app');
+    return refuse(e, text);
   }
 }
 
-function readIcs(text: string): ParsedCalendar {
-  const shape = checkShape(text.replace(/^\uFEFF/, ''));
-  const repair = repairQuoting(text.replace(/^\uFEFF/, ''));
-  const source = repair.text;
-  const roots = parseJcal(source);
-  const raws = rawEvents(source);
+function openIcs(text: string): IcsStream {
+  const { roots, children } = checkShape(text);
   const warnings: string[] = [];
   const warn = (w: string): void => {
     if (warnings.length < 20) warnings.push(w);
   };
-  if (repair.repaired.length)
-    warn(`line ${repair.repaired.slice(0, 5).join(', ')}${repair.repaired.length > 5 ? ', …' : ''}: a time zone name with broken quotes was read as if quoted`);
-  const lineIn = (content: string): number | null => lineOf(source, content);
-  const events: EventData[] = [];
+  const repairedLines: number[] = [];
+  const lineIn = (content: string): number | null => lineOf(text, content);
+  /** One component's text, its quoting repaired, parsed alone. */
+  const parse = (c: Child): { comp: ICAL.Component; source: string } => {
+    const repair = repairQuoting(text.slice(c.start, c.end), c.line - 1);
+    for (const l of repair.repaired) if (repairedLines.length < 1000) repairedLines.push(l);
+    return { comp: parseJcal(repair.text, text)[0]!, source: repair.text };
+  };
   let name: string | null = null;
   let prodid: string | null = null;
-  let lineIndex = 0;
-  const seenUids = new Map<string, number>();
-
-  for (const cal of roots) {
+  const calendars = roots.map((root, i) => {
+    const own = children.filter((c) => c.root === i);
+    // The VCALENDAR's own properties: its text without its components.
+    let head = '';
+    let from = root.start;
+    for (const c of own) {
+      head += text.slice(from, c.start);
+      from = c.end;
+    }
+    head += text.slice(from, root.end);
+    const cal = parseJcal(head, text)[0]!;
     if (cal.name !== 'vcalendar') fail(`the file's top component is ${cal.name.toUpperCase()}, not VCALENDAR`, 'import an iCalendar (.ics) file');
     name ??= clean(cal.getFirstPropertyValue('x-wr-calname'), 200);
     prodid ??= clean(cal.getFirstPropertyValue('prodid'), 200);
     const method = String(cal.getFirstPropertyValue('method') ?? '').toUpperCase();
-    const zones = new Zones(cal, warn, lineIn);
+    const zones = new Zones(
+      own.filter((c) => c.name === 'VTIMEZONE').map((c) => parse(c).comp),
+      warn,
+      lineIn,
+    );
     const wrZone = cal.getFirstPropertyValue('x-wr-timezone');
     const floatingZone = typeof wrZone === 'string' ? ianaZone(wrZone) : null;
+    return { own, method, zones, floatingZone };
+  });
 
-    const children = cal.getAllSubcomponents();
-    const lines = new Map<ICAL.Component, number>();
-    for (const c of children) {
-      lines.set(c, shape[lineIndex++]?.line ?? 0);
-      // ical.js looks a TZID up in the parent's VTIMEZONEs on every value it reads, scanning all of them
-      // when none matches (quadratic on a large file); zones are resolved here instead (class Zones).
-      (c as unknown as { parent: ICAL.Component | null }).parent = null;
-    }
-    const where = (c: ICAL.Component, kind: string): string => `${kind} at line ${lines.get(c) ?? '?'}`;
+  let count = 0;
+  function* events(): Generator<EventData> {
+    try {
+      for (const { own, method, zones, floatingZone } of calendars) {
+        const masters = new Map<string, { tz: string | null; allDay: boolean }>();
+        const seenUids = new Map<string, number>();
+        const out: EventData[] = [];
+        const push = (e: EventData): void => {
+          count++;
+          out.push(e);
+        };
+        const readEvent = (ev: ICAL.Component, c: Child, source: string): void => {
+          if (count >= ICS_LIMITS.maxEvents) fail(`the file has more than ${ICS_LIMITS.maxEvents.toLocaleString('en')} events`, 'split the calendar into smaller files');
+          const at = `VEVENT at line ${c.line}`;
+          const dtstart = ev.getFirstProperty('dtstart');
+          if (!dtstart) fail(`${at}: the event has no DTSTART`, 'the file is damaged; export it again');
+          const start = readTime(dtstart, zones, floatingZone, 'DTSTART', at, warn);
+          const title = clean(ev.getFirstPropertyValue('summary'), 500) ?? '(no title)';
+          let uid = clean(ev.getFirstPropertyValue('uid'), 500) ?? stableUid(title, wallString(start.wall));
+          const recurrenceProp = ev.getFirstProperty('recurrence-id');
 
-    const masters = new Map<string, { tz: string | null; allDay: boolean }>();
-    const vevents = cal.getAllSubcomponents('vevent');
-    const ordered = [...vevents.filter((v) => !v.hasProperty('recurrence-id')), ...vevents.filter((v) => v.hasProperty('recurrence-id'))];
-    for (const ev of ordered) {
-      if (events.length >= ICS_LIMITS.maxEvents) fail(`the file has more than ${ICS_LIMITS.maxEvents.toLocaleString('en')} events`, 'split the calendar into smaller files');
-      const at = where(ev, 'VEVENT');
-      const dtstart = ev.getFirstProperty('dtstart');
-      if (!dtstart) fail(`${at}: the event has no DTSTART`, 'the file is damaged; export it again');
-      const start = readTime(dtstart, zones, floatingZone, 'DTSTART', at, warn);
-      const title = clean(ev.getFirstPropertyValue('summary'), 500) ?? '(no title)';
-      let uid = clean(ev.getFirstPropertyValue('uid'), 500) ?? stableUid(title, wallString(start.wall));
-      const recurrenceProp = ev.getFirstProperty('recurrence-id');
-
-      let endMs: number;
-      let endWall: Wall;
-      const dtend = ev.getFirstProperty('dtend');
-      const duration = ev.getFirstPropertyValue('duration');
-      if (dtend) {
-        const end = readTime(dtend, zones, floatingZone, 'DTEND', at, warn);
-        endMs = start.allDay ? Date.UTC(end.wall.y, end.wall.m - 1, end.wall.d) : end.ms;
-        endWall = start.allDay ? end.wall : wallAt(end.ms, start.tz ?? 'UTC');
-      } else if (duration instanceof ICAL.Duration && !checkDuration(Math.max(0, duration.toSeconds())).ok) {
-        const check = checkDuration(Math.max(0, duration.toSeconds()));
-        warn(`${at}: "${title.slice(0, 40)}" DURATION ${JSON.stringify(duration.toString().slice(0, 30))} cannot be used (${check.ok ? '' : check.error}); it was given no end`);
-        endMs = start.ms;
-        endWall = start.wall;
-        if (start.allDay) {
-          endWall = addDays(start.wall, 1);
-          endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
-        }
-      } else if (duration instanceof ICAL.Duration) {
-        const seconds = Math.max(0, duration.toSeconds());
-        if (start.allDay) {
-          endWall = addDays(start.wall, Math.max(1, Math.round(seconds / 86_400)));
-          endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
-        } else {
-          endMs = start.ms + seconds * 1000;
-          endWall = wallAt(endMs, start.tz ?? 'UTC');
-        }
-      } else if (start.allDay) {
-        endWall = addDays(start.wall, 1);
-        endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
-      } else {
-        endMs = start.ms;
-        endWall = start.wall;
-      }
-      if (endMs < start.ms) {
-        warn(`${at}: "${title.slice(0, 40)}" ends before it starts; it was given no length`);
-        endMs = start.ms;
-        endWall = start.wall;
-      }
-      if (start.allDay && endMs === start.ms) {
-        endWall = addDays(start.wall, 1);
-        endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
-      }
-
-      let recurrenceId: string | null = null;
-      let rrule: string | null = null;
-      let lastRdate: number | null = null;
-      let exdates: string[] = [];
-      if (recurrenceProp) {
-        const master = masters.get(uid);
-        const rid = readTime(recurrenceProp, zones, floatingZone, 'RECURRENCE-ID', at, warn);
-        recurrenceId = keyIn(rid, master ? master.tz : start.tz, master ? master.allDay : start.allDay);
-        if (!master) warn(`${at}: a changed occurrence of an event that is not in the file; kept as a single event`);
-        if (recurrenceProp.getParameter('range')) warn(`${at}: RANGE=THISANDFUTURE is not supported; only that occurrence was changed`);
-      } else {
-        const n = (seenUids.get(uid) ?? 0) + 1;
-        seenUids.set(uid, n);
-        if (n > 1) uid = `${uid}#${n}`;
-        const raw = raws.get(lines.get(ev) ?? -1);
-        let rule: unknown;
-        try {
-          rule = ev.getFirstPropertyValue('rrule');
-        } catch {
-          rule = null;
-        }
-        if (rule instanceof ICAL.Recur || raw?.rrule) {
-          // The rule as written is checked (ical.js drops or misreads what it cannot read).
-          const check = checkRule(raw?.rrule ?? (rule instanceof ICAL.Recur ? rule.toString() : ''));
-          if (!check.ok) warn(`${at}: "${title.slice(0, 40)}" has a repeat rule that cannot be used (${check.error}); imported as a single event`);
-          else if (rule instanceof ICAL.Recur) {
-            const norm = normaliseRule(rule, start.tz, start.allDay, zones.iana.bind(zones));
-            if (norm.warning) warn(`${at}: "${title.slice(0, 40)}" ${norm.warning}`);
-            rrule = norm.rule;
+          let endMs: number;
+          let endWall: Wall;
+          const dtend = ev.getFirstProperty('dtend');
+          const duration = ev.getFirstPropertyValue('duration');
+          if (dtend) {
+            const end = readTime(dtend, zones, floatingZone, 'DTEND', at, warn);
+            endMs = start.allDay ? Date.UTC(end.wall.y, end.wall.m - 1, end.wall.d) : end.ms;
+            endWall = start.allDay ? end.wall : wallAt(end.ms, start.tz ?? 'UTC');
+          } else if (duration instanceof ICAL.Duration && !checkDuration(Math.max(0, duration.toSeconds())).ok) {
+            const check = checkDuration(Math.max(0, duration.toSeconds()));
+            warn(`${at}: "${title.slice(0, 40)}" DURATION ${JSON.stringify(duration.toString().slice(0, 30))} cannot be used (${check.ok ? '' : check.error}); it was given no end`);
+            endMs = start.ms;
+            endWall = start.wall;
+            if (start.allDay) {
+              endWall = addDays(start.wall, 1);
+              endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
+            }
+          } else if (duration instanceof ICAL.Duration) {
+            const seconds = Math.max(0, duration.toSeconds());
+            if (start.allDay) {
+              endWall = addDays(start.wall, Math.max(1, Math.round(seconds / 86_400)));
+              endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
+            } else {
+              endMs = start.ms + seconds * 1000;
+              endWall = wallAt(endMs, start.tz ?? 'UTC');
+            }
+          } else if (start.allDay) {
+            endWall = addDays(start.wall, 1);
+            endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
+          } else {
+            endMs = start.ms;
+            endWall = start.wall;
           }
-        }
-        // EXDATE and RDATE as written, value by value: a broken one is skipped alone, with its line.
-        const timesOf = (props: RawProp[], what: string): { t: TimeValue; line: number }[] => {
-          const out: { t: TimeValue; line: number }[] = [];
-          for (const p of props) {
-            for (const v of p.value.split(',').slice(0, 5000)) {
-              const time = rawTime(v, p.params);
-              if (!time) {
-                warn(`line ${p.line}: ${what} ${JSON.stringify(v.slice(0, 30))} is not a date or time; skipped`);
-                continue;
-              }
-              const single = new ICAL.Property(what.toLowerCase());
-              const tzid = p.params.get('TZID');
-              if (tzid && !time.isDate && time.zone !== ICAL.Timezone.utcTimezone) single.setParameter('tzid', tzid);
-              single.setValue(time);
-              try {
-                out.push({ t: readTime(single, zones, floatingZone, what, `line ${p.line}`, warn), line: p.line });
-              } catch {
-                warn(`line ${p.line}: ${what} ${JSON.stringify(v.slice(0, 30))} could not be read; skipped`);
+          if (endMs < start.ms) {
+            warn(`${at}: "${title.slice(0, 40)}" ends before it starts; it was given no length`);
+            endMs = start.ms;
+            endWall = start.wall;
+          }
+          if (start.allDay && endMs === start.ms) {
+            endWall = addDays(start.wall, 1);
+            endMs = Date.UTC(endWall.y, endWall.m - 1, endWall.d);
+          }
+
+          let recurrenceId: string | null = null;
+          let rrule: string | null = null;
+          let lastRdate: number | null = null;
+          let exdates: string[] = [];
+          if (recurrenceProp) {
+            const master = masters.get(uid);
+            const rid = readTime(recurrenceProp, zones, floatingZone, 'RECURRENCE-ID', at, warn);
+            recurrenceId = keyIn(rid, master ? master.tz : start.tz, master ? master.allDay : start.allDay);
+            if (!master) warn(`${at}: a changed occurrence of an event that is not in the file; kept as a single event`);
+            if (recurrenceProp.getParameter('range')) warn(`${at}: RANGE=THISANDFUTURE is not supported; only that occurrence was changed`);
+          } else {
+            const n = (seenUids.get(uid) ?? 0) + 1;
+            seenUids.set(uid, n);
+            if (n > 1) uid = `${uid}#${n}`;
+            const raw = rawEvents(source, c.line - 1, 1).get(c.line);
+            let rule: unknown;
+            try {
+              rule = ev.getFirstPropertyValue('rrule');
+            } catch {
+              rule = null;
+            }
+            if (rule instanceof ICAL.Recur || raw?.rrule) {
+              // The rule as written is checked (ical.js drops or misreads what it cannot read).
+              const check = checkRule(raw?.rrule ?? (rule instanceof ICAL.Recur ? rule.toString() : ''));
+              if (!check.ok) warn(`${at}: "${title.slice(0, 40)}" has a repeat rule that cannot be used (${check.error}); imported as a single event`);
+              else if (rule instanceof ICAL.Recur) {
+                const norm = normaliseRule(rule, start.tz, start.allDay, zones.iana.bind(zones));
+                if (norm.warning) warn(`${at}: "${title.slice(0, 40)}" ${norm.warning}`);
+                rrule = norm.rule;
               }
             }
+            // EXDATE and RDATE as written, value by value: a broken one is skipped alone, with its line.
+            const timesOf = (props: RawProp[], what: string): { t: TimeValue; line: number }[] => {
+              const out: { t: TimeValue; line: number }[] = [];
+              for (const p of props) {
+                for (const v of p.value.split(',').slice(0, 5000)) {
+                  const time = rawTime(v, p.params);
+                  if (!time) {
+                    warn(`line ${p.line}: ${what} ${JSON.stringify(v.slice(0, 30))} is not a date or time; skipped`);
+                    continue;
+                  }
+                  const single = new ICAL.Property(what.toLowerCase());
+                  const tzid = p.params.get('TZID');
+                  if (tzid && !time.isDate && time.zone !== ICAL.Timezone.utcTimezone) single.setParameter('tzid', tzid);
+                  single.setValue(time);
+                  try {
+                    out.push({ t: readTime(single, zones, floatingZone, what, `line ${p.line}`, warn), line: p.line });
+                  } catch {
+                    warn(`line ${p.line}: ${what} ${JSON.stringify(v.slice(0, 30))} could not be read; skipped`);
+                  }
+                }
+              }
+              return out;
+            };
+            for (const { t } of timesOf(raw?.exdate ?? [], 'EXDATE')) {
+              // A date alone on a timed event excludes that day's occurrence (as Google and Outlook read it).
+              exdates.push(t.allDay && !start.allDay ? wallDate(t.wall) : keyIn(t, start.tz, start.allDay));
+            }
+            const rdates: string[] = [];
+            const period = raw?.rdate.find((p) => p.params.get('VALUE')?.toUpperCase() === 'PERIOD');
+            if (period) warn(`line ${period.line}: RDATE periods are read as extra starts of "${title.slice(0, 40)}" with its own length`);
+            for (const { t } of timesOf(raw?.rdate ?? [], 'RDATE')) {
+              if (rdates.length >= 1000) break;
+              const key = t.allDay && !start.allDay ? `${wallDate(t.wall)}T${wallString(start.wall).slice(11)}` : keyIn(t, start.tz, start.allDay);
+              rdates.push(key);
+            }
+            if (rdates.length) {
+              // Extra dates: kept beside the exception dates, marked "+" (see exceptionDates in domain/calendar.ts);
+              // an event with extra dates and no rule repeats once by a rule plus its dates.
+              rrule ??= 'FREQ=DAILY;COUNT=1';
+              exdates.push(...rdates.map((k) => `+${k}`));
+              const last = rdates.map((k) => parseWall(k)).filter((w): w is Wall => w !== null).reduce<Wall | null>((a, w) => (!a || wallString(w) > wallString(a) ? w : a), null);
+              if (last) lastRdate = start.allDay ? Date.UTC(last.y, last.m - 1, last.d) : wallToUtc(last, start.tz ?? 'UTC');
+            }
+            exdates = [...new Set(exdates)];
+            masters.set(uid, { tz: start.tz, allDay: start.allDay });
           }
-          return out;
-        };
-        for (const { t } of timesOf(raw?.exdate ?? [], 'EXDATE')) {
-          // A date alone on a timed event excludes that day's occurrence (as Google and Outlook read it).
-          exdates.push(t.allDay && !start.allDay ? wallDate(t.wall) : keyIn(t, start.tz, start.allDay));
-        }
-        const rdates: string[] = [];
-        const period = raw?.rdate.find((p) => p.params.get('VALUE')?.toUpperCase() === 'PERIOD');
-        if (period) warn(`line ${period.line}: RDATE periods are read as extra starts of "${title.slice(0, 40)}" with its own length`);
-        for (const { t } of timesOf(raw?.rdate ?? [], 'RDATE')) {
-          if (rdates.length >= 1000) break;
-          const key = t.allDay && !start.allDay ? `${wallDate(t.wall)}T${wallString(start.wall).slice(11)}` : keyIn(t, start.tz, start.allDay);
-          rdates.push(key);
-        }
-        if (rdates.length) {
-          // Extra dates: kept beside the exception dates, marked "+" (see exceptionDates in domain/calendar.ts);
-          // an event with extra dates and no rule repeats once by a rule plus its dates.
-          rrule ??= 'FREQ=DAILY;COUNT=1';
-          exdates.push(...rdates.map((k) => `+${k}`));
-          const last = rdates.map((k) => parseWall(k)).filter((w): w is Wall => w !== null).reduce<Wall | null>((a, w) => (!a || wallString(w) > wallString(a) ? w : a), null);
-          if (last) lastRdate = start.allDay ? Date.UTC(last.y, last.m - 1, last.d) : wallToUtc(last, start.tz ?? 'UTC');
-        }
-        exdates = [...new Set(exdates)];
-        masters.set(uid, { tz: start.tz, allDay: start.allDay });
-      }
 
-      const status = String(ev.getFirstPropertyValue('status') ?? '').toUpperCase();
-      const transp = String(ev.getFirstPropertyValue('transp') ?? '').toUpperCase();
-      const msBusy = String(ev.getFirstPropertyValue('x-microsoft-cdo-busystatus') ?? '').toUpperCase();
-      const durationMs = endMs - start.ms;
-      const startText = start.allDay ? wallDate(start.wall) : wallString(start.wall);
-      const endText = start.allDay ? wallDate(endWall) : wallString(endWall);
-      events.push({
-        uid,
-        recurrence_id: recurrenceId,
-        title,
-        start: startText,
-        end: endText,
-        all_day: start.allDay ? 1 : 0,
-        tz: start.allDay ? null : start.tz,
-        start_ms: start.ms,
-        end_ms: endMs,
-        until_ms: rrule ? untilWithRdates(lastOccurrenceEnd(rrule, startText, start.allDay, start.tz, durationMs), lastRdate, durationMs) : endMs,
-        rrule,
-        exdates: rrule && exdates.length ? JSON.stringify(exdates) : null,
-        location: clean(ev.getFirstPropertyValue('location'), 1000),
-        notes: clean(ev.getFirstPropertyValue('description')),
-        attendees: JSON.stringify(attendeesOf(ev)),
-        busy: transp === 'TRANSPARENT' || msBusy === 'FREE' ? 0 : 1,
-        cancelled: status === 'CANCELLED' || method === 'CANCEL',
-      });
-    }
-
-    // Free/busy publications (Zimbra, Exchange): each busy period is an event called "Busy".
-    for (const fb of cal.getAllSubcomponents('vfreebusy')) {
-      const at = where(fb, 'VFREEBUSY');
-      const fbUid = clean(fb.getFirstPropertyValue('uid'), 500) ?? 'freebusy';
-      for (const p of fb.getAllProperties('freebusy')) {
-        const type = String(p.getParameter('fbtype') ?? 'BUSY').toUpperCase();
-        if (type === 'FREE') continue;
-        for (const period of p.getValues()) {
-          if (events.length >= ICS_LIMITS.maxEvents) fail(`the file has more than ${ICS_LIMITS.maxEvents.toLocaleString('en')} busy periods`, 'split the calendar into smaller files');
-          if (!(period instanceof ICAL.Period)) fail(`${at}: FREEBUSY is not a period`, 'the file is damaged; export it again');
-          const s = period.start;
-          const e = period.getEnd();
-          const sw = wallOfTime(s);
-          const ew = wallOfTime(e);
-          if (!sw || !ew) fail(`${at}: FREEBUSY ${JSON.stringify(p.toICALString().slice(0, 60))} is not a real period`, 'the file is damaged; export it again');
-          const startMs = s.toUnixTime() * 1000;
-          const endMs = Math.max(startMs, e.toUnixTime() * 1000);
-          events.push({
-            uid: `${fbUid}/${startMs}`,
-            recurrence_id: null,
-            title: type === 'BUSY-TENTATIVE' ? 'Busy (tentative)' : type === 'BUSY-UNAVAILABLE' ? 'Unavailable' : 'Busy',
-            start: wallString(wallAt(startMs, 'UTC')),
-            end: wallString(wallAt(endMs, 'UTC')),
-            all_day: 0,
-            tz: 'UTC',
-            start_ms: startMs,
+          const status = String(ev.getFirstPropertyValue('status') ?? '').toUpperCase();
+          const transp = String(ev.getFirstPropertyValue('transp') ?? '').toUpperCase();
+          const msBusy = String(ev.getFirstPropertyValue('x-microsoft-cdo-busystatus') ?? '').toUpperCase();
+          const durationMs = endMs - start.ms;
+          const startText = start.allDay ? wallDate(start.wall) : wallString(start.wall);
+          const endText = start.allDay ? wallDate(endWall) : wallString(endWall);
+          push({
+            uid,
+            recurrence_id: recurrenceId,
+            title,
+            start: startText,
+            end: endText,
+            all_day: start.allDay ? 1 : 0,
+            tz: start.allDay ? null : start.tz,
+            start_ms: start.ms,
             end_ms: endMs,
-            until_ms: endMs,
-            rrule: null,
-            exdates: null,
-            location: null,
-            notes: null,
-            attendees: '[]',
-            busy: 1,
-            cancelled: false,
+            until_ms: rrule ? untilWithRdates(lastOccurrenceEnd(rrule, startText, start.allDay, start.tz, durationMs), lastRdate, durationMs) : endMs,
+            rrule,
+            exdates: rrule && exdates.length ? JSON.stringify(exdates) : null,
+            location: clean(ev.getFirstPropertyValue('location'), 1000),
+            notes: clean(ev.getFirstPropertyValue('description')),
+            attendees: JSON.stringify(attendeesOf(ev)),
+            busy: transp === 'TRANSPARENT' || msBusy === 'FREE' ? 0 : 1,
+            cancelled: status === 'CANCELLED' || method === 'CANCEL',
           });
+        };
+        // Events first, then the occurrences they change (which name their event), then free/busy time.
+        const overrides: Child[] = [];
+        for (const c of own) {
+          if (c.name !== 'VEVENT') continue;
+          const { comp, source } = parse(c);
+          if (comp.hasProperty('recurrence-id')) {
+            overrides.push(c);
+            continue;
+          }
+          readEvent(comp, c, source);
+          yield* out;
+          out.length = 0;
         }
+        for (const c of overrides) {
+          const { comp, source } = parse(c);
+          readEvent(comp, c, source);
+          yield* out;
+          out.length = 0;
+        }
+        // Free/busy publications (Zimbra, Exchange): each busy period is an event called "Busy".
+        for (const c of own) {
+          if (c.name !== 'VFREEBUSY') continue;
+          const fb = parse(c).comp;
+          const at = `VFREEBUSY at line ${c.line}`;
+
+          const fbUid = clean(fb.getFirstPropertyValue('uid'), 500) ?? 'freebusy';
+          for (const p of fb.getAllProperties('freebusy')) {
+            const type = String(p.getParameter('fbtype') ?? 'BUSY').toUpperCase();
+            if (type === 'FREE') continue;
+            for (const period of p.getValues()) {
+              if (count >= ICS_LIMITS.maxEvents) fail(`the file has more than ${ICS_LIMITS.maxEvents.toLocaleString('en')} busy periods`, 'split the calendar into smaller files');
+              if (!(period instanceof ICAL.Period)) fail(`${at}: FREEBUSY is not a period`, 'the file is damaged; export it again');
+              const s = period.start;
+              const e = period.getEnd();
+              const sw = wallOfTime(s);
+              const ew = wallOfTime(e);
+              if (!sw || !ew) fail(`${at}: FREEBUSY ${JSON.stringify(p.toICALString().slice(0, 60))} is not a real period`, 'the file is damaged; export it again');
+              const startMs = s.toUnixTime() * 1000;
+              const endMs = Math.max(startMs, e.toUnixTime() * 1000);
+              push({
+                uid: `${fbUid}/${startMs}`,
+                recurrence_id: null,
+                title: type === 'BUSY-TENTATIVE' ? 'Busy (tentative)' : type === 'BUSY-UNAVAILABLE' ? 'Unavailable' : 'Busy',
+                start: wallString(wallAt(startMs, 'UTC')),
+                end: wallString(wallAt(endMs, 'UTC')),
+                all_day: 0,
+                tz: 'UTC',
+                start_ms: startMs,
+                end_ms: endMs,
+                until_ms: endMs,
+                rrule: null,
+                exdates: null,
+                location: null,
+                notes: null,
+                attendees: '[]',
+                busy: 1,
+                cancelled: false,
+              });
+            }
+          }
+          yield* out;
+          out.length = 0;
+        }
+        const skipped = own.filter((c) => !['VEVENT', 'VFREEBUSY', 'VTIMEZONE'].includes(c.name)).map((c) => c.name);
+        if (skipped.length) warn(`${skipped.length} ${[...new Set(skipped)].join('/')} component(s) skipped (only events and free/busy time are imported)`);
       }
+    } catch (e) {
+      refuse(e, text);
     }
-    const skipped = children.filter((c) => !['vevent', 'vfreebusy', 'vtimezone'].includes(c.name)).map((c) => c.name.toUpperCase());
-    if (skipped.length) warn(`${skipped.length} ${[...new Set(skipped)].join('/')} component(s) skipped (only events and free/busy time are imported)`);
+    if (repairedLines.length) {
+      warnings.unshift(`line ${repairedLines.slice(0, 5).join(', ')}${repairedLines.length > 5 ? ', …' : ''}: a time zone name with broken quotes was read as if quoted`);
+      if (warnings.length > 20) warnings.length = 20;
+    }
   }
-  const emailName = name && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(name) ? name.toLowerCase() : null;
-  return { name, email: emailName, prodid, events, warnings };
+  const emailName = name && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(name) ? (name as string).toLowerCase() : null;
+  return { name, email: emailName, prodid, events: events(), warnings };
 }

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { PERSONAL_CALENDAR_ID, type ImportReport } from '../../../src-shared/calendar';
 import type { Row } from '../actions/changes';
-import { parseIcs, type EventData } from '../calendar/ics';
+import { streamIcs, type EventData } from '../calendar/ics';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import type { Db } from '../store/db';
@@ -46,7 +46,7 @@ function freeName(db: Db, wanted: string, exceptId?: string): string {
  */
 export const importCalendar = implement('calendars.import', (cs, input, db): MutationBody<ImportReport> => {
   const source = basename(String(input.fileName).replace(/\\/g, '/')).trim().slice(0, 255) || 'calendar.ics';
-  const parsed = parseIcs(String(input.text ?? ''));
+  const parsed = streamIcs(String(input.text ?? ''));
   const person = input.person?.trim() ? parsePerson(input.person) : null;
   const personName = person?.name ?? null;
   const personEmail = person?.email ?? (person ? parsed.email : null);

@@ -7,6 +7,7 @@
  */
 import ICAL from 'ical.js';
 import { parseQuickAdd, recurrenceWords, validRecurrence } from '../../../src-shared/quickadd';
+import { wallIterator, wallOfLocal } from '../../../src-shared/rule-walk';
 import type { ActionContext } from '../actions/log';
 import { localZone, wallAt, wallToUtc } from '../calendar/zones';
 import { fail } from '../fail';
@@ -130,14 +131,10 @@ export function parseSchedule(words: unknown, now: Date, tz: string = localZone(
   const due = parsed.due;
   const start = due ? (due.length > 10 ? due : `${due}T${DEFAULT_TIME}`) : `${localDateOf(now)}T${DEFAULT_TIME}`;
   const time = start.slice(11, 16);
+  // A schedule that never runs again (its walk finds no date ahead) is refused here, not found out later.
+  if (nextRuns({ rrule, start, tz }, now.getTime(), 1).length === 0)
+    fail(`"${shown}" never runs after ${start.replace('T', ' ')}`, `write it ${SCHEDULE_HINT}`, 'invalid_arguments');
   return { rrule, start, tz, words: `${recurrenceWords(rrule)} at ${time}` };
-}
-
-/** Wall time of a start string as ICAL's data. */
-function icalStart(start: string): ICAL.Time {
-  const [y, m, d] = start.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const [hh, mm] = start.slice(11, 16).split(':').map(Number) as [number, number];
-  return ICAL.Time.fromData({ year: y, month: m, day: d, hour: hh, minute: mm, second: 0, isDate: false });
 }
 
 /** Walking a rule is bounded: a daily routine reaches decades ahead well within it. */
@@ -147,16 +144,20 @@ const MAX_STEPS = 50_000;
  * The occurrences of a routine's schedule after `afterMs` (exclusive) up to `untilMs` (inclusive), as
  * UTC milliseconds, at most `max` of them (the latest ones when `latest`). Wall times are placed in the
  * routine's zone (a time that does not exist on a spring-forward day moves forward, as calendars do).
+ * The rule is walked by src-shared/rule-walk.ts: a rule that finds no further date (FREQ=DAILY;INTERVAL=7;
+ * BYDAY=TU from a Monday) ends the list in bounded time instead of walking for ever.
  */
 export function occurrences(s: Pick<Routine, 'rrule' | 'start' | 'tz'>, afterMs: number, untilMs: number, max = 1000, latest = false): number[] {
   const out: number[] = [];
   if (!validRecurrence(s.rrule)) return out;
+  const start = wallOfLocal(s.start);
+  if (!start) return out;
   try {
-    const it = ICAL.Recur.fromString(s.rrule).iterator(icalStart(s.start));
+    const it = wallIterator(ICAL.Recur.fromString(s.rrule), start, false);
     for (let i = 0; i < MAX_STEPS; i++) {
       const next = it.next();
       if (!next) break;
-      const ms = wallToUtc({ y: next.year, m: next.month, d: next.day, h: next.hour, mi: next.minute, s: 0 }, s.tz);
+      const ms = wallToUtc({ ...next, s: 0 }, s.tz);
       if (ms <= afterMs) continue;
       if (ms > untilMs) break;
       out.push(ms);
@@ -166,7 +167,7 @@ export function occurrences(s: Pick<Routine, 'rrule' | 'start' | 'tz'>, afterMs:
       }
     }
   } catch {
-    // A rule ical.js cannot walk: no occurrences.
+    // A rule whose walk ran past its bound, or one ical.js cannot read: no further occurrences.
   }
   return out;
 }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTask, completeTask, getActionRow, importCalendar, listEvents, updateTask, type Db } from '../../../src-main/core';
 import { MAX_QUERY_OCCURRENCES } from '../../../src-main/core/domain/calendar';
 import { checkRule } from '../../../src-shared/recurrence';
-import { validRecurrence } from '../../../src-shared/quickadd';
+import { firstOccurrence, nextOccurrence, validRecurrence } from '../../../src-shared/quickadd';
+import { nextRuns, parseSchedule } from '../../../src-main/core/domain/routines';
 import { hourlySince1950, setposSince1000, vtimezoneFlood, BAD_PROPERTIES, BAD_RULES } from '../../../bench/hostile-calendar';
 import { okValue, tempDb, userCtx } from '../../support/db';
 
@@ -134,6 +135,49 @@ describe('expansion is total', () => {
     expect(events.map((e) => e.title)).toEqual(['Meeting', 'Other']);
     expect(events[0]!.note).toMatch(/^its repeat rule cannot be used \(BYDAY=6MO: a month has at most 5 of each weekday\); shown once$/);
     expect(events[1]!.note).toBeUndefined();
+  });
+});
+
+describe('rules walked outside the calendar: tasks, quick add, routines (one bounded walk)', () => {
+  // 2030-01-07 is a Monday: every 7th day from it is a Monday, never a Tuesday. ical.js searched for ever.
+  const NEVER = ['FREQ=DAILY;INTERVAL=7;BYDAY=TU', 'FREQ=DAILY;INTERVAL=7;BYDAY=TU;BYHOUR=9'];
+
+  it('checkRule takes the rule (it is sound from a Tuesday); the walk finds no date after a Monday, in bounded time', () => {
+    for (const rule of NEVER) {
+      expect(checkRule(rule).ok).toBe(true);
+      expect(nextOccurrence(rule, '2030-01-07T09:00', '2030-01-07')).toBeNull();
+      expect(firstOccurrence(rule, '2030-01-07')).toBe('2030-01-07');
+    }
+    expect(nextOccurrence(NEVER[0]!, '2030-01-08', '2030-01-08')).toBe('2030-01-15');
+    expect(nextOccurrence(NEVER[1]!, '2030-01-08T09:00', '2030-01-08')).toBe('2030-01-15T09:00');
+  });
+
+  it('a task with the rule (tidy add --every, tidy edit --every) completes; from a Tuesday it rolls over', () => {
+    const { db } = tempDb();
+    for (const rule of NEVER) {
+      const task = okValue(addTask(db, userCtx(db), { content: `Water plants ${rule}`, due: '2030-01-07T09:00', recurrence: rule }));
+      expect(task.recurrence).toBe(rule);
+      expect(okValue(completeTask(db, userCtx(db), { task: task.id })).status).toBe('done');
+    }
+    const tuesday = okValue(addTask(db, userCtx(db), { content: 'Tuesdays', due: '2030-01-08T09:00', recurrence: 'every monday' }));
+    okValue(updateTask(db, userCtx(db), { task: tuesday.id, recurrence: NEVER[1]! }));
+    expect(okValue(completeTask(db, userCtx(db), { task: tuesday.id }))).toMatchObject({ status: 'open', due: '2030-01-15T09:00' });
+  });
+
+  it('a routine with the rule schedules nothing after its start, in bounded time; a schedule that never runs is refused in one line', () => {
+    for (const rrule of NEVER) {
+      const s = { rrule, start: '2030-01-07T09:00', tz: 'UTC' };
+      expect(nextRuns(s, Date.UTC(2030, 0, 1), 3)).toEqual([Date.UTC(2030, 0, 7, 9)]);
+      expect(nextRuns(s, Date.UTC(2030, 0, 7, 10), 3)).toEqual([]);
+    }
+    expect(() => parseSchedule('every day until jan 1', new Date(2035, 0, 1, 10, 0), 'UTC')).toThrow(/^"every day until jan 1" never runs after 2035-01-01 09:00$/);
+  });
+
+  it('the calendar lists such an event at DTSTART with a note when ical.js has to walk it', () => {
+    const { db } = tempDb();
+    imported(db, wrap(vevent(`DTSTART:20300107T090000Z\r\nDTEND:20300107T100000Z\r\nRRULE:${NEVER[1]!}\r\n`)));
+    const events = list(db, '2030-01-01T00:00:00Z', 90).events;
+    expect(events.map((e) => e.start)).toEqual(['2030-01-07T09:00:00+00:00']);
   });
 });
 

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import ICAL from 'ical.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreeSlots, ICS_LIMITS, importCalendar, listEvents, undoAction, type Db } from '../../../src-main/core';
+import { findFreeSlots, getActionRow, ICS_LIMITS, importCalendar, listEvents, undoAction, type Db } from '../../../src-main/core';
 import { bookEvent, cancelEvent, moveEvent } from '../../../src-main/core/domain/events';
 import { ianaZone, isoInZone, wallToUtc, type Wall } from '../../../src-main/core/calendar/zones';
 import { icalWallIterator, wallIterator } from '../../../src-main/core/calendar/expand';
+import { streamIcs } from '../../../src-main/core/calendar/ics';
 import { WEEKDAYS, type Weekday } from '../../../src-shared/calendar';
 import { snapshot, tempDb, userCtx } from '../../support/db';
 
@@ -170,16 +171,55 @@ describe('malformed and hostile files: one line naming where, nothing imported',
     expect(snapshot(db)).toEqual(before);
   });
 
+  it('reads one event at a time: zones and the calendar name from anywhere in the file, a changed occurrence before its event, a late bad event refuses the whole import', () => {
+    const zone = 'BEGIN:VTIMEZONE\r\nTZID:Own\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0300\r\nTZOFFSETTO:+0300\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n';
+    const moved = 'BEGIN:VEVENT\r\nUID:r1\r\nSUMMARY:Moved\r\nRECURRENCE-ID:20300102T100000Z\r\nDTSTART:20300102T150000Z\r\nDTEND:20300102T160000Z\r\nEND:VEVENT\r\n';
+    const daily = 'BEGIN:VEVENT\r\nUID:r1\r\nSUMMARY:Daily\r\nDTSTART:20300101T100000Z\r\nDTEND:20300101T110000Z\r\nRRULE:FREQ=DAILY;COUNT=3\r\nEND:VEVENT\r\n';
+    const owned = 'BEGIN:VEVENT\r\nUID:o1\r\nSUMMARY:Own zone\r\nDTSTART;TZID=Own:20300105T120000\r\nEND:VEVENT\r\n';
+    // The zone and X-WR-CALNAME come after the events that use them.
+    const text = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n${moved}${daily}${owned}X-WR-CALNAME:Late name\r\n${zone}END:VCALENDAR\r\n`;
+    const stream = streamIcs(text);
+    expect(stream.name).toBe('Late name');
+    const seen: string[] = [];
+    for (const e of stream.events) seen.push(`${e.title} ${e.start} ${e.recurrence_id ?? ''}`.trim());
+    expect(seen).toEqual(['Daily 2030-01-01T10:00:00', 'Own zone 2030-01-05T09:00:00', 'Moved 2030-01-02T15:00:00 2030-01-02T10:00:00']);
+    const { db } = tempDb();
+    imported(db, 'late.ics', text);
+    // A file's text is in its rows, not again in the action's logged arguments (a 64 MB file was logged whole).
+    const padded = text.replace('SUMMARY:Own zone', `SUMMARY:Own zone\r\nDESCRIPTION:${'n'.repeat(12_000)}`);
+    const { db: big } = tempDb();
+    const again = imported(big, 'padded.ics', padded);
+    expect(getActionRow(big, again.actionId)!.args.length).toBeLessThan(1_000);
+    expect(titlesAt(db, '2030-01-01T00:00:00Z', '2030-01-06T00:00:00Z', 'UTC')).toEqual([
+      '2030-01-01T10:00:00+00:00 Daily',
+      '2030-01-02T15:00:00+00:00 Moved',
+      '2030-01-03T10:00:00+00:00 Daily',
+      '2030-01-05T09:00:00+00:00 Own zone',
+    ]);
+    // Events are parsed as they are read: the first comes out before a broken one further on is reached,
+    // and the import of such a file (its transaction) keeps nothing.
+    const broken = wrap(daily + 'BEGIN:VEVENT\r\nthis is not a property\r\nEND:VEVENT\r\n');
+    const it = streamIcs(broken).events[Symbol.iterator]();
+    expect(it.next().value).toMatchObject({ title: 'Daily' });
+    expect(() => it.next()).toThrow(/^line 12: invalid line/);
+    const { db: other } = tempDb();
+    const before = snapshot(other);
+    expect(failure(other, broken).error).toMatch(/^line 12: invalid line/);
+    expect(snapshot(other)).toEqual(before);
+  });
+
   it('refuses deep nesting and oversized files before parsing them', () => {
     const { db } = tempDb();
     const deep = `BEGIN:VCALENDAR\r\n${'BEGIN:X\r\n'.repeat(100_000)}${'END:X\r\n'.repeat(100_000)}END:VCALENDAR\r\n`;
     expect(failure(db, deep).error).toBe(`line ${ICS_LIMITS.maxDepth + 1}: components nested more than ${ICS_LIMITS.maxDepth} deep`);
-    const saved = ICS_LIMITS.maxChars;
-    ICS_LIMITS.maxChars = 1000;
+    const saved = ICS_LIMITS.maxBytes;
+    ICS_LIMITS.maxBytes = 1000;
     try {
-      expect(failure(db, wrap(vevent('DTSTART:20300101T100000Z\r\n')) + ' '.repeat(2000)).error).toMatch(/million characters long/);
+      expect(failure(db, wrap(vevent('DTSTART:20300101T100000Z\r\n')) + ' '.repeat(2000)).error).toMatch(/^the file is [\d,]+ bytes$/);
+      // The limit is bytes of the file: 600 characters of three bytes each are over 1,000 bytes.
+      expect(failure(db, wrap(vevent(`DTSTART:20300101T100000Z\r\nDESCRIPTION:${'€'.repeat(600)}\r\n`))).error).toMatch(/^the file is [\d,]+ bytes$/);
     } finally {
-      ICS_LIMITS.maxChars = saved;
+      ICS_LIMITS.maxBytes = saved;
     }
   });
 
