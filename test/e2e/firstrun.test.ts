@@ -177,9 +177,11 @@ describe('the first run in Chromium through tidy serve', () => {
     await nav('Settings').click();
     const profiles = page.getByRole('list', { name: 'Profiles' });
     await visible(profiles.getByRole('listitem').filter({ hasText: /^ollama/ }).getByText('(in use)'));
-    // The presets nobody uses wait behind "More providers".
+    // The presets nobody uses wait behind "More providers"; OpenAI, untouched but holding the key kept for
+    // this session above, was used and stays listed, with Use.
     expect(await profiles.getByRole('listitem').filter({ hasText: /^lmstudio/ }).count()).toBe(0);
-    const more = page.getByRole('button', { name: 'More providers (3)' });
+    await visible(profiles.getByRole('listitem').filter({ hasText: /^openai — OpenAI/ }).getByRole('button', { name: 'Use openai' }));
+    const more = page.getByRole('button', { name: 'More providers (2)' });
     expect(await more.getAttribute('aria-expanded')).toBe('false');
     await more.click();
     await visible(profiles.getByRole('listitem').filter({ hasText: /^lmstudio — LM Studio/ }));
@@ -210,6 +212,12 @@ describe('the first run in Chromium through tidy serve', () => {
 
     // The profile in use cannot be removed; another one can.
     expect(await page.getByRole('button', { name: 'Remove work' }).isDisabled()).toBe(true);
+    // The provider choice lists every saved profile, hidden presets too, and each can be chosen there.
+    const choice = page.getByRole('combobox', { name: 'Provider profile' });
+    expect(await choice.locator('option').allInnerTexts()).toEqual(expect.arrayContaining(['work — Custom OpenAI-compatible endpoint', 'openai — OpenAI', 'ollama — Ollama', 'lmstudio — LM Studio']));
+    await choice.selectOption('openai');
+    await visible(profiles.getByRole('listitem').filter({ hasText: /^openai/ }).getByText('(in use)'));
+    await visible(profiles.getByRole('listitem').filter({ hasText: /^work — / }).getByRole('button', { name: 'Use work' }));
     await page.getByRole('button', { name: 'Use ollama' }).click();
     await visible(profiles.getByRole('listitem').filter({ hasText: /^ollama/ }).getByText('(in use)'));
     await page.getByRole('button', { name: 'Remove work' }).click();
