@@ -159,12 +159,14 @@ export function ProviderSection() {
           </p>
         )}
         {keyProblem?.reason === 'keychain_unavailable' && key && (
-          <div className="row">
-            <span className="muted">Or keep it in memory for this session only: it is never written anywhere, and Tidy forgets it when it quits.</span>
-            <button type="button" className="btn" onClick={() => saveKey('session')}>
-              Keep it for this session only
-            </button>
-          </div>
+          <>
+            <p className="help">Or keep it in memory for this session only: it is never written anywhere, and Tidy forgets it when it quits.</p>
+            <div className="help">
+              <button type="button" className="btn" onClick={() => saveKey('session')}>
+                Keep it for this session only
+              </button>
+            </div>
+          </>
         )}
       </form>
       <ProfileList />
