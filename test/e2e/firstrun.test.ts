@@ -177,9 +177,23 @@ describe('the first run in Chromium through tidy serve', () => {
     await nav('Settings').click();
     const profiles = page.getByRole('list', { name: 'Profiles' });
     await visible(profiles.getByRole('listitem').filter({ hasText: /^ollama/ }).getByText('(in use)'));
-    // The presets nobody uses wait behind "More providers".
+    // No keychain: Settings offers to keep the key for this session only, and says where it is kept.
+    const keyField = page.getByRole('textbox', { name: 'API key' });
+    await keyField.fill('sk-settings-0123456789abcdef');
+    await page.getByRole('button', { name: 'Save key', exact: true }).click();
+    await visible(page.getByRole('alert').filter({ hasText: /^The key was not saved: no OS keychain/ }));
+    await page.getByRole('button', { name: 'Keep it for this session only' }).click();
+    const keyStatus = page.getByRole('status', { name: 'Key status' });
+    await visible(keyStatus.filter({ hasText: 'A key is set for this profile, kept for this session only, in memory: Tidy forgets it when it quits.' }));
+    expect(await keyField.inputValue()).toBe('');
+    expect(await page.getByRole('alert').filter({ hasText: /^The key was not saved/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Clear key' }).click();
+    await visible(keyStatus.filter({ hasText: /^No key set/ }));
+    // The presets nobody uses wait behind "More providers"; OpenAI, untouched but holding the key kept for
+    // this session above, was used and stays listed, with Use.
     expect(await profiles.getByRole('listitem').filter({ hasText: /^lmstudio/ }).count()).toBe(0);
-    const more = page.getByRole('button', { name: 'More providers (3)' });
+    await visible(profiles.getByRole('listitem').filter({ hasText: /^openai — OpenAI/ }).getByRole('button', { name: 'Use openai' }));
+    const more = page.getByRole('button', { name: 'More providers (2)' });
     expect(await more.getAttribute('aria-expanded')).toBe('false');
     await more.click();
     await visible(profiles.getByRole('listitem').filter({ hasText: /^lmstudio — LM Studio/ }));
@@ -210,6 +224,12 @@ describe('the first run in Chromium through tidy serve', () => {
 
     // The profile in use cannot be removed; another one can.
     expect(await page.getByRole('button', { name: 'Remove work' }).isDisabled()).toBe(true);
+    // The provider choice lists every saved profile, hidden presets too, and each can be chosen there.
+    const choice = page.getByRole('combobox', { name: 'Provider profile' });
+    expect(await choice.locator('option').allInnerTexts()).toEqual(expect.arrayContaining(['work — Custom OpenAI-compatible endpoint', 'openai — OpenAI', 'ollama — Ollama', 'lmstudio — LM Studio']));
+    await choice.selectOption('openai');
+    await visible(profiles.getByRole('listitem').filter({ hasText: /^openai/ }).getByText('(in use)'));
+    await visible(profiles.getByRole('listitem').filter({ hasText: /^work — / }).getByRole('button', { name: 'Use work' }));
     await page.getByRole('button', { name: 'Use ollama' }).click();
     await visible(profiles.getByRole('listitem').filter({ hasText: /^ollama/ }).getByText('(in use)'));
     await page.getByRole('button', { name: 'Remove work' }).click();

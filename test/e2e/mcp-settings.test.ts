@@ -119,6 +119,15 @@ describe('Settings: MCP servers and Wikipedia', () => {
     await expect.poll(() => page.getByRole('note').filter({ hasText: 'Switched off' }).count()).toBe(0);
   });
 
+  it('brings a section into view by scrolling only the settings pane, never the window (a server row holds a hidden label)', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Tray', exact: true }).click();
+    await page.getByRole('heading', { name: 'Tray', exact: true }).waitFor();
+    expect(await page.evaluate<number>('document.scrollingElement.scrollTop')).toBe(0);
+    expect((await page.getByRole('heading', { name: 'Settings', exact: true }).boundingBox())!.y).toBeGreaterThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 1400 });
+  });
+
   it('shows another app’s MCP session in Actions as it happens, and undoes it there', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Actions' }).click();
     const client = new Client({ name: 'Claude Desktop', version: '1.0' });

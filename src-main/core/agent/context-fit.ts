@@ -22,6 +22,13 @@ const BIGGER: Partial<Record<PresetId, string>> = {
   llamacpp: 'start llama-server with a bigger context (-c 16384) or pick another model',
 };
 
+/** How to tell Tidy the window when the server does not say it, per kind of server. */
+const SAY: Partial<Record<PresetId, string>> = {
+  ollama: 'set num_ctx or OLLAMA_CONTEXT_LENGTH (e.g. OLLAMA_CONTEXT_LENGTH=16384 ollama serve)',
+  lmstudio: 'load the model in LM Studio with a context length of 16384 or more',
+  llamacpp: 'start llama-server with -c 16384',
+};
+
 const n = (x: number) => x.toLocaleString('en');
 
 /**
@@ -30,8 +37,14 @@ const n = (x: number) => x.toLocaleString('en');
  */
 export function fitContextToModel(db: Db, report: ConnectionReport, preset: PresetId, o: { fit: boolean; tools?: readonly Tool[] } = { fit: true }): ConnectionReport {
   const ctx = report.context;
-  if (!report.ok || !ctx || ctx.tokens === null) return report;
+  if (!report.ok || !ctx) return report;
   const settings = readSettings(db);
+  if (ctx.tokens === null) {
+    // Unknown is said as unknown, with what Tidy goes by instead: never a guessed "too small".
+    const why = ctx.source.replace(/^could not read the context window:\s*/, '');
+    const assumed = `Tidy assumes ${n(settings.contextTokens)} tokens (its context budget)`;
+    return { ...report, context: { ...ctx, budget: null, tooSmall: false, note: `could not read the context window (${why}); ${assumed} — ${SAY[preset] ?? 'use a model with a longer context'}` } };
+  }
   const prompt = promptTokens(offeredTools(o.tools ?? TOOLS, settings));
   const room = ctx.tokens - settings.maxTokens;
   const tooSmall = room < prompt + MIN_CONVERSATION_TOKENS;

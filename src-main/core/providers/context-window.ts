@@ -1,7 +1,9 @@
 /**
  * The context window a local server runs a model with, read from the server's own API (not the OpenAI
- * one, which does not say): Ollama `POST /api/show {model}` (the `num_ctx` parameter it was given, else
- * its default; `model_info["<arch>.context_length"]` is the most the model can take), LM Studio
+ * one, which does not say): Ollama `POST /api/show {model}` (the `num_ctx` parameter it was given;
+ * `model_info["<arch>.context_length"]` is the most the model can take), else `GET /api/ps` (the
+ * `context_length` a loaded model runs with: what OLLAMA_CONTEXT_LENGTH or Ollama's own default, which
+ * depends on the machine's VRAM, gave it), else unknown — never a guessed default; LM Studio
  * `GET /api/v0/models/<id>` (`loaded_context_length`, else `max_context_length`), llama.cpp `GET /props`
  * (`default_generation_settings.n_ctx`, or `n_ctx`). Bounded: one time limit, a capped body, numbers in
  * a sane range; anything unreadable is "unknown" with a one-line reason, never an error.
@@ -11,8 +13,6 @@ import { parseEndpointUrl } from '../../../src-shared/providers';
 import { timeLimit } from '../abort';
 import { authHeaders, readCapped, type Connection } from './connection';
 
-/** What Ollama uses when neither the model's num_ctx nor OLLAMA_CONTEXT_LENGTH says (since 0.6; it was 2,048 before). */
-export const OLLAMA_DEFAULT_CONTEXT = 4096;
 const MAX_BODY = 1024 * 1024;
 const MIN_TOKENS = 256;
 const MAX_TOKENS = 100_000_000;
@@ -53,6 +53,17 @@ function modelInfoMax(info: unknown): number | null {
   const arch = typeof r['general.architecture'] === 'string' ? r['general.architecture'] : null;
   if (arch && tokensOf(r[`${arch}.context_length`]) !== null) return tokensOf(r[`${arch}.context_length`]);
   for (const [k, v] of Object.entries(r).slice(0, 2_000)) if (k.endsWith('.context_length') && tokensOf(v) !== null) return tokensOf(v);
+  return null;
+}
+
+/** The `context_length` `/api/ps` gives the loaded model `model` ("qwen3" is "qwen3:latest"), if it is loaded. */
+function loadedContext(ps: Record<string, unknown>, model: string): number | null {
+  const models = Array.isArray(ps['models']) ? (ps['models'] as unknown[]).slice(0, 1_000) : [];
+  const names = new Set([model, model.includes(':') ? model : `${model}:latest`]);
+  for (const m of models) {
+    const r = record(m);
+    if (r && (names.has(String(r['name'])) || names.has(String(r['model'])))) return tokensOf(r['context_length']);
+  }
   return null;
 }
 
@@ -109,7 +120,11 @@ export async function readContextWindow(conn: Connection, options: ContextWindow
       const modelMax = modelInfoMax(show['model_info']);
       const own = numCtx(show['parameters']);
       if (own !== null) return { known: true, tokens: own, modelMax, source: 'the num_ctx of the model' };
-      return { known: true, tokens: modelMax === null ? OLLAMA_DEFAULT_CONTEXT : Math.min(modelMax, OLLAMA_DEFAULT_CONTEXT), modelMax, source: "Ollama's default (the model sets no num_ctx; OLLAMA_CONTEXT_LENGTH may change it)" };
+      // No num_ctx: the server's default applies (OLLAMA_CONTEXT_LENGTH, else one that depends on the VRAM),
+      // which only a loaded model shows. An older Ollama without `context_length` in /api/ps says nothing.
+      const loaded = loadedContext(await ask('/api/ps'), conn.model);
+      if (loaded !== null) return { known: true, tokens: loaded, modelMax, source: 'the context length Ollama has it loaded with' };
+      return { known: false, reason: 'the model sets no num_ctx and Ollama does not say the context length of an unloaded model' };
     }
     if (preset === 'lmstudio') {
       const info = await ask(`/api/v0/models/${encodeURIComponent(conn.model)}`);

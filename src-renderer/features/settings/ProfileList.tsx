@@ -1,6 +1,7 @@
 /** The provider profiles in Settings: each with Use and Remove, and a form to add one (a custom URL, Azure, a second local server). */
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { PRESET_IDS, PRESETS, type PresetId, type ProviderProfile } from '../../../src-shared/providers';
+import { api } from '../../api';
 import type { Problem } from '../../lib/problem';
 import { useApp } from '../../store/react';
 import '../../styles/firstrun.css';
@@ -9,6 +10,36 @@ import { FieldError } from '../../ui/FieldError';
 /** A preset profile as Tidy made it: its own id, the preset's URL and model. */
 const untouchedPreset = (p: ProviderProfile): boolean => p.id === p.preset && p.baseUrl === PRESETS[p.preset].baseUrl && p.model === PRESETS[p.preset].model;
 
+/**
+ * The ids of untouched presets that hold a key the user saved (keychain, safeStorage or this session; not
+ * the environment's): OpenAI set up with its default model and then left for a local server was still used.
+ */
+function useKeyedPresets(profiles: readonly ProviderProfile[] | undefined, active: string | undefined): ReadonlySet<string> {
+  const [keyed, setKeyed] = useState<ReadonlySet<string>>(new Set());
+  const asked = (profiles ?? []).filter((p) => p.id !== active && untouchedPreset(p) && PRESETS[p.preset].keyRequired).map((p) => p.id);
+  const key = asked.join(' ');
+  useEffect(() => {
+    let live = true;
+    void Promise.all(
+      key
+        .split(' ')
+        .filter(Boolean)
+        .map((id) =>
+          api.invoke('keys.status', { profile: id }).then(
+            (s) => (s.stored || (s.storage !== undefined && s.storage !== null && s.storage !== 'env') ? id : null),
+            () => null,
+          ),
+        ),
+    ).then((ids) => {
+      if (live) setKeyed(new Set(ids.filter((id): id is string => id !== null)));
+    });
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return keyed;
+}
+
 export function ProfileList() {
   const providers = useApp((s) => s.providers.value);
   const switchProfile = useApp((s) => s.switchProfile);
@@ -16,10 +47,11 @@ export function ProfileList() {
   const [problem, setProblem] = useState<Problem | null>(null);
   const [more, setMore] = useState(false);
   const headingId = useId();
+  const keyed = useKeyedPresets(providers?.profiles, providers?.active);
   if (!providers) return null;
-  // The profiles in use: the active one and every one made or changed by the user. The presets Tidy
-  // starts with and nobody touched wait behind "More providers".
-  const used = providers.profiles.filter((p) => p.id === providers.active || !untouchedPreset(p));
+  // The profiles in use: the active one and every one made or changed by the user or holding a key they
+  // saved. The presets Tidy starts with and nobody touched wait behind "More providers".
+  const used = providers.profiles.filter((p) => p.id === providers.active || !untouchedPreset(p) || keyed.has(p.id));
   const unused = providers.profiles.filter((p) => !used.includes(p));
   return (
     <div className="profile-block">

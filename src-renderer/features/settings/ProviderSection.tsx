@@ -1,4 +1,4 @@
-/** The model provider: profile, endpoint, model, the connection test, the API key (kept in the keychain only). */
+/** The model provider: profile, endpoint, model, the connection test, the API key (in the keychain, or for this session only when there is none). */
 import { useEffect, useId, useState } from 'react';
 import { PRESETS } from '../../../src-shared/providers';
 import { useApp } from '../../store/react';
@@ -41,6 +41,13 @@ export function ProviderSection() {
   const saveModel = () => (model === active.model ? clearSettingError('profile.model') : void updateProfile(active.id, { model }));
   const report = connection.report;
   const status = keyStatus.value;
+  // The key leaves the field once it is kept; refused, it stays (masked) to try again or keep for the session.
+  const saveKey = (keep?: 'session') => {
+    const typed = key;
+    void setKey(typed, keep).then((saved) => {
+      if (saved) setKeyText((k) => (k === typed ? '' : k));
+    });
+  };
 
   return (
     <section aria-labelledby="set-provider">
@@ -109,11 +116,7 @@ export function ProviderSection() {
         className="setting"
         onSubmit={(e) => {
           e.preventDefault();
-          const typed = key;
-          // The key leaves the field once it is in the keychain; refused, it stays (masked) to try again.
-          void setKey(typed).then((saved) => {
-            if (saved) setKeyText((k) => (k === typed ? '' : k));
-          });
+          saveKey();
         }}
       >
         <label htmlFor={ids.key}>API key</label>
@@ -131,16 +134,20 @@ export function ProviderSection() {
           <button type="submit" className="btn" disabled={!key}>
             Save key
           </button>
-          <button type="button" className="btn" disabled={!status?.stored} onClick={() => void clearKey()}>
+          <button type="button" className="btn" disabled={!status?.stored && status?.storage !== 'session'} onClick={() => void clearKey()}>
             Clear key
           </button>
         </div>
         <p className="help" role="status" aria-label="Key status">
           {status === null
             ? 'Checking the keychain…'
-            : status.stored
-              ? 'A key is set for this profile (kept in the OS keychain).'
-              : status.source === 'env'
+            : status.storage === 'session'
+              ? 'A key is set for this profile, kept for this session only, in memory: Tidy forgets it when it quits.'
+              : status.storage === 'safe_storage'
+                ? 'A key is set for this profile (kept encrypted by the OS, in safeStorage).'
+                : status.stored
+                  ? 'A key is set for this profile (kept in the OS keychain).'
+                  : status.source === 'env'
                 ? 'No key stored; OPENAI_API_KEY from the environment is used.'
                 : status.required
                   ? 'No key set. This provider needs one.'
@@ -148,6 +155,16 @@ export function ProviderSection() {
           {status?.problem ? ` ${status.problem.error} — ${status.problem.hint}` : ''}
         </p>
         <FieldError problem={keyProblem && `The key was not saved: ${keyProblem.message} — ${keyProblem.hint}.`} />
+        {keyProblem?.reason === 'keychain_unavailable' && key && (
+          <>
+            <p className="help">Or keep it in memory for this session only: it is never written anywhere, and Tidy forgets it when it quits.</p>
+            <div className="help">
+              <button type="button" className="btn" onClick={() => saveKey('session')}>
+                Keep it for this session only
+              </button>
+            </div>
+          </>
+        )}
       </form>
       <ProfileList />
     </section>

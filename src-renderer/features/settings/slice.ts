@@ -41,7 +41,8 @@ export interface SettingsSlice {
   updateProfile(id: string, change: { baseUrl?: string; model?: string }): Promise<boolean>;
   loadKeyStatus(): Promise<void>;
   /** Hands the key to the keychain; the UI keeps no copy. */
-  setKey(key: string): Promise<boolean>;
+  /** Saves the profile's key in the keychain, or with keep 'session' in memory for this session only. */
+  setKey(key: string, keep?: 'session'): Promise<boolean>;
   clearKey(): Promise<boolean>;
   testConnection(): Promise<void>;
   refreshSettings(topics: readonly string[]): Promise<void>;
@@ -219,12 +220,12 @@ export const createSettingsSlice =
         return problem === null;
       },
       loadKeyStatus: () => loadInto(set, 'keyStatus', () => api.invoke('keys.status', {})),
-      setKey: async (key) => {
+      setKey: async (key, keep) => {
         if (!key.trim()) {
           set({ keyProblem: { message: 'the key is empty', hint: 'paste the API key from your provider', code: 'client' } });
           return false;
         }
-        return keyChange(() => api.invoke('keys.set', { key: key.trim() }));
+        return keyChange(() => api.invoke('keys.set', { key: key.trim(), ...(keep ? { keep } : {}) }));
       },
       clearKey: () => keyChange(() => api.invoke('keys.clear', {})),
       testConnection: async () => {

@@ -3,9 +3,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectionFor, createMemorySecretStore, setApiKey, testConnection, type Connection } from '../../../src-main/core';
+import { connectionFor, createMemorySecretStore, fitContextToModel, readSettings, setApiKey, testConnection, type Connection } from '../../../src-main/core';
 import type { ProviderProfile } from '../../../src-shared/providers';
 import { startFakeOpenAI } from '../../fakes/openai-server';
+import { tempDb } from '../../support/db';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -248,7 +249,7 @@ describe('testConnection: a local server’s context window', () => {
   }
   const profile = (preset: 'ollama' | 'lmstudio' | 'llamacpp', baseUrl: string, model = 'qwen3:8b'): ProviderProfile => ({ id: preset, preset, baseUrl, model });
 
-  it('Ollama: num_ctx of the model over its own maximum, else Ollama’s default; asked with POST /api/show {model}', async () => {
+  it('Ollama: num_ctx of the model over its own maximum; asked with POST /api/show {model}', async () => {
     let asked = '';
     const withCtx = await local((req, res, body) => {
       asked = `${req.method} ${req.url} ${body}`;
@@ -257,8 +258,73 @@ describe('testConnection: a local server’s context window', () => {
     const r = await testConnection(await conn(profile('ollama', withCtx.url)));
     expect(asked).toBe('POST /api/show {"model":"qwen3:8b"}');
     expect(r.context).toMatchObject({ tokens: 8192, modelMax: 40960, source: 'the num_ctx of the model', tooSmall: false });
-    const bare = await local(reply(200, JSON.stringify({ parameters: 'stop "x"', model_info: { 'general.architecture': 'llama', 'llama.context_length': 131072 } })));
-    expect((await testConnection(await conn(profile('ollama', bare.url)))).context).toMatchObject({ tokens: 4096, modelMax: 131072, source: expect.stringMatching(/^Ollama's default/) });
+  });
+
+  /** An Ollama whose model sets no num_ctx: /api/show without it, /api/ps answered by `ps`. */
+  const ollamaWithout = (ps: (req: IncomingMessage, res: ServerResponse) => void, model = 'qwen3:8b') =>
+    local((req, res) => {
+      if (req.url === '/api/ps') return ps(req, res);
+      reply(200, JSON.stringify({ parameters: 'stop "x"', model_info: { 'general.architecture': 'llama', 'llama.context_length': 131072 } }))(req, res);
+    }, model);
+  const loaded = (...models: unknown[]) => reply(200, JSON.stringify({ models }));
+
+  it('Ollama without num_ctx: the context_length /api/ps gives the loaded model (OLLAMA_CONTEXT_LENGTH), never an assumed 4,096', async () => {
+    // A server started with OLLAMA_CONTEXT_LENGTH=32768: the loaded model runs with it (another model's entry is not it).
+    const big = await ollamaWithout(loaded({ name: 'gemma3:4b', model: 'gemma3:4b', context_length: 2048 }, { name: 'qwen3:8b', model: 'qwen3:8b', size: 1, context_length: 32768 }));
+    expect((await testConnection(await conn(profile('ollama', big.url)))).context).toMatchObject({ tokens: 32768, modelMax: 131072, source: 'the context length Ollama has it loaded with' });
+    expect(big.seen.map((q) => `${q.method} ${q.url}`)).toEqual(['GET /v1/models', 'POST /api/show', 'GET /api/ps']);
+    // A bare name is its :latest tag.
+    const bare = await ollamaWithout(loaded({ name: 'llama3.2:latest', model: 'llama3.2:latest', context_length: 8192 }), 'llama3.2');
+    expect((await testConnection(await conn(profile('ollama', bare.url, 'llama3.2')))).context).toMatchObject({ tokens: 8192 });
+  });
+
+  it('Ollama without num_ctx and not loaded, or too old to say: unknown, and the window says what Tidy assumes instead of a wrong "too small"', async () => {
+    const { db } = tempDb();
+    const cases: [string, (req: IncomingMessage, res: ServerResponse) => void, RegExp][] = [
+      ['not loaded', loaded(), /^the model sets no num_ctx and Ollama does not say the context length of an unloaded model$/],
+      ['another model loaded', loaded({ name: 'qwen3:8b-q8', model: 'qwen3:8b-q8', context_length: 4096 }), /^the model sets no num_ctx/],
+      ['older Ollama (no context_length)', loaded({ name: 'qwen3:8b', model: 'qwen3:8b', size_vram: 5 }), /^the model sets no num_ctx/],
+      ['no /api/ps', reply(404, '404 page not found', 'text/plain'), /\/api\/ps answered 404/],
+    ];
+    for (const [name, ps, source] of cases) {
+      const s = await ollamaWithout(ps);
+      const r = fitContextToModel(db, await testConnection(await conn(profile('ollama', s.url))), 'ollama');
+      expect(r, name).toMatchObject({ ok: true, warning: null, context: { tokens: null, tooSmall: false, budget: null, source: expect.stringMatching(source) } });
+      expect(r.context?.note, name).toMatch(/^could not read the context window \(.+\); Tidy assumes 16,000 tokens \(its context budget\) — set num_ctx or OLLAMA_CONTEXT_LENGTH \(e\.g\. OLLAMA_CONTEXT_LENGTH=16384 ollama serve\)$/);
+      expect(r.context?.note, name).not.toMatch(/too small|4,096/);
+    }
+    expect(readSettings(db).contextTokens).toBe(16_000);
+  });
+
+  it('Ollama /api/ps hostile: huge, malformed, absurd, deep or slow answers give "unknown" in one line, bounded in time', async () => {
+    let deep = '1';
+    for (let i = 0; i < 5_000; i++) deep = `[${deep}]`;
+    const cases: [string, (req: IncomingMessage, res: ServerResponse) => void, RegExp][] = [
+      ['huge', (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(`{"models":[${'{"name":"x","context_length":8192},'.repeat(40_000)}`);
+        res.end('{"name":"qwen3:8b","context_length":8192}]}');
+      }, /larger than 1 MB/],
+      ['malformed', reply(200, '{"models": [{"name": "qwen3:8b", "context_length": 8192}'), /not JSON/],
+      ['absurd numbers', loaded({ name: 'qwen3:8b', context_length: 1e99 }), /sets no num_ctx/],
+      ['negative', loaded({ name: 'qwen3:8b', context_length: -5 }), /sets no num_ctx/],
+      ['text number', loaded({ model: 'qwen3:8b', context_length: '8192; rm -rf /' }), /sets no num_ctx/],
+      ['models not a list', reply(200, JSON.stringify({ models: { name: 'qwen3:8b', context_length: 8192 } })), /sets no num_ctx/],
+      ['entries not objects', reply(200, JSON.stringify({ models: [null, 7, 'qwen3:8b', ['qwen3:8b', 8192]] })), /sets no num_ctx/],
+      ['deep', reply(200, `{"models":${deep}}`), /sets no num_ctx/],
+    ];
+    for (const [name, handler, source] of cases) {
+      const s = await ollamaWithout(handler);
+      const r = await testConnection(await conn(profile('ollama', s.url)));
+      expect(r.ok, name).toBe(true);
+      expect(r.context, name).toMatchObject({ tokens: null, source: expect.stringMatching(source) });
+      expect(r.context?.note.split('\n'), name).toHaveLength(1);
+    }
+    const slow = await ollamaWithout(() => {});
+    const started = Date.now();
+    const r = await testConnection(await conn(profile('ollama', slow.url)), { timeoutMs: 1_000 });
+    expect(r).toMatchObject({ ok: true, context: { tokens: null, note: expect.stringMatching(/^context window unknown: no answer about the context window within/) } });
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('LM Studio: the loaded context length, else the model’s maximum; llama.cpp: n_ctx of /props', async () => {
@@ -279,7 +345,7 @@ describe('testConnection: a local server’s context window', () => {
         res.end(`${'y'.repeat(600_000)}"}`);
       }, /larger than 1 MB/],
       ['malformed', reply(200, '{"parameters": "num_ctx 8192"'), /not JSON/],
-      ['absurd', reply(200, JSON.stringify({ parameters: 'num_ctx 99999999999999', model_info: { 'x.context_length': -5 } })), /^context window 4,096 tokens/],
+      ['absurd', reply(200, JSON.stringify({ parameters: 'num_ctx 99999999999999', model_info: { 'x.context_length': -5 } })), /^context window unknown: the model sets no num_ctx/],
       ['error page', reply(500, '<html>oops</html>', 'text/html'), /answered 500/],
       ['array', reply(200, '[1,2,3]'), /not answer a JSON object/],
     ];

@@ -149,8 +149,14 @@ describe('the context window of a local model (Test and use, tidy config test)',
     expect(readSettings(db).contextTokens).toBe(16_000);
     fitContextToModel(db, report(window), 'lmstudio', { fit: false });
     expect(readSettings(db).contextTokens).toBe(16_000);
-    // Unknown windows and failed tests change nothing.
-    expect(fitContextToModel(db, report(null), 'ollama')).toEqual(report(null));
+    // Unknown windows and failed tests change nothing but the line that says what Tidy assumes instead.
+    const unknown = { ...report(null), context: { ...report(null).context!, source: 'could not read the context window: /api/ps answered 404' } };
+    expect(fitContextToModel(db, unknown, 'ollama')).toEqual({
+      ...unknown,
+      context: { ...unknown.context, note: "could not read the context window (/api/ps answered 404); Tidy assumes 16,000 tokens (its context budget) — set num_ctx or OLLAMA_CONTEXT_LENGTH (e.g. OLLAMA_CONTEXT_LENGTH=16384 ollama serve)" },
+    });
     expect(readSettings(db).contextTokens).toBe(16_000);
+    const failed = { ...report(null), ok: false };
+    expect(fitContextToModel(db, failed, 'ollama')).toEqual(failed);
   });
 });
