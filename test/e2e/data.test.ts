@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src-main/core';
+import { disableSync, setupSync } from '../../src-main/core/sync/service';
+import { FAST_KDF } from '../unit/sync/scenario';
 import { REPO } from '../support/cli';
 import { launchChromium, openPage, screenshot, SHOTS } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
@@ -138,6 +140,53 @@ describe('Settings → Your data', () => {
     await expect.poll(() => count(`SELECT count(*) AS n FROM tasks WHERE content = 'Added after the restore'`)).toBe(1);
     await nav.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Your data', level: 2, exact: true }).waitFor();
+  });
+
+  it('Settings → Sync: off, it says how to set up; set up, the sidebar says locked · Open; a wrong passphrase is one line; the right one syncs ("Synced …")', async () => {
+    const section = page.getByRole('region', { name: 'Sync', exact: true });
+    await section.getByText('Sync is off on this device.').waitFor();
+    await section.getByText(/^tidy sync setup --folder PATH/).waitFor();
+    const folder = join(dir, 'sync-target');
+    const other = openDatabase(dbPath);
+    try {
+      await setupSync(other, { kind: 'folder', url: folder }, 'pass phrase', { name: 'Laptop', kdf: FAST_KDF });
+    } finally {
+      other.close();
+    }
+    try {
+      // tidy serve sees the change and tries a round by itself; with no key in the keychain the sidebar says so
+      const line = page.getByRole('status', { name: 'Sync status' });
+      await line.getByText('Sync locked').waitFor({ timeout: 30_000 });
+      await line.getByRole('button', { name: 'Open' }).click();
+      await section.getByText(/not in this computer’s keychain/).waitFor();
+      await section.getByLabel('Sync passphrase').fill('wrong');
+      await section.getByRole('button', { name: 'Unlock' }).click();
+      await section.getByRole('alert').getByText('Wrong passphrase for this sync target.').waitFor({ timeout: 30_000 });
+      await section.getByLabel('Sync passphrase').fill('pass phrase');
+      await section.getByRole('button', { name: 'Unlock' }).click();
+      await line.getByText(/^Synced /).waitFor({ timeout: 60_000 });
+      await section.getByRole('cell', { name: 'Laptop (this device)' }).waitFor();
+      await section.getByText('0 changes').waitFor();
+      expect(readdirSync(folder)).toContain('tidy-sync.json');
+      await section.getByRole('button', { name: 'Sync now' }).click();
+      await line.getByText(/^Synced /).waitFor({ timeout: 60_000 });
+      await screenshot(section, 'sync-settings');
+      await page.setViewportSize({ width: 800, height: 1000 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, 'sync-settings-dark-800');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1360, height: 1000 });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      // the tests after this one import thousands of tasks: not to be queued for sync
+      const db = openDatabase(dbPath);
+      try {
+        disableSync(db);
+      } finally {
+        db.close();
+      }
+    }
+    await page.getByRole('status', { name: 'Sync status' }).waitFor({ state: 'detached', timeout: 30_000 });
   });
 
   it('a 1 MB CSV (12,000 tasks) goes in parts, far past one frame of the web host, and imports whole', async () => {

@@ -1,0 +1,2 @@
+export { SyncSection, SyncStatusLine } from './SyncSection';
+export { useSync, syncNow, unlockSync } from './use-sync';
