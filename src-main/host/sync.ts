@@ -102,6 +102,8 @@ export function createSyncHost(options: SyncHostOptions): SyncHost {
       const summary = await runSync(db, key, openTarget(spec));
       problem = summary.problems[0] ? { text: oneLine(summary.problems[0]), hint: hintFor(summary.problems[0]) } : null;
       if (Object.keys(summary.changed).length > 0) emit([...DATA_TOPICS, 'sync']);
+      // queued while this round received (a merged text, a conflict's record, an edit meanwhile): the next round soon
+      if ((db.prepare(`SELECT COUNT(*) AS n FROM sync_outbox`).get() as { n: number }).n > 0) queueMicrotask(() => bg.changed());
       return 'done';
     } catch (e) {
       problem =
