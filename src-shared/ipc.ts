@@ -212,6 +212,18 @@ export const SyncView = z.object({
 });
 export type SyncView = z.infer<typeof SyncView>;
 
+/** A value lost to a concurrent edit on another device (or, `merged`, two texts kept as one). */
+export const SyncConflict = z.object({
+  column: z.string(),
+  lostValue: z.union([z.string(), z.number(), z.null()]),
+  lostAt: z.string(),
+  lostDevice: z.string(),
+  wonAt: z.string(),
+  wonDevice: z.string(),
+  merged: z.boolean(),
+});
+export type SyncConflict = z.infer<typeof SyncConflict>;
+
 export const channels = {
   ...operationChannels,
 
@@ -632,6 +644,12 @@ export const channels = {
     output: SyncView,
     changes: ['sync'],
   },
+  /**
+   * A task's sync conflicts, newest first: a value of it written on one device and overwritten by a concurrent
+   * edit on another ("changed on Laptop at 10:02, overwritten by Desktop at 10:03"). Restore is an ordinary
+   * edit (tasks.update) with the lost value: logged and undoable.
+   */
+  'sync.conflicts': { input: z.object({ task: Id }), output: z.array(SyncConflict) },
 } as const satisfies Record<string, ChannelDef>;
 
 /** Views may be stale: refetch what shows these topics. */

@@ -97,6 +97,7 @@ import { listApprovals } from '../core/agent/approvals';
 import { addRoutine, editRoutine, getRoutine, listRoutines, removeRoutine, resolveRoutine } from '../core/domain/routines';
 import { answerApprovalById, previewSchedule, routineHistory, routineInfo, runRoutineNow, type RoutineHost } from '../core/routines';
 import { createSyncHost, type SyncHost } from './sync';
+import { listConflicts } from '../core/sync/conflicts';
 
 export interface HostDeps {
   db: Db;
@@ -488,6 +489,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'sync.status': () => sync.status(),
     'sync.now': (i) => (i.focus ? sync.focus() : sync.now()),
     'sync.unlock': (i) => sync.unlock(i.passphrase, i.password),
+    'sync.conflicts': (i) => listConflicts(db, 'tasks', i.task),
     'keys.clear': async (i) => {
       const conn = connection(i.profile);
       const held = await session.clear(conn.profile.id);

@@ -145,7 +145,7 @@ export function noteConflict(db: Db, m: Message, current: { hlc: string } | unde
 
 export interface ConflictView {
   column: string;
-  lostValue: Value;
+  lostValue: string | number | null;
   lostAt: string;
   lostDevice: string;
   wonAt: string;
@@ -161,7 +161,7 @@ export function listConflicts(db: Db, table: string, row: string, limit = 50): C
     table,
     row,
     limit,
-  ) as { col: string; lost_value: Value; lost_hlc: string; lost_device: string; won_hlc: string; won_device: string; merged: number }[];
+  ) as { col: string; lost_value: string | number | bigint | null; lost_hlc: string; lost_device: string; won_hlc: string; won_device: string; merged: number }[];
   const iso = (hlc: string): string => new Date(parseHlc(hlc)?.millis ?? 0).toISOString();
   return rows.map((r) => ({
     column: r.col,

@@ -139,7 +139,10 @@ export function SyncStatusLine({ open }: { open: () => void }) {
             : 'Not synced yet';
   const bad = !s.running && (s.locked || s.error !== null);
   return (
-    <p className={bad ? 'sync-line bad' : 'sync-line'} role="status" aria-label="Sync status">
+    <p className={bad ? 'sync-line bad' : 'sync-line'} role="status" aria-label="Sync status" title={text}>
+      <span className="sync-dot" aria-hidden="true">
+        ●
+      </span>{' '}
       <span className="nav-label">{text}</span>
       {bad && (
         <>

@@ -944,7 +944,8 @@ describe('sync', () => {
   it('sync.status says how to set up while off; on without a key it says to enter the passphrase; sync.unlock (a wrong one refused in one line) syncs', async () => {
     const h = setup();
     expect(await h.call('sync.status', {})).toMatchObject({ on: false, target: null, devices: [], setup: expect.stringMatching(/^tidy sync setup --folder PATH/) });
-    await h.call('tasks.add', { content: 'Call the plumber' });
+    const added = await h.call('tasks.add', { content: 'Call the plumber' });
+    expect(await h.call('sync.conflicts', { task: added.value.id })).toEqual([]);
     const folder = tempDir();
     await setupSync(h.db, { kind: 'folder', url: folder }, 'pass phrase', { name: 'Laptop', kdf: FAST_KDF });
     // no key in the keychain: a round cannot run, and the status says what to do
