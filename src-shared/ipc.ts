@@ -186,6 +186,44 @@ export type QuickAddUnread = z.infer<typeof QuickAddUnread>;
 const logged = ['actions'] as const;
 
 /** Every request channel. Add a channel here, then its handler in src-main/host/handlers.ts: the types force both. */
+/** Sync as the window shows it (Settings → Sync, the sidebar's status line). */
+export const SyncView = z.object({
+  on: z.boolean(),
+  kind: z.enum(['folder', 'webdav']).nullable(),
+  /** The folder's path or the WebDAV URL. */
+  target: z.string().nullable(),
+  user: z.string().nullable(),
+  /** This device's name, as the other devices list it. */
+  name: z.string().nullable(),
+  device: z.string().nullable(),
+  lastSyncedAt: z.string().nullable(),
+  /** Local changes not sent yet. */
+  pending: z.number().int(),
+  /** Received changes waiting (a newer Tidy's, or for a row not arrived yet). */
+  waiting: z.number().int(),
+  devices: z.array(z.object({ name: z.string(), lastSeen: z.string().nullable(), self: z.boolean() })),
+  running: z.boolean(),
+  /** No key to sync with: the passphrase is to be entered (Settings → Sync). */
+  locked: z.boolean(),
+  /** The last error in one line, and what to do. */
+  error: z.object({ text: z.string(), hint: z.string() }).nullable(),
+  /** How to set sync up (sync is set up from the CLI). */
+  setup: z.string(),
+});
+export type SyncView = z.infer<typeof SyncView>;
+
+/** A value lost to a concurrent edit on another device (or, `merged`, two texts kept as one). */
+export const SyncConflict = z.object({
+  column: z.string(),
+  lostValue: z.union([z.string(), z.number(), z.null()]),
+  lostAt: z.string(),
+  lostDevice: z.string(),
+  wonAt: z.string(),
+  wonDevice: z.string(),
+  merged: z.boolean(),
+});
+export type SyncConflict = z.infer<typeof SyncConflict>;
+
 export const channels = {
   ...operationChannels,
 
@@ -590,6 +628,28 @@ export const channels = {
   },
   /** Reads schedule words as a routine would (changes nothing): the schedule in words and its next three runs, or the parser's one-line error. */
   'routines.preview': { input: z.object({ schedule: z.string().max(100) }), output: z.object({ words: z.string(), nextRuns: z.array(z.string()) }) },
+  /** Sync on this device: where to, as whom, when it last synced, what waits, the devices, the last error and what to do. */
+  'sync.status': { input: Empty, output: SyncView },
+  /**
+   * "Sync now": one round as soon as none runs; answers when it has ended (a failure is in the status, not a
+   * refusal). `focus`: the window gained focus, a round only when none ran for a while; answers at once.
+   */
+  'sync.now': { input: z.object({ focus: z.boolean().optional() }), output: SyncView, changes: ['sync'] },
+  /**
+   * Unlocks sync for this session with the target's passphrase (and its WebDAV password), when the key is not
+   * in the OS keychain: the key is held in memory only, never in the database. A wrong passphrase is one line.
+   */
+  'sync.unlock': {
+    input: z.object({ passphrase: z.string().min(1).max(1024), password: z.string().max(1024).optional() }),
+    output: SyncView,
+    changes: ['sync'],
+  },
+  /**
+   * A task's sync conflicts, newest first: a value of it written on one device and overwritten by a concurrent
+   * edit on another ("changed on Laptop at 10:02, overwritten by Desktop at 10:03"). Restore is an ordinary
+   * edit (tasks.update) with the lost value: logged and undoable.
+   */
+  'sync.conflicts': { input: z.object({ task: Id }), output: z.array(SyncConflict) },
 } as const satisfies Record<string, ChannelDef>;
 
 /** Views may be stale: refetch what shows these topics. */

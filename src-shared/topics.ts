@@ -3,7 +3,7 @@
  * made stale. Plain values (no zod): the WebSocket client imports this too; the contract's zod enum
  * (`Topic` in src-shared/operations.ts) is made from this list.
  */
-export const TOPICS = ['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets', 'events', 'memory', 'routines'] as const;
+export const TOPICS = ['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets', 'events', 'memory', 'routines', 'sync'] as const;
 export type Topic = (typeof TOPICS)[number];
 
 /** Every topic that the data tables (and therefore undo) can touch. */

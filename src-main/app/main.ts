@@ -74,7 +74,7 @@ async function start(): Promise<void> {
     createSafeStorageSecretStore(safeStorage, join(app.getPath('userData'), 'keys.sealed.json')),
   ]);
   // A restore from Settings closes the database and opens the restored file the same way (host/index.ts): use host.db from here on.
-  const host = createHost({ db, secrets, env: process.env, owner: 'the Tidy app' }, { reminders: true, routines: true, reopen: open, ...(nativeBinding ? { nativeBinding } : {}) });
+  const host = createHost({ db, secrets, env: process.env, owner: 'the Tidy app' }, { reminders: true, routines: true, sync: true, reopen: open, ...(nativeBinding ? { nativeBinding } : {}) });
   scheduleAutoBackups(() => host.db, dbPath, (line) => console.warn(`Tidy: ${line}`));
   registerIpc(ipcMain, host.dispatch, isOurRenderer);
   forwardEvents(host.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents));

@@ -97,6 +97,8 @@ import { inspectServer } from '../core/mcp/client';
 import { listApprovals } from '../core/agent/approvals';
 import { addRoutine, editRoutine, getRoutine, listRoutines, removeRoutine, resolveRoutine } from '../core/domain/routines';
 import { answerApprovalById, previewSchedule, routineHistory, routineInfo, runRoutineNow, type RoutineHost } from '../core/routines';
+import { createSyncHost, type SyncHost } from './sync';
+import { listConflicts } from '../core/sync/conflicts';
 
 export interface HostDeps {
   db: Db;
@@ -124,6 +126,8 @@ export interface HostDeps {
   restore?: (path: string) => RestoreResult;
   /** The better-sqlite3 binding of the desktop app, for files a restore opens. */
   nativeBinding?: string;
+  /** Sync of the host (host/sync.ts); without it, one that syncs only on Sync now. */
+  sync?: SyncHost;
 }
 
 /** What the host adds: where events go, and the runs going on in this process. */
@@ -243,6 +247,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return readTodoistFiles(f.name, f.bytes);
   };
   const undoOptions = (cascade?: boolean) => ({ ctx: ctx(), cascade });
+  const sync = deps.sync ?? createSyncHost({ db: () => db, secrets, hub, env: deps.env ?? {} });
 
   const connection = (profile?: string): Connection => must(resolveConnection(db, keyDeps, { profile }));
   const profiles = () => ({ profiles: listProfiles(db), active: activeProfile(db).id });
@@ -485,6 +490,10 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }
       return keyed(conn.keyStatus());
     },
+    'sync.status': () => sync.status(),
+    'sync.now': (i) => (i.focus ? sync.focus() : sync.now()),
+    'sync.unlock': (i) => sync.unlock(i.passphrase, i.password),
+    'sync.conflicts': (i) => listConflicts(db, 'tasks', i.task),
     'keys.clear': async (i) => {
       const conn = connection(i.profile);
       const held = await session.clear(conn.profile.id);

@@ -14,6 +14,7 @@ import { startScheduler } from '../core/routines';
 import { createSessionSecretStore } from '../core';
 import { createEventHub, type EventHub } from './hub';
 import { startReminders, type ReminderOptions } from '../core/reminders';
+import { createSyncHost, type SyncHost } from './sync';
 
 /**
  * The busy timeout of a long-lived host's connection (the app, `tidy serve`): a statement that finds
@@ -45,6 +46,11 @@ export interface HostOptions {
   reopen?: () => Db;
   /** The better-sqlite3 binding the database was opened with (the desktop app's), for the restore's own opens. */
   nativeBinding?: string;
+  /**
+   * Sync in the background while sync is on (the app and `tidy serve`): after a change, on a timer, on focus.
+   * Without it (tests) a round runs only on Sync now.
+   */
+  sync?: boolean | { debounceMs?: number; intervalMs?: number };
 }
 
 export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
@@ -56,10 +62,19 @@ export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
   let db = deps.db;
   let handlers: Handlers;
   let stopServices: () => void = () => {};
+  // One sync for the host's life, over the database of the moment (a key unlocked for this session outlives a restore).
+  const sync: SyncHost = createSyncHost({
+    db: () => db,
+    secrets: deps.secrets,
+    hub,
+    auto: Boolean(options.sync),
+    env: deps.env ?? {},
+    ...(typeof options.sync === 'object' ? options.sync : {}),
+  });
 
   /** The handlers, routines, reminders and watch over the database of the moment. */
   const start = (): void => {
-    const current = { ...lasting, db, hub, live, ...(options.reopen ? { restore } : {}), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
+    const current = { ...lasting, db, hub, live, sync, ...(options.reopen ? { restore } : {}), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
     handlers = createHandlers(current);
     const scheduler = options.routines
       ? startScheduler(createRoutineHost(current), {
@@ -90,6 +105,7 @@ export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
     if (!reopen || db.name === ':memory:' || db.name === '')
       return fail('this window cannot restore its database', 'quit Tidy and run: tidy restore <file>');
     if (live.size > 0) return fail('a request is still running; nothing was restored', 'wait for it to finish (or stop it), then restore again');
+    if (sync.running) return fail('a sync round is running; nothing was restored', 'wait a moment for it to end, then restore again');
     const dbPath = db.name;
     const others = lockHolders(dbPath).filter((h) => h.pid !== process.pid);
     if (others.length > 0) {
@@ -124,6 +140,7 @@ export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
     },
     async close() {
       stopServices();
+      await sync.stop();
       for (const runId of [...live.keys()]) cancelRun({ live }, runId);
       // A cancelled run still writes its end to the trace: leave the database open until it has.
       for (const deadline = Date.now() + 5000; live.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));

@@ -4,6 +4,7 @@ import { traceVisible } from '../store/nav';
 import { useApp } from '../store/react';
 import { VIEW_DEFS } from '../store/views';
 import { SavedFilters } from '../features/tasks';
+import { SyncStatusLine } from '../features/sync';
 
 /** The main navigation: the views (store/views.ts), the inbox count, and what the agent is doing. */
 export function Sidebar() {
@@ -54,6 +55,13 @@ export function Sidebar() {
       </ul>
       <SavedFilters />
       <div className="sidebar-foot">
+        <SyncStatusLine
+          open={() => {
+            show('settings');
+            // once Settings has drawn its sections
+            requestAnimationFrame(() => document.getElementById('set-sync')?.scrollIntoView({ block: 'start' }));
+          }}
+        />
         {running > 0 && (
           <p className="run-indicator" role="status">
             <span className="dot" aria-hidden="true" />

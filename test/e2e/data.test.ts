@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src-main/core';
+import { addTask, newUserRequest, openDatabase, updateTask } from '../../src-main/core';
+import { disableSync, runSync, setupSync } from '../../src-main/core/sync/service';
+import { FolderTarget } from '../../src-main/core/sync/targets/folder';
+import { FAST_KDF } from '../unit/sync/scenario';
 import { REPO } from '../support/cli';
 import { launchChromium, openPage, screenshot, SHOTS } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
@@ -138,6 +141,90 @@ describe('Settings → Your data', () => {
     await expect.poll(() => count(`SELECT count(*) AS n FROM tasks WHERE content = 'Added after the restore'`)).toBe(1);
     await nav.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Your data', level: 2, exact: true }).waitFor();
+  });
+
+  it('Settings → Sync: off, it says how to set up; set up, the sidebar says locked · Open; a wrong passphrase is one line; the right one syncs ("Synced …")', async () => {
+    const section = page.getByRole('region', { name: 'Sync', exact: true });
+    await section.getByText('Sync is off on this device.').waitFor();
+    await section.getByText(/^tidy sync setup --folder PATH/).waitFor();
+    const folder = join(dir, 'sync-target');
+    /** A change to this window's database by another connection (as another Tidy process on this computer would). */
+    const onLaptop = async <T,>(f: (db: ReturnType<typeof openDatabase>) => T | Promise<T>): Promise<T> => {
+      const db = openDatabase(dbPath);
+      try {
+        return await f(db);
+      } finally {
+        db.close();
+      }
+    };
+    const task = await onLaptop((db) => {
+      const r = addTask(db, newUserRequest(db), { content: 'Plan the trip' });
+      if (!r.ok) throw new Error(r.error);
+      return r.value;
+    });
+    await onLaptop((db) => setupSync(db, { kind: 'folder', url: folder }, 'pass phrase', { name: 'Laptop', kdf: FAST_KDF }));
+    const desktop = openDatabase(join(dir, 'desktop.db'));
+    try {
+      // tidy serve sees the change and tries a round by itself; with no key in the keychain the sidebar says so
+      const line = page.getByRole('status', { name: 'Sync status' });
+      await line.getByText('Sync locked').waitFor({ timeout: 30_000 });
+      await line.getByRole('button', { name: 'Open' }).click();
+      await section.getByText(/not in this computer’s keychain/).waitFor();
+      await section.getByLabel('Sync passphrase').fill('wrong');
+      await section.getByRole('button', { name: 'Unlock' }).click();
+      await section.getByRole('alert').getByText('Wrong passphrase for this sync target.').waitFor({ timeout: 30_000 });
+      await section.getByLabel('Sync passphrase').fill('pass phrase');
+      await section.getByRole('button', { name: 'Unlock' }).click();
+      await line.getByText(/^Synced /).waitFor({ timeout: 60_000 });
+      await section.getByRole('cell', { name: 'Laptop (this device)' }).waitFor();
+      await section.getByText('0 changes').waitFor();
+      expect(readdirSync(folder)).toContain('tidy-sync.json');
+      await section.getByRole('button', { name: 'Sync now' }).click();
+      await line.getByText(/^Synced /).waitFor({ timeout: 60_000 });
+      await screenshot(section, 'sync-settings');
+      await page.setViewportSize({ width: 800, height: 1000 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await section.scrollIntoViewIfNeeded();
+      await screenshot(page, 'sync-settings-dark-800');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1360, height: 1000 });
+
+      // A second device (Desktop) joins; the task is edited on both before either has seen the other's edit.
+      const target = new FolderTarget(folder);
+      const joined = await setupSync(desktop, { kind: 'folder', url: folder }, 'pass phrase', { name: 'Desktop', kdf: FAST_KDF });
+      await runSync(desktop, joined.key, target);
+      await onLaptop((db) => updateTask(db, newUserRequest(db), { task: task.id, content: 'Plan the trip to Lyon' }));
+      await new Promise((r) => setTimeout(r, 20)); // Desktop's edit is the later one
+      updateTask(desktop, newUserRequest(desktop), { task: task.id, content: 'Plan the trip to Porto' });
+      await section.getByRole('button', { name: 'Sync now' }).click();
+      await expect.poll(() => count(`SELECT count(*) AS n FROM sync_outbox`), { timeout: 60_000 }).toBe(0);
+      await runSync(desktop, joined.key, target); // Desktop's edit goes out; Laptop's arrives, loses, and is recorded
+      await runSync(desktop, joined.key, target); // the record goes out
+      await section.getByRole('button', { name: 'Sync now' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Inbox/ }).click();
+      await page.getByRole('button', { name: 'Edit: Plan the trip to Porto' }).click({ timeout: 60_000 });
+      const form = page.getByRole('form', { name: 'Edit task: Plan the trip to Porto' });
+      const history = form.getByRole('list', { name: 'Sync history of Plan the trip to Porto' });
+      await history.getByText(/^Title changed on Laptop at .+ to “Plan the trip to Lyon”, overwritten by Desktop at .+ · Restore$/).waitFor({ timeout: 30_000 });
+      await screenshot(form, 'sync-task-history');
+      await history.getByRole('button', { name: 'Restore title “Plan the trip to Lyon”' }).click();
+      // the task's title is Laptop's again, and the editor stays open on it
+      await page.getByRole('form', { name: 'Edit task: Plan the trip to Lyon' }).getByRole('status').getByText('Restored the title written on Laptop. Undo it in Actions.').waitFor();
+      await expect.poll(() => count(`SELECT count(*) AS n FROM tasks WHERE id = '${task.id}' AND content = 'Plan the trip to Lyon'`)).toBe(1);
+      expect(count(`SELECT count(*) AS n FROM actions WHERE tool = 'update_task' AND undone_at IS NULL AND changes LIKE '%Plan the trip to Lyon%'`)).toBeGreaterThan(0);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
+      expect(pageErrors).toEqual([]);
+    } finally {
+      desktop.close();
+      // the tests after this one import thousands of tasks: not to be queued for sync
+      const db = openDatabase(dbPath);
+      try {
+        disableSync(db);
+      } finally {
+        db.close();
+      }
+    }
+    await page.getByRole('status', { name: 'Sync status' }).waitFor({ state: 'detached', timeout: 30_000 });
   });
 
   it('a 1 MB CSV (12,000 tasks) goes in parts, far past one frame of the web host, and imports whole', async () => {

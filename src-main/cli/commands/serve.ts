@@ -56,7 +56,7 @@ export function registerServeCommand(program: Command, cli: Cli): void {
       const dbPath = resolveDbPath(cli.globals.db);
       // A restore from the window opens the file again the same way (host/index.ts).
       const reopen = () => openDatabase(dbPath, { verify: 'always', holder: 'tidy serve', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS });
-      const host = createHost({ db, secrets: cliSecrets(), env: process.env, owner: 'tidy serve' }, { reminders: true, routines: true, reopen });
+      const host = createHost({ db, secrets: cliSecrets(), env: process.env, owner: 'tidy serve' }, { reminders: true, routines: true, reopen, sync: true });
       const stopBackups = scheduleAutoBackups(() => host.db, dbPath, (line) => process.stderr.write(`tidy serve: ${line}\n`));
       const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {
         stopBackups();

@@ -14,6 +14,7 @@ import { HlcClock, parseHlc } from './hlc';
 import { DEVICE_ID } from './layout';
 import type { Applied, Message, Value } from './messages';
 import type { RoundDevice } from './round';
+import { noteConflict } from './conflicts';
 
 export interface SyncStateRow {
   device: string;
@@ -282,6 +283,7 @@ export function applyMessages(db: Db, messages: readonly Message[]): Applied[] {
   const waiting = cached(db, `SELECT 1 FROM sync_pending LIMIT 1`).get() !== undefined;
   for (const m of messages) {
     const current = cellOf.get(m.table, m.row, m.column) as { hlc: string } | undefined;
+    if (noteConflict(db, m, current)) continue;
     if (current && m.hlc <= current.hlc) continue;
     setCell.run(m.table, m.row, m.column, m.hlc);
     if (waiting) unpend.run(m.table, m.row, m.column);

@@ -15,6 +15,7 @@ import { NotificationsSection } from './NotificationsSection';
 import { ProviderSection } from './ProviderSection';
 import { ShortcutSection } from './ShortcutSection';
 import { TraySection } from './TraySection';
+import { SyncSection } from '../sync';
 
 export function SettingsView() {
   const settings = useApp((s) => s.settings);
@@ -48,6 +49,7 @@ export function SettingsView() {
             <NotificationsSection />
             <DataSection />
             <TraySection />
+            <SyncSection />
           </div>
         )}
       </div>

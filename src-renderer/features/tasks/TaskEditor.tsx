@@ -4,6 +4,7 @@
  * as the chat shows answers), deadline, duration, labels, section — and the task's comments. Enter saves,
  * Esc cancels; each change is one logged, undoable operation.
  */
+import { SyncHistory } from '../sync/SyncHistory';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Task } from '../../../src-shared/domain';
 import { Markdown } from '../../ui/Markdown';
@@ -256,6 +257,7 @@ export function TaskEditor({ task, field, now, onClose }: { task: Task; field: E
       </div>
       <FieldError id={`${id}-problem`} problem={problem} />
       <Comments task={task} />
+      <SyncHistory task={task} />
     </form>
   );
 }

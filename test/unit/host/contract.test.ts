@@ -10,7 +10,9 @@ import { readFileSync } from 'node:fs';
 import type { AgentEvent } from '../../../src-shared/events';
 import type { Model } from '../../../src-main/core/llm/port';
 import { memoryHost } from '../../support/host';
-import { okValue, snapshot } from '../../support/db';
+import { okValue, snapshot, tempDir } from '../../support/db';
+import { setupSync } from '../../../src-main/core/sync/service';
+import { FAST_KDF } from '../sync/scenario';
 import { addMemory, openDatabase } from '../../../src-main/core';
 import { sendFile } from '../../../src-renderer/lib/upload';
 import { call as toolCall, calls, hang, say, ScriptedModel } from '../../fakes/scripted-model';
@@ -935,6 +937,29 @@ describe('restoring from the window', () => {
     // A host that cannot reopen its database points at the CLI.
     const plain = memoryHost(undefined, { reopen: undefined });
     expect((await refusal(plain.call('data.restore', { upload: await uploaded(plain, 'x.db', 'x') }))).message).toMatch(/cannot restore/);
+  });
+});
+
+describe('sync', () => {
+  it('sync.status says how to set up while off; on without a key it says to enter the passphrase; sync.unlock (a wrong one refused in one line) syncs', async () => {
+    const h = setup();
+    expect(await h.call('sync.status', {})).toMatchObject({ on: false, target: null, devices: [], setup: expect.stringMatching(/^tidy sync setup --folder PATH/) });
+    const added = await h.call('tasks.add', { content: 'Call the plumber' });
+    expect(await h.call('sync.conflicts', { task: added.value.id })).toEqual([]);
+    const folder = tempDir();
+    await setupSync(h.db, { kind: 'folder', url: folder }, 'pass phrase', { name: 'Laptop', kdf: FAST_KDF });
+    // no key in the keychain: a round cannot run, and the status says what to do
+    const locked = await h.call('sync.now', {});
+    expect(locked).toMatchObject({ on: true, locked: true, kind: 'folder', target: folder, name: 'Laptop', lastSyncedAt: null, error: null });
+    expect(locked.pending).toBeGreaterThan(0);
+    expect((await refusal(h.call('sync.unlock', { passphrase: 'wrong' }))).message).toBe('Wrong passphrase for this sync target.');
+    h.events.length = 0;
+    const synced = await h.call('sync.unlock', { passphrase: 'pass phrase' });
+    expect(synced).toMatchObject({ locked: false, pending: 0, error: null, devices: [{ name: 'Laptop', self: true }] });
+    expect(Date.parse(synced.lastSyncedAt!)).toBeGreaterThan(Date.now() - 60_000);
+    expect(h.events.some((e) => e.topics.includes('sync'))).toBe(true);
+    // focus answers at once with the status (a round ran moments ago: none now)
+    expect(await h.call('sync.now', { focus: true })).toMatchObject({ on: true, running: false });
   });
 });
 

@@ -1,0 +1,3 @@
+export { SyncSection, SyncStatusLine } from './SyncSection';
+export { useSync, syncNow, unlockSync } from './use-sync';
+export { SyncHistory } from './SyncHistory';
