@@ -12,6 +12,9 @@ import { SETTINGS_KEPT_ON_DEVICE, SYNCED_SETTINGS, SYNCED_TABLES } from '../../.
 import { applyMessages } from '../../../src-main/core/sync/store-device';
 import { runSync, setupSync } from '../../../src-main/core/sync/service';
 import { FolderTarget } from '../../../src-main/core/sync/targets/folder';
+import { join } from 'node:path';
+import { openDatabase } from '../../../src-main/core';
+import { migrations } from '../../../src-main/core/store/migrations';
 import { okValue, tempDb, tempDir, userCtx } from '../../support/db';
 import { FAST_KDF } from './scenario';
 
@@ -117,5 +120,22 @@ describe('everything of the user’s syncs', () => {
     const s = readSettings(b);
     expect(s.mcpServers).toEqual({});
     expect(s.planMinBlock).toBe(SETTINGS.planMinBlock.default);
+  });
+
+  it('a database that synced before schema 18 sends its conversations, messages and allowed settings once it is updated', () => {
+    const path = join(tempDir(), 'old.db');
+    const old = openDatabase(path, { migrations: migrations.filter((m) => m.version <= 16) });
+    old.prepare(`INSERT INTO sync_state (id, device, id_part, name, clock, target_kind, target_url, created_at) VALUES (1, '3f9a0c0000000001', '3f9a0c', 'Laptop', '', 'folder', '/x', ?)`).run(T);
+    old.prepare(`INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 'garden', ?, ?)`).run(T, T);
+    old.prepare(`INSERT INTO messages (conversation_id, run_id, role, content, created_at) VALUES ('c1', 'r1', 'user', 'what is left?', ?)`).run(T);
+    old.prepare(`INSERT INTO settings (key, value) VALUES ('workEnd', '"18:00"'), ('mcpServers', '{}')`).run();
+    old.close();
+    const db = openDatabase(path);
+    expect(db.prepare(`SELECT id FROM messages`).all()).toEqual([{ id: 'x1.3f9a0c' }]);
+    const queued = db.prepare(`SELECT tbl, row, col, value FROM sync_outbox ORDER BY seq`).all() as { tbl: string; row: string; col: string; value: unknown }[];
+    expect(queued.filter((q) => q.col === '_exists').map((q) => `${q.tbl} ${q.row}`)).toEqual(['conversations c1', 'messages x1.3f9a0c', 'synced_settings workEnd']);
+    expect(queued.find((q) => q.tbl === 'messages' && q.col === 'content')?.value).toBe('what is left?');
+    expect(queued.some((q) => q.col === 'seq')).toBe(false);
+    db.close();
   });
 });
