@@ -38,8 +38,8 @@ export type EntityKind = keyof typeof KINDS;
 export const ENTITY_KINDS = Object.keys(KINDS) as [EntityKind, ...EntityKind[]];
 export const EntityKind = z.enum(ENTITY_KINDS);
 
-/** Ids that name no thing of the user's: a41 an action, u3 a request by hand, r7 an agent run, m2 an MCP session, w4 an approval waiting for the user. */
-export const OTHER_ID_LETTERS = ['a', 'u', 'r', 'm', 'w'] as const;
+/** Ids that name no thing of the user's: a41 an action, u3 a request by hand, r7 an agent run, m2 an MCP session, w4 an approval waiting for the user, x9 a message of a conversation. */
+export const OTHER_ID_LETTERS = ['a', 'u', 'r', 'm', 'w', 'x'] as const;
 export type IdKind = (typeof KINDS)[EntityKind]['letter'] | (typeof OTHER_ID_LETTERS)[number];
 
 type Searchable = { [K in EntityKind]: (typeof KINDS)[K]['searchable'] extends true ? K : never }[EntityKind];

@@ -3,6 +3,7 @@
 // is read from a hidden prompt or stdin, never an argument; the key derived from it and a WebDAV password
 // go to the OS keychain, never the database. Without a keychain nothing is saved and each round asks again.
 import type { Command } from 'commander';
+import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { KeychainUnavailableError } from '../../core';
 import { joinTarget } from '../../core/sync/setup';
@@ -20,12 +21,29 @@ import {
   type SyncSummary,
   type TargetSpec,
 } from '../../core/sync/service';
+import type { RoundOptions } from '../../core/sync/round';
 import { readSyncState } from '../../core/sync/store-device';
 import { CliFailure, usage, type Cli } from '../context';
 import { cliSecrets, notice } from '../keys';
 import { readSecret, SecretInputError } from '../secret-input';
 
 const LOST = 'A lost passphrase cannot be recovered: without it nothing on the target can be read.';
+
+/**
+ * For the tests that kill a real `tidy sync` mid-round (test/integration/sync): with TIDY_TEST_SYNC_STEPS
+ * set, each step of the round is printed on stderr as it is done, and the process holds (up to a minute)
+ * after the step it names, if any.
+ */
+function testSteps(): RoundOptions {
+  const hold = process.env['TIDY_TEST_SYNC_STEPS'];
+  if (!hold) return {};
+  return {
+    onStep: (step) => {
+      writeSync(2, `sync step: ${step}\n`);
+      if (step === hold) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
+    },
+  };
+}
 
 /** What was piped in or typed: on stdin, the first line is the passphrase and the second (WebDAV with --user) the password. */
 let piped: string[] | null = null;
@@ -96,7 +114,7 @@ export function registerSyncCommands(program: Command, cli: Cli): void {
           throw new CliFailure('the sync key is not in the OS keychain, and no passphrase was given', 'type it at the prompt, or pipe it in: `printf "%s\\n" "$PASSPHRASE" | tidy sync`');
         key = await joinTarget(target, passphrase);
       }
-      const summary = await runSync(db, key, target);
+      const summary = await runSync(db, key, target, testSteps());
       if (o.json) cli.json(summary);
       else {
         cli.out(`synced with ${target.label}: ${describe(summary)}`);

@@ -76,7 +76,7 @@ export function loadMessages(db: Db, conversationId: string, limit = 1000): Chat
 export function appendMessages(db: Db, conversationId: string, runId: string, messages: readonly ChatMessage[]): void {
   const insert = cached(
     db,
-    `INSERT INTO messages (conversation_id, run_id, role, content, tool_calls, tool_call_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO messages (id, conversation_id, run_id, role, content, tool_calls, tool_call_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const now = new Date().toISOString();
   db.transaction(() => {
@@ -84,7 +84,7 @@ export function appendMessages(db: Db, conversationId: string, runId: string, me
       if (m.role === 'system') continue; // the system prompt is made afresh for every run, never stored
       const toolCalls = m.role === 'assistant' && m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null;
       // A request keeps the time it was written: its date line is then the same in every later run (cache-stable).
-      insert.run(conversationId, runId, m.role, m.content, toolCalls, m.role === 'tool' ? m.toolCallId : null, m.role === 'user' && m.at ? m.at : now);
+      insert.run(nextId(db, 'x'), conversationId, runId, m.role, m.content, toolCalls, m.role === 'tool' ? m.toolCallId : null, m.role === 'user' && m.at ? m.at : now);
     }
     cached(db, `UPDATE conversations SET updated_at = ? WHERE id = ?`).run(now, conversationId);
   }).immediate();

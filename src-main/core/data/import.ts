@@ -137,6 +137,14 @@ export function importTidyExport(db: Db, path: string, options: { maxBytes?: num
       for (const r of data.events) see(r.id);
       for (const r of data.conversations) see(r.id);
       for (const r of data.runs) see(r.id);
+      for (const r of data.messages) see(r.id ?? null);
+      // messages of a file from before schema 18 have no id: they get the next ones
+      const giveId = db.prepare(`UPDATE messages SET id = ? WHERE seq = ?`);
+      for (const { seq } of db.prepare(`SELECT seq FROM messages WHERE id IS NULL ORDER BY seq`).all() as { seq: number }[]) {
+        const n = next.get('x') ?? 1;
+        giveId.run(`x${n}`, seq);
+        next.set('x', n + 1);
+      }
       for (const r of data.actions) {
         see(r.id);
         see(r.requestId);

@@ -189,6 +189,8 @@ export const memoryRow = z.strictObject({
 export const mcpSessionRow = z.strictObject({ id, clientName: text, clientVersion: maybe, startedAt: text });
 export const messageRow = z.strictObject({
   seq: int.min(1),
+  // schema 18: a message's id (sync carries it); a file from before has none, and the import gives them
+  id: id.nullable().optional(),
   conversationId: id,
   runId: id.nullable(),
   role: z.enum(['user', 'assistant', 'tool']),
@@ -465,6 +467,7 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
     order: 'seq',
     columns: {
       seq: 'seq',
+      id: 'id',
       conversationId: 'conversation_id',
       runId: 'run_id',
       role: 'role',
@@ -565,4 +568,6 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
 /** Tables (and columns) deliberately left out of the export; a test checks that every other column is in it. */
 export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent', 'wikipedia_cache', 'memory_uses',
   // This device's sync state (its target, clocks, outbox, cursors): per device, never exported; an import on a synced device syncs as new changes.
-  'sync_state', 'sync_cells', 'sync_outbox', 'sync_cursors', 'sync_devices', 'sync_pending'];
+  'sync_state', 'sync_cells', 'sync_outbox', 'sync_cursors', 'sync_devices', 'sync_pending',
+  // Sync's copy of the settings that sync (settings are not exported either), and which device runs a routine.
+  'synced_settings', 'routine_claims'];

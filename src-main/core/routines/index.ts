@@ -18,6 +18,7 @@ import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import type { Tool } from '../tools/tool';
 import { startRun } from '../agent/runs';
+import { renewClaims, routineClaim, type ClaimOptions } from './claims';
 
 /** Failures in a row after which a routine is paused (with one notice). */
 export const MAX_FAILURES = 3;
@@ -61,6 +62,8 @@ export interface RoutineHost {
   notify?: (notice: RoutineNotice) => void;
   /** Every event of the runs it starts (a host forwards them to its windows). */
   onEvent?: (event: AgentEvent) => void;
+  /** The claim's lease and settle time while sync is on (claims.ts; tests shorten them). */
+  claims?: ClaimOptions;
 }
 
 interface RunRow {
@@ -298,6 +301,7 @@ export async function runRoutineOccurrence(host: RoutineHost, routine: Routine, 
 export async function runDue(host: RoutineHost): Promise<RoutineRunResult[]> {
   const { db } = host;
   const results: RoutineRunResult[] = [];
+  renewClaims(db, host.now(), host.claims);
   for (const routine of listRoutines(db)) {
     const now = host.now();
     const due = dueOccurrences(routine, lastOccurrence(db, routine.id), now);
@@ -306,6 +310,16 @@ export async function runDue(host: RoutineHost): Promise<RoutineRunResult[]> {
     const onTime = now - latest <= ON_TIME_MS;
     const missed = onTime ? due.slice(0, -1) : due;
     const at = iso(now);
+    // With sync on, one device runs a routine: another holds it (its occurrences are that device's), or a new claim waits
+    const claimed = routineClaim(db, routine.id, now, host.claims);
+    if (!claimed.run) {
+      if (claimed.reason === 'other') {
+        const message = `runs on ${claimed.name ?? 'another device'}, which holds this routine`;
+        recordSkipped(db, routine, due, host.owner, at, message);
+        results.push({ routine, occurrence: iso(latest), kind: 'skipped', status: 'skipped', runId: null, message });
+      }
+      continue;
+    }
     if (onTime || routine.catchUp === 'once') {
       // The one to run: claimed first, so the skipped rows below never make another process skip it too.
       const kind: RoutineRunKind = onTime ? 'scheduled' : 'catch_up';

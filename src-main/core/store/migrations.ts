@@ -9,6 +9,7 @@ import { SCHEMA_6_TO_11 } from './migrations/schema-6-11';
 import { SCHEMA_12_TO_15 } from './migrations/schema-12-15';
 import { SCHEMA_16 } from './migrations/schema-16';
 import { SCHEMA_17 } from './migrations/schema-17';
+import { SCHEMA_18 } from './migrations/schema-18';
 
 export type { Migration } from './migrations/migration';
 export { backfillActionWhat, EVENT_COLUMNS_15, TASK_COLUMNS_12, upgradeEventImagesTo15, upgradeTaskImagesTo12, upgradeTasksTo6 } from './migrations/images';
@@ -19,6 +20,7 @@ export const migrations: Migration[] = [
   ...SCHEMA_12_TO_15,
   ...SCHEMA_16,
   ...SCHEMA_17,
+  ...SCHEMA_18,
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;

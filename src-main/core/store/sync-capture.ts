@@ -9,18 +9,67 @@
  *
  * A row's existence is a cell of its own, `_exists` (1 or 0): an undo of a creation deletes the row here,
  * and the delete travels as `_exists` = 0 under the same last-writer-wins rule as any column.
+ *
+ * What syncs is the user's: the registry's tables, the action log, conversations and their messages,
+ * the settings of SYNCED_SETTINGS (through `synced_settings`, kept equal to `settings` by triggers made
+ * here while sync is on) and routine claims. What stays on the device: agent runs and their steps (the
+ * trace of a run on this device, with its model endpoint and whole tool payloads; what a run changed
+ * travels in the action log, what was said in the messages), a routine's run history and state (which
+ * device ran which occurrence is its own record; the claims decide who runs), approvals waiting on this
+ * device, caches (model protocols and quirks, Wikipedia), MCP sessions, reminders sent, id counters.
  */
 import type Database from 'better-sqlite3';
+import type { SettingKey } from '../../../src-shared/settings';
 import { ENTITIES } from './entities';
+import { nextId } from './ids';
 
 /** A connection (the type store/db.ts names Db; not imported from there, which imports this module). */
 type Db = Database.Database;
 
 /** The tables sync carries, in the order a new device receives them (parents before children). */
-export const SYNCED_TABLES: readonly string[] = [...ENTITIES.map((e) => e.table), 'actions'];
-/** Columns that are this database's own and never sync. */
-const LOCAL_COLUMNS: Record<string, readonly string[]> = { actions: ['seq'] };
+export const SYNCED_TABLES: readonly string[] = [...ENTITIES.map((e) => e.table), 'actions', 'conversations', 'messages', 'synced_settings', 'routine_claims'];
+/** Columns that are this database's own and never sync (the order rows arrived in here). */
+const LOCAL_COLUMNS: Record<string, readonly string[]> = { actions: ['seq'], messages: ['seq'] };
 export const EXISTS_COLUMN = '_exists';
+
+/**
+ * The settings that sync: choices that mean the same on every device (how the agent may act, working
+ * hours, planning, memory on or off). Never one that names a program, a path, a key or this device's model
+ * (a synced setting must never start a program or send data somewhere new without the user on that
+ * device): SETTINGS_KEPT_ON_DEVICE says why each other one stays. A received row of any other key is
+ * kept in `synced_settings` but never reaches `settings`.
+ */
+export const SYNCED_SETTINGS: readonly SettingKey[] = [
+  'maxActions',
+  'timeLimitSec',
+  'stream',
+  'bulkApproval',
+  'approvals',
+  'workStart',
+  'workEnd',
+  'workDays',
+  'planMinBlock',
+  'planBuffer',
+  'planDefaultDuration',
+  'planSplit',
+  'memory',
+];
+export const SETTINGS_KEPT_ON_DEVICE: Readonly<Partial<Record<SettingKey, string>>> = {
+  profile: "this device's model provider",
+  baseUrl: "this device's model endpoint",
+  model: "this device's model",
+  protocol: "fits this device's model",
+  temperature: "fits this device's model",
+  maxTokens: "fits this device's model",
+  historyLength: "fits this device's model's context",
+  contextTokens: "this device's model's context window",
+  memoryTokens: "fits this device's model's context",
+  wikipedia: 'sends queries to a server: switched on per device',
+  wikipediaUrl: 'a server address',
+  mcpServers: 'starts programs',
+  quickCaptureShortcut: "this device's keyboard",
+  keepInTray: "this device's window behaviour",
+};
 
 /** The wall time in ms, in SQL (as close to Date.now() as SQLite's clock allows). */
 const NOW_MS = `CAST(ROUND((julianday('now') - 2440587.5) * 86400000.0) AS INTEGER)`;
@@ -37,6 +86,9 @@ export function syncedColumns(db: Db, table: string): string[] {
 
 const q = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
+/** Tables whose id may be missing (a message imported from an older export): such a row is given one when sync is set up. */
+const NULLABLE_ID = new Set(['messages']);
+
 function triggersFor(db: Db, table: string): { name: string; sql: string }[] {
   const cols = syncedColumns(db, table);
   const row = (r: 'new' | 'old', col: string, value: string) => `(${NOW_MS}, ${q(table)}, ${r}.id, ${q(col)}, ${value})`;
@@ -44,11 +96,51 @@ function triggersFor(db: Db, table: string): { name: string; sql: string }[] {
   const updates = cols
     .map((c) => `INSERT INTO sync_outbox (at, tbl, row, col, value) SELECT ${NOW_MS}, ${q(table)}, new.id, ${q(c)}, new.${c} WHERE old.${c} IS NOT new.${c};`)
     .join('\n  ');
+  const when = (r: 'new' | 'old'): string => (NULLABLE_ID.has(table) ? `${ACTIVE} AND ${r}.id IS NOT NULL` : ACTIVE);
   return [
-    { name: `${PREFIX}${table}_insert`, sql: `CREATE TRIGGER ${PREFIX}${table}_insert AFTER INSERT ON ${table} WHEN ${ACTIVE} BEGIN\n  INSERT INTO sync_outbox (at, tbl, row, col, value) VALUES\n    ${insert};\nEND` },
-    { name: `${PREFIX}${table}_update`, sql: `CREATE TRIGGER ${PREFIX}${table}_update AFTER UPDATE ON ${table} WHEN ${ACTIVE} BEGIN\n  ${updates}\nEND` },
-    { name: `${PREFIX}${table}_delete`, sql: `CREATE TRIGGER ${PREFIX}${table}_delete AFTER DELETE ON ${table} WHEN ${ACTIVE} BEGIN\n  INSERT INTO sync_outbox (at, tbl, row, col, value) VALUES ${row('old', EXISTS_COLUMN, '0')};\nEND` },
+    { name: `${PREFIX}${table}_insert`, sql: `CREATE TRIGGER ${PREFIX}${table}_insert AFTER INSERT ON ${table} WHEN ${when('new')} BEGIN\n  INSERT INTO sync_outbox (at, tbl, row, col, value) VALUES\n    ${insert};\nEND` },
+    { name: `${PREFIX}${table}_update`, sql: `CREATE TRIGGER ${PREFIX}${table}_update AFTER UPDATE ON ${table} WHEN ${when('new')} BEGIN\n  ${updates}\nEND` },
+    { name: `${PREFIX}${table}_delete`, sql: `CREATE TRIGGER ${PREFIX}${table}_delete AFTER DELETE ON ${table} WHEN ${when('old')} BEGIN\n  INSERT INTO sync_outbox (at, tbl, row, col, value) VALUES ${row('old', EXISTS_COLUMN, '0')};\nEND` },
   ];
+}
+
+const ALLOWED = `(${SYNCED_SETTINGS.map(q).join(', ')})`;
+const APPLYING = `(SELECT applying FROM sync_state WHERE id = 1) = 1`;
+
+/**
+ * `settings` ⇄ `synced_settings` for the allowed keys: a local change goes out (and is captured there like
+ * any row), a received one comes in (only while applying, and only an allowed key).
+ */
+function settingsTriggers(): { name: string; sql: string }[] {
+  const out = `INSERT INTO synced_settings (id, value) VALUES (new.key, new.value) ON CONFLICT(id) DO UPDATE SET value = excluded.value WHERE synced_settings.value IS NOT excluded.value;`;
+  const into = `INSERT INTO settings (key, value) VALUES (new.id, new.value) ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE settings.value IS NOT excluded.value;`;
+  const t = (name: string, event: string, on: string, when: string, body: string) => ({
+    name: `${PREFIX}${name}`,
+    sql: `CREATE TRIGGER ${PREFIX}${name} AFTER ${event} ON ${on} WHEN ${when} BEGIN\n  ${body}\nEND`,
+  });
+  return [
+    t('settings_out_insert', 'INSERT', 'settings', `new.key IN ${ALLOWED}`, out),
+    t('settings_out_update', 'UPDATE', 'settings', `new.key IN ${ALLOWED}`, out),
+    t('settings_out_delete', 'DELETE', 'settings', `old.key IN ${ALLOWED}`, `DELETE FROM synced_settings WHERE id = old.key;`),
+    t('settings_in_insert', 'INSERT', 'synced_settings', `${APPLYING} AND new.id IN ${ALLOWED}`, into),
+    t('settings_in_update', 'UPDATE', 'synced_settings', `${APPLYING} AND new.id IN ${ALLOWED}`, into),
+    t('settings_in_delete', 'DELETE', 'synced_settings', `${APPLYING} AND old.id IN ${ALLOWED}`, `DELETE FROM settings WHERE key = old.id;`),
+  ];
+}
+
+/**
+ * Before the first device sends every row: the allowed settings as they are here go into
+ * `synced_settings` (exactly those), and a message without an id (imported from an older export) gets one.
+ */
+export function prepareFirstSync(db: Db): void {
+  if (!tableExists(db, 'synced_settings')) return;
+  db.exec(`DELETE FROM synced_settings WHERE id NOT IN (SELECT key FROM settings WHERE key IN ${ALLOWED})`);
+  db.exec(
+    `INSERT INTO synced_settings (id, value) SELECT key, value FROM settings WHERE key IN ${ALLOWED}
+     ON CONFLICT(id) DO UPDATE SET value = excluded.value WHERE synced_settings.value IS NOT excluded.value`,
+  );
+  const give = db.prepare(`UPDATE messages SET id = ? WHERE seq = ?`);
+  for (const { seq } of db.prepare(`SELECT seq FROM messages WHERE id IS NULL ORDER BY seq`).all() as { seq: number }[]) give.run(nextId(db, 'x'), seq);
 }
 
 /** Whether sync is on in this database (its tables exist and hold this device). */
@@ -59,7 +151,8 @@ export function syncOn(db: Db): boolean {
 const TRIGGERS = `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync\\_capture\\_%' ESCAPE '\\'`;
 
 function wanted(db: Db): { name: string; sql: string }[] {
-  return syncOn(db) ? SYNCED_TABLES.filter((t) => tableExists(db, t)).flatMap((t) => triggersFor(db, t)) : [];
+  if (!syncOn(db)) return [];
+  return [...SYNCED_TABLES.filter((t) => tableExists(db, t)).flatMap((t) => triggersFor(db, t)), ...(tableExists(db, 'synced_settings') ? settingsTriggers() : [])];
 }
 
 export function captureTriggersCurrent(db: Db): boolean {

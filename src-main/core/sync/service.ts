@@ -8,7 +8,7 @@ import type { Db } from '../store/db';
 import { ID_PART } from '../store/ids';
 import { TRACKED_TABLES } from '../store/entities';
 import { cached } from '../store/statements';
-import { dropCaptureTriggers, EXISTS_COLUMN, SYNCED_TABLES, syncCaptureTriggers, syncedColumns } from '../store/sync-capture';
+import { dropCaptureTriggers, EXISTS_COLUMN, prepareFirstSync, SYNCED_TABLES, syncCaptureTriggers, syncedColumns } from '../store/sync-capture';
 import { DEFAULT_KDF, parseHeader, type KdfParams } from './crypto';
 import { HlcClock, newNodeId } from './hlc';
 import { DEVICE_ID, HEADER_FILE } from './layout';
@@ -36,7 +36,7 @@ export const targetOf = (state: SyncStateRow): TargetSpec => ({ kind: state.targ
 /** Rows of its own a joining database holds (built-in ones aside): its logged changes and the rows of the registry's tables. */
 function userChanges(db: Db): number {
   let n = (db.prepare(`SELECT COUNT(*) AS n FROM actions`).get() as { n: number }).n;
-  for (const t of TRACKED_TABLES) {
+  for (const t of [...TRACKED_TABLES, 'conversations']) {
     const own = t === 'projects' ? ' WHERE builtin = 0' : t === 'calendars' ? ` WHERE kind != 'local'` : '';
     n += (db.prepare(`SELECT COUNT(*) AS n FROM ${t}${own}`).get() as { n: number }).n;
   }
@@ -121,6 +121,7 @@ export function enableSync(db: Db, e: Enable): number {
       outbox.run(now, DEVICES_TABLE, e.device, 'name', e.name);
       let queued = 1;
       if (e.first) {
+        prepareFirstSync(db);
         for (const table of SYNCED_TABLES) {
           const cols = syncedColumns(db, table);
           if (cols.length === 0) continue;

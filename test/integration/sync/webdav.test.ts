@@ -15,6 +15,7 @@ import { joinTarget } from '../../../src-main/core/sync/setup';
 import { SAFE_NAME } from '../../../src-main/core/sync/targets/target';
 import { WebDavTarget } from '../../../src-main/core/sync/targets/webdav';
 import { convergeScenario, IDS, killScenario } from '../../unit/sync/scenario';
+import { realStoresScenario } from './real-stores';
 
 const USER = 'tidy';
 const PASS = 'test-password';
@@ -185,4 +186,10 @@ describe('hostile WebDAV servers', () => {
       server.close();
     }
   });
+});
+
+describe('real databases and the real `tidy sync` through rclone serve webdav', () => {
+  it('sets up, joins, refuses a wrong passphrase, carries 10,000 changes, survives kill -9 mid-round at fixed and timed points, and leaves no plaintext', async () => {
+    await realStoresScenario({ kind: 'webdav', url: `${url}${served}`, user: USER, password: PASS }, join(root, served), { cli: true });
+  }, 120_000);
 });

@@ -134,10 +134,15 @@ describe('export and import of Tidy’s own export', () => {
     // A file written before schema 14's history was exported: read as having none.
     const old = JSON.parse(text) as { schemaVersion: number; data: Record<string, unknown> };
     for (const key of ['routineState', 'routineRuns', 'approvals']) delete old.data[key];
+    // and before schema 18: messages without ids (and no counter for them) get the first ones
+    for (const m of old.data['messages'] as Record<string, unknown>[]) delete m['id'];
+    delete (old.data['counters'] as { ids: Record<string, number> }).ids['x'];
     const older = freshDb();
     try {
       importTidyExport(older.db, writeExport(JSON.stringify(old)));
       expect(older.db.prepare(`SELECT count(*) AS n FROM routine_runs`).get()).toEqual({ n: 0 });
+      expect(older.db.prepare(`SELECT id FROM messages ORDER BY seq`).all()).toEqual(['x1', 'x2', 'x3', 'x4'].map((id) => ({ id })));
+      expect(older.db.prepare(`SELECT next FROM id_counters WHERE kind = 'x'`).get()).toEqual({ next: 5 });
       expect(older.db.prepare(`SELECT name FROM routines`).all()).toEqual([{ name: 'Morning plan' }]);
     } finally {
       older.db.close();

@@ -2,6 +2,7 @@
 // lists with checked items, an undone action, a conversation with messages, a run and its trace steps.
 import { addListItem, addTask, archiveTask, checkListItem, completeTask, createProject, makeList, newUserRequest, undoLast, type Db } from '../../../src-main/core';
 import { exportJson, type Sink } from '../../../src-main/core/data';
+import { nextId } from '../../../src-main/core/store/ids';
 import { okValue } from '../../support/db';
 
 export function populate(db: Db, tasks = 12): void {
@@ -26,10 +27,10 @@ export function populate(db: Db, tasks = 12): void {
     `INSERT INTO runs (id, conversation_id, status, request, answer, model, base_url, protocol, actions, prompt_tokens, completion_tokens, total_tokens, started_at, finished_at, pid, stop_reason)
      VALUES ('r1', 'c1', 'done', 'plan my week', 'Done: **3** tasks', 'm', 'http://127.0.0.1:1/v1', 'native', 1, 10, 5, 15, ?, ?, 42, NULL)`,
   ).run(now, now);
-  db.prepare(`INSERT INTO messages (conversation_id, run_id, role, content, created_at) VALUES ('c1', 'r1', 'user', 'plan my week', ?)`).run(now);
-  db.prepare(`INSERT INTO messages (conversation_id, run_id, role, content, tool_calls, created_at) VALUES ('c1', 'r1', 'assistant', NULL, '[{"id":"x","name":"list_tasks","arguments":"{}"}]', ?)`).run(now);
-  db.prepare(`INSERT INTO messages (conversation_id, run_id, role, content, tool_call_id, created_at) VALUES ('c1', 'r1', 'tool', '{"tasks":[]}', 'x', ?)`).run(now);
-  db.prepare(`INSERT INTO messages (conversation_id, run_id, role, content, created_at) VALUES ('c1', 'r1', 'assistant', 'Done: **3** tasks\n# not a heading', ?)`).run(now);
+  db.prepare(`INSERT INTO messages (id, conversation_id, run_id, role, content, created_at) VALUES (?, 'c1', 'r1', 'user', 'plan my week', ?)`).run(nextId(db, 'x'), now);
+  db.prepare(`INSERT INTO messages (id, conversation_id, run_id, role, content, tool_calls, created_at) VALUES (?, 'c1', 'r1', 'assistant', NULL, '[{"id":"x","name":"list_tasks","arguments":"{}"}]', ?)`).run(nextId(db, 'x'), now);
+  db.prepare(`INSERT INTO messages (id, conversation_id, run_id, role, content, tool_call_id, created_at) VALUES (?, 'c1', 'r1', 'tool', '{"tasks":[]}', 'x', ?)`).run(nextId(db, 'x'), now);
+  db.prepare(`INSERT INTO messages (id, conversation_id, run_id, role, content, created_at) VALUES (?, 'c1', 'r1', 'assistant', 'Done: **3** tasks\n# not a heading', ?)`).run(nextId(db, 'x'), now);
   db.prepare(`INSERT INTO steps (run_id, seq, kind, payload) VALUES ('r1', 1, 'run_started', '{"a":1.50,"b":"\\u00e9"}'), ('r1', 2, 'run_finished', '{}')`).run();
   db.prepare(`INSERT INTO id_counters (kind, next) VALUES ('c', 2), ('r', 2) ON CONFLICT(kind) DO UPDATE SET next = excluded.next`).run();
 }
