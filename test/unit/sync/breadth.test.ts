@@ -6,7 +6,7 @@ import { addMemory, addTask, appendMessages, bookEvent, createConversation, crea
 import { saveFilter } from '../../../src-main/core/domain/filter';
 import { addRoutine } from '../../../src-main/core/domain/routines';
 import { createSection } from '../../../src-main/core/domain/sections';
-import { commentTask } from '../../../src-main/core/domain/tasks';
+import { commentTask } from '../../../src-main/core/domain/task-operations';
 import { SETTINGS } from '../../../src-shared/settings';
 import { SETTINGS_KEPT_ON_DEVICE, SYNCED_SETTINGS, SYNCED_TABLES } from '../../../src-main/core/store/sync-capture';
 import { applyMessages } from '../../../src-main/core/sync/store-device';
