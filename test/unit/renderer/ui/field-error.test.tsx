@@ -9,7 +9,7 @@ const html = (el: ReactElement) => renderToStaticMarkup(el);
 
 describe('FieldError', () => {
   it('draws a problem as "message — hint" in an alert paragraph, with its id and extra classes', () => {
-    expect(html(<FieldError id="e1" className="wide" problem={{ code: 'refused', message: 'name is taken', hint: 'pick another' }} />)).toBe(
+    expect(html(<FieldError id="e1" className="wide" problem={{ code: 'failed', message: 'name is taken', hint: 'pick another' }} />)).toBe(
       '<p id="e1" class="field-error wide" role="alert">name is taken — pick another</p>',
     );
     expect(html(<FieldError problem={{ code: 'client', message: 'no hint', hint: '' }} />)).toBe('<p class="field-error" role="alert">no hint</p>');
