@@ -23,6 +23,9 @@
  * conversation a routine writes to), routineRuns (each claimed occurrence: run, catch-up, skip, with its
  * run and result) and approvals (waiting and answered; the card and arguments as the JSON text stored).
  * A file written before has none of them (read as empty).
+ * Schema 18 gives messages an id (sync carries them); a file written before has none, and the import gives
+ * its messages the first free ones. Sync's own tables (this device's state, its copy of the settings that
+ * sync, routine claims) are never exported.
  * (Schema 6 added the tasks' recurrence, position and completedAt, schema 9 the conversations' archivedAt, as
  * optional fields of version 1: a file without them is read as one of an older schema, which `schemaVersion` says.)
  */
