@@ -143,7 +143,7 @@ describe('Settings → Your data', () => {
     await page.getByRole('heading', { name: 'Your data', level: 2, exact: true }).waitFor();
   });
 
-  it('Settings → Sync: off, it says how to set up; set up, the sidebar says locked · Open; a wrong passphrase is one line; the right one syncs ("Synced …")', async () => {
+  it('Settings → Sync: off, it says how to set up; set up, the sidebar says locked · Open; a wrong passphrase is one line; the right one syncs ("Synced …"); a concurrent edit on another device shows in the task’s sync history, and Restore brings it back', async () => {
     const section = page.getByRole('region', { name: 'Sync', exact: true });
     await section.getByText('Sync is off on this device.').waitFor();
     await section.getByText(/^tidy sync setup --folder PATH/).waitFor();
@@ -210,6 +210,8 @@ describe('Settings → Your data', () => {
       await history.getByRole('button', { name: 'Restore title “Plan the trip to Lyon”' }).click();
       // the task's title is Laptop's again, and the editor stays open on it
       await page.getByRole('form', { name: 'Edit task: Plan the trip to Lyon' }).getByRole('status').getByText('Restored the title written on Laptop. Undo it in Actions.').waitFor();
+      // the editor's field shows the restored title (a Save now keeps it)
+      expect(await page.getByRole('form', { name: 'Edit task: Plan the trip to Lyon' }).getByRole('textbox', { name: 'Task' }).inputValue()).toBe('Plan the trip to Lyon');
       await expect.poll(() => count(`SELECT count(*) AS n FROM tasks WHERE id = '${task.id}' AND content = 'Plan the trip to Lyon'`)).toBe(1);
       expect(count(`SELECT count(*) AS n FROM actions WHERE tool = 'update_task' AND undone_at IS NULL AND changes LIKE '%Plan the trip to Lyon%'`)).toBeGreaterThan(0);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();

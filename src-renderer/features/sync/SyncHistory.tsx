@@ -33,7 +33,7 @@ const shown = (v: SyncConflict['lostValue']): string => {
   return `“${s.length > 80 ? `${s.slice(0, 79)}…` : s}”`;
 };
 
-export function SyncHistory({ task }: { task: Task }) {
+export function SyncHistory({ task, onRestored }: { task: Task; onRestored?: (column: string, value: SyncConflict['lostValue']) => void }) {
   const [list, setList] = useState<SyncConflict[]>([]);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -63,7 +63,10 @@ export function SyncHistory({ task }: { task: Task }) {
     void api
       .invoke('tasks.update', { task: task.id, [field]: c.lostValue } as never)
       .then(
-        () => setNote(`Restored the ${(LABELS[c.column] ?? c.column).toLowerCase()} written on ${c.lostDevice}. Undo it in Actions.`),
+        () => {
+          setNote(`Restored the ${(LABELS[c.column] ?? c.column).toLowerCase()} written on ${c.lostDevice}. Undo it in Actions.`);
+          onRestored?.(c.column, c.lostValue);
+        },
         (e: unknown) => setNote(problemLine(toProblem(e))),
       )
       .finally(() => setBusy(false));

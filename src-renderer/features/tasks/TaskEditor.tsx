@@ -257,7 +257,15 @@ export function TaskEditor({ task, field, now, onClose }: { task: Task; field: E
       </div>
       <FieldError id={`${id}-problem`} problem={problem} />
       <Comments task={task} />
-      <SyncHistory task={task} />
+      <SyncHistory
+        task={task}
+        onRestored={(column, value) => {
+          // the fields show the restored value, so a Save after it does not write the overwritten one back
+          if (column === 'content') setContent(String(value ?? ''));
+          if (column === 'description') setDescription(String(value ?? ''));
+          if (column === 'priority' && typeof value === 'number') setPriority(value);
+        }}
+      />
     </form>
   );
 }
