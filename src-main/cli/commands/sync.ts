@@ -4,7 +4,7 @@
 // go to the OS keychain, never the database. Without a keychain nothing is saved and each round asks again.
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { KeychainUnavailableError } from '../../core';
+import { KeychainUnavailableError } from '../../core/secrets/store';
 import { joinTarget } from '../../core/sync/setup';
 import {
   disableSync,
