@@ -1,7 +1,7 @@
 // Bundles the `tidy` CLI (and the calculator worker) into out/cli so the command starts fast in plain Node.
 // Native modules stay external: they are loaded from node_modules at run time.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const entryPoints = { tidy: 'src-main/cli/main.ts' };
 if (existsSync('src-main/sandbox/worker.ts')) entryPoints['calc-worker'] = 'src-main/sandbox/worker.ts';
@@ -39,9 +39,6 @@ const zodNamespace = {
     });
   },
 };
-
-// Chunk names carry a hash: clear the old ones so out/cli holds only what this build made.
-rmSync('out/cli/chunks', { recursive: true, force: true });
 
 const result = await build({
   entryPoints,
