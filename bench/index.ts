@@ -6,6 +6,7 @@ import { benchData } from './data';
 import { benchHostile } from './hostile';
 import { benchLlm } from './llm';
 import { benchMemory } from './memory';
+import { benchStart } from './start';
 import { benchStore } from './store';
 import { benchSync } from './sync';
 import { benchTasks } from './tasks';
@@ -24,6 +25,7 @@ const benches: [string, () => Promise<void>][] = [
   ['tasks', benchTasks],
   ['sync', benchSync],
   ['memory', benchMemory],
+  ['start', benchStart],
 ];
 
 if (only && !benches.some(([name]) => name === only)) {

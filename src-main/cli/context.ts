@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
 import type { Failure } from '../../src-shared/result';
-import { getActionRow, newUserRequest, openDatabase, resolveDbPath, type ActionContext, type Db, type Mutated } from '../core';
+// Direct imports, not the core barrel: every command loads this file (see program.ts).
+import { getActionRow, newUserRequest, type ActionContext } from '../core/actions/log';
+import type { Mutated } from '../core/domain/mutation';
+import { openDatabase, type Db } from '../core/store/db';
+import { resolveDbPath } from '../core/store/paths';
 
 /** A failure the user can act on: printed as one line on stderr, exit 1. */
 export class CliFailure extends Error implements Failure {

@@ -2,7 +2,10 @@
  * The CLI's side of keys and providers: one keychain store per process, keychain notices printed once on
  * stderr, and the Connection a model request uses (profile + --base-url/--model overrides + the key).
  */
-import { ApiKeyError, createKeychainStore, KeychainUnavailableError, resolveConnection, type Connection, type KeyDeps, type SecretStore } from '../core';
+import { resolveConnection, type Connection } from '../core/providers/connection';
+import { ApiKeyError, type KeyDeps } from '../core/secrets/api-key';
+import { createKeychainStore } from '../core/secrets/keychain';
+import { KeychainUnavailableError, type SecretStore } from '../core/secrets/store';
 import { CliFailure, usage, type Cli } from './context';
 
 let store: SecretStore | undefined;

@@ -1,4 +1,4 @@
-import type { Db } from '../core';
+import type { Db } from '../core/store/db';
 import { CliFailure, usage } from './context';
 
 interface Candidate {

@@ -1,23 +1,12 @@
 import type { Command } from 'commander';
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resolveDbPath } from '../../core';
-import {
-  backupDatabase,
-  describePlan,
-  exportIcal,
-  exportJson,
-  exportMarkdown,
-  FdSink,
-  importTidyExport,
-  importTodoist,
-  MAX_TODOIST_BYTES,
-  planTodoistImport,
-  readTodoistFiles,
-  restoreDatabase,
-  stamp,
-  writeFileAtomically,
-} from '../../core/data';
+import { resolveDbPath } from '../../core/store/paths';
+import { backupDatabase, restoreDatabase, stamp } from '../../core/data/backup';
+import { exportJson, exportMarkdown, FdSink, writeFileAtomically } from '../../core/data/export';
+import { exportIcal } from '../../core/data/ical';
+import { importTidyExport } from '../../core/data/import';
+import { describePlan, importTodoist, MAX_TODOIST_BYTES, planTodoistImport, readTodoistFiles } from '../../core/data/todoist';
 import { usage, type Cli } from '../context';
 
 /** A file's bytes, refusing a folder, a missing file or one larger than `max` before reading it. */

@@ -1,6 +1,11 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { exportableEvents, exportIcs, getActionRow, ICS_LIMITS, importCalendar, inviteIcs, listCalendars, listEvents, localZone, parseInstant, removeCalendar, renameCalendar, sizeWords } from '../../core';
+import { getActionRow } from '../../core/actions/log';
+import { ICS_LIMITS, sizeWords } from '../../core/calendar/ics';
+import { exportIcs, inviteIcs } from '../../core/calendar/ics-export';
+import { localZone } from '../../core/calendar/zones';
+import { exportableEvents, listCalendars, listEvents, parseInstant } from '../../core/domain/calendar';
+import { importCalendar, removeCalendar, renameCalendar } from '../../core/domain/calendars';
 import { shortTime } from '../../core/domain/calendar';
 import { addDays, wallAt, wallToUtc } from '../../core/calendar/zones';
 import type { CalendarEvent } from '../../../src-shared/calendar';

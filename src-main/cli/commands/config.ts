@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readSettings, writeSetting } from '../../core';
+import { readSettings, writeSetting } from '../../core/settings';
 import { isSettingKey, SETTING_KEYS, SETTINGS } from '../../../src-shared/settings';
 import { must, usage, type Cli } from '../context';
 import { registerProfileCommands } from './profiles';

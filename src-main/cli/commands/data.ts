@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { listItems, listLists, listProjectsWithCounts, listTasks, type TaskView } from '../../core';
+import { listItems, listLists } from '../../core/domain/lists';
+import { listProjectsWithCounts } from '../../core/domain/projects';
+import { listTasks, type TaskView } from '../../core/domain/tasks';
 import type { Task } from '../../../src-shared/domain';
 import type { SearchKind } from '../../../src-shared/ipc';
 import { recurrenceWords } from '../../../src-shared/quickadd';

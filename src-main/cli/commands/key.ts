@@ -2,7 +2,9 @@
 // stdin only — an argument would stay in the shell history and show in the process list.
 import type { Command } from 'commander';
 import type { ProviderProfile } from '../../../src-shared/providers';
-import { clearApiKey, getProfile, keyStatus, listProfiles, parseApiKey, readSettings, setApiKey } from '../../core';
+import { getProfile, listProfiles } from '../../core/providers/profiles';
+import { clearApiKey, keyStatus, parseApiKey, setApiKey } from '../../core/secrets/api-key';
+import { readSettings } from '../../core/settings';
 import { CliFailure, usage, type Cli } from '../context';
 import { asCliFailure, cliKeyDeps, cliSecrets } from '../keys';
 import { readSecret, SecretInputError } from '../secret-input';

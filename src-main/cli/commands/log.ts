@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { listActions, undoAction, undoLast, undoRequest, type UndoReport } from '../../core';
+import { listActions } from '../../core/actions/log';
+import { undoAction, undoLast, undoRequest, type UndoReport } from '../../core/actions/undo';
 import { reversedLine } from '../../../src-shared/actions';
 import type { ActionEntry } from '../../../src-shared/domain';
 import { sessionClient } from '../../core/mcp/sessions';

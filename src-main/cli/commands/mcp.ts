@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { ENV_NAME, MAX_MCP_SERVERS, McpServerConfig, McpServerName, mcpTarget, mcpUrlProblem, normaliseServerName, type McpServers } from '../../../src-shared/mcp';
-import { readSettings, writeSetting } from '../../core';
+import { readSettings, writeSetting } from '../../core/settings';
 import { TOOLS, createToolServices, type ToolServices } from '../../core/agent';
 import { CliFailure, must, printable, usage, type Cli } from '../context';
 

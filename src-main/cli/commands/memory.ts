@@ -2,7 +2,9 @@
 // Every change is logged (the user's own request) and undoable with `tidy undo`.
 import type { Command } from 'commander';
 import type { Memory } from '../../../src-shared/memory';
-import { addMemory, forgetMemory, listMemories, readSettings, updateMemory, type Mutated } from '../../core';
+import { addMemory, forgetMemory, listMemories, updateMemory } from '../../core/domain/memory';
+import type { Mutated } from '../../core/domain/mutation';
+import { readSettings } from '../../core/settings';
 import { memoryBudgetNow } from '../../core/agent/memory';
 import { getActionRow } from '../../core/actions/log';
 import { CliFailure, type Cli } from '../context';

@@ -2,7 +2,9 @@
 // applied with --yes; one request in the action log (`tidy undo --run u…` takes every block back).
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { DomainError, localZone, readSettings } from '../../core';
+import { localZone } from '../../core/calendar/zones';
+import { DomainError } from '../../core/fail';
+import { readSettings } from '../../core/settings';
 import { applyPlan, planLines, planRange, proposePlan } from '../../core/plan/plan';
 import { CliFailure, printable, usage, type Cli } from '../context';
 

@@ -2,7 +2,10 @@
 // key in the keychain under the profile id) and a connection check that says what is wrong.
 import type { Command } from 'commander';
 import { PRESET_IDS, PRESETS, type ProviderProfile } from '../../../src-shared/providers';
-import { activeProfile, addProfile, clearApiKey, fitContextToModel, KeychainUnavailableError, listProfiles, removeProfile, testConnection, updateProfile, useProfile } from '../../core';
+import { activeProfile, addProfile, listProfiles, removeProfile, updateProfile, useProfile } from '../../core/providers/profiles';
+import { testConnection } from '../../core/providers/test-connection';
+import { clearApiKey } from '../../core/secrets/api-key';
+import { KeychainUnavailableError } from '../../core/secrets/store';
 import { CliFailure, must, usage, type Cli } from '../context';
 import { cliConnection, cliSecrets, notice } from '../keys';
 
@@ -122,7 +125,8 @@ export function registerProfileCommands(config: Command, cli: Cli): void {
       if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 300) throw usage(`--timeout ${JSON.stringify(o.timeout)} is not allowed`, 'give seconds from 0.1 to 300');
       const conn = cliConnection(cli, o.profile);
       // As "Test and use" in the window: a local server's context window is checked against Tidy's prompt, and
-      // for the profile in use the context budget is fitted to it.
+      // for the profile in use the context budget is fitted to it (against every tool: loaded only here).
+      const { fitContextToModel } = await import('../../core/agent/context-fit');
       const r = fitContextToModel(cli.db(), await testConnection(conn, { timeoutMs: Math.round(seconds * 1000) }), conn.profile.preset, {
         fit: conn.profile.id === activeProfile(cli.db()).id,
       });

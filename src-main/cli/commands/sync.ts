@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { writeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { KeychainUnavailableError } from '../../core';
+import { KeychainUnavailableError } from '../../core/secrets/store';
 import { joinTarget } from '../../core/sync/setup';
 import {
   disableSync,
