@@ -170,7 +170,7 @@ function RoutineShown({ routine: r, edit }: { routine: RoutineInfo; edit: () => 
       <div className="routine-main">
         <strong className="routine-name">{r.name}</strong>
         {!r.enabled && <span className="badge warn">Paused</span>}
-        <span className="routine-schedule">{r.schedule}</span>
+        <span className="routine-schedule">{readableDates(r.schedule)}</span>
         <span className="muted routine-request">“{r.request}”</span>
       </div>
       <div className="routine-meta muted">
@@ -304,7 +304,7 @@ function RoutineEditForm({ routine: r, close }: { routine: RoutineInfo; close: (
           {scheduleProblem
             ? `${scheduleProblem.message}${scheduleProblem.hint ? ` — ${scheduleProblem.hint}` : ''}`
             : reading && 'words' in reading
-              ? `${reading.words}. Next: ${reading.nextRuns.map((t) => dateTimeText(t)).join('; ')}`
+              ? `${readableDates(reading.words)}. Next: ${reading.nextRuns.map((t) => dateTimeText(t)).join('; ')}`
               : ''}
         </p>
         <label className="wide">
