@@ -104,7 +104,21 @@ export function dueFieldText(due: string): string {
   return `${date} ${time}`;
 }
 
-/** Dates a message of Tidy's own carries in ISO form (an action's summary: "next due 2026-11-27T16:00"), shown in the locale. */
+/**
+ * Dates and times a message of Tidy's own carries in machine form, shown in the locale: an action's summary
+ * ("next due 2026-11-27T16:00"), a booking's question ("Sat 2026-12-05 14:00–14:30"), a plan's lines
+ * ("  14:00–14:30  Report") and a routine's schedule ("every weekday at 08:00").
+ */
 export function readableDates(text: string, now = new Date()): string {
-  return text.replace(/\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2})?(?![\d:T])/g, (iso) => dueDateText(iso, now));
+  return text.replace(
+    /\b(?:(?:Sun|Mon|Tue|Wed|Thu|Fri|Sat) )?(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}))?(?:–(\d{2}:\d{2}))?(?![\d:T])|((?:^|\n) *|\bat )(\d{2}:\d{2})(?:–(\d{2}:\d{2}))?(?![\d:])/g,
+    (whole, date: string | undefined, time: string | undefined, until: string | undefined, lead: string | undefined, alone: string | undefined, aloneUntil: string | undefined) => {
+      if (date !== undefined) {
+        const shown = dueDateText(time ? `${date}T${time}` : date, now);
+        if (shown === `${date}T${time}` || shown === date) return whole;
+        return until ? `${shown}–${clockOf(until)}` : shown;
+      }
+      return `${lead}${clockOf(alone!)}${aloneUntil ? `–${clockOf(aloneUntil)}` : ''}`;
+    },
+  );
 }

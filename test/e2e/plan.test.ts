@@ -110,6 +110,11 @@ describe('planning a day from Today', () => {
     // The timeline mirrors the rows, and follows an edit at once.
     const timeline = card.getByRole('img', { name: /^Timeline of the plan: .*Draft the budget \d\d:\d\d–\d\d:\d\d.*Answer the landlord|^Timeline of the plan: .*Answer the landlord \d\d:\d\d–\d\d:\d\d.*Draft the budget/ });
     await visible(timeline);
+    // The summary ("1 h 30 of tasks, … free") once, on the card; the question above it is its first line, with no ISO date.
+    const cardText = await card.innerText();
+    expect(cardText.match(/of tasks, .* free/g)).toHaveLength(1);
+    expect(cardText).toContain('Plan these blocks?');
+    expect(cardText).not.toMatch(/(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2}/);
     await row.getByLabel('Start of Draft the budget').fill(`${localDay(tomorrow)}T16:00`);
     await row.getByLabel('End of Draft the budget').fill(`${localDay(tomorrow)}T17:00`);
     await expect.poll(() => timeline.getAttribute('aria-label')).toMatch(/Draft the budget 16:00–17:00/);

@@ -52,7 +52,7 @@ describe('the Routines view', () => {
     await form().getByRole('textbox', { name: 'Schedule' }).fill('every weekday at 8am');
     await form().getByRole('button', { name: 'Add routine' }).click();
     await routine().waitFor();
-    await poll(() => routine().innerText()).toMatch(/every weekday at 08:00/i);
+    await poll(() => routine().innerText()).toMatch(/every weekday at 8:00 AM/i);
     await poll(() => routine().innerText()).toContain('Next run:');
     expect(await form().getByRole('alert').count()).toBe(0);
     expect(await form().getByRole('textbox', { name: 'Name' }).inputValue()).toBe('');
@@ -124,7 +124,7 @@ describe('the Routines view', () => {
     await poll(() => edit.getByRole('alert').innerText()).toMatch(/is not a schedule Tidy understands/);
     expect(await schedule.getAttribute('aria-invalid')).toBe('true');
     await schedule.fill('every friday 4pm');
-    await poll(() => edit.getByRole('status').innerText()).toMatch(/friday at 16:00\. Next: .+; .+; .+/i);
+    await poll(() => edit.getByRole('status').innerText()).toMatch(/friday at 4:00 PM\. Next: .+; .+; .+/i);
     await edit.getByRole('textbox', { name: 'Name' }).fill('Friday review');
     await edit.getByRole('textbox', { name: 'Request' }).fill('review the week');
     await edit.getByRole('combobox', { name: 'Missed runs' }).selectOption('skip');
@@ -134,7 +134,7 @@ describe('the Routines view', () => {
     await screenshot(page, 'routines-edit');
     await edit.getByRole('button', { name: 'Save' }).click();
     const friday = page.getByRole('list', { name: 'Routines' }).getByRole('listitem', { name: 'Friday review' });
-    await poll(() => friday.innerText()).toMatch(/every friday at 16:00/i);
+    await poll(() => friday.innerText()).toMatch(/every friday at 4:00 PM/i);
     type Listed = { name: string; request: string; rrule: string; catchUp: string; tools: string[] | null; maxActions: number | null; timeLimitSec: number | null };
     const listedNow = () => JSON.parse(tidy(dbPath, ['routines', 'list', '--json']).stdout) as Listed[];
     expect(listedNow()).toMatchObject([{ name: 'Friday review', request: 'review the week', catchUp: 'skip', tools: ['get_inbox_tasks', 'add_task'], maxActions: 5, timeLimitSec: 60 }]);

@@ -10,6 +10,7 @@ import type { Names } from '../../lib/words';
 import { EventApprovalForm } from '../calendar';
 import { PlanApprovalForm } from '../plan';
 import { ArgList } from '../../ui/common';
+import { readableDates } from '../../lib/when';
 
 const DECIDED: Record<ApprovalDecision, string> = { approve: 'Approved', decline: 'Declined', always: 'Approved, and always allowed from now on' };
 
@@ -66,7 +67,10 @@ export function ApprovalCard({
         {waiting ? 'Approval needed' : 'Approval'}: {toolLabel(approval.tool)}
       </h3>
       {/* Answered with edits: what was done (the values the call ran with), not what the model proposed. */}
-      <p className={approval.form === 'plan' ? 'approval-plan' : undefined}>{waiting ? approval.message : (approval.usedMessage ?? approval.message)}</p>
+      {/* Tidy's dates and times in the locale; a plan's card below shows its blocks and summary, so the question is its first line then. */}
+      <p className={approval.form === 'plan' ? 'approval-plan' : undefined}>
+        {readableDates(waiting ? (approval.form === 'plan' ? approval.message.split('\n')[0]! : approval.message) : (approval.usedMessage ?? approval.message))}
+      </p>
       {waiting && approval.form === 'event' ? (
         <EventApprovalForm approvalKey={approvalKey(runId, approval.approvalId)} tool={approval.tool} args={approval.args} disabled={sent !== null} />
       ) : waiting && approval.form === 'plan' ? (

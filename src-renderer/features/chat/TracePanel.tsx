@@ -5,7 +5,7 @@
  */
 import { memo, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { argPairs, count, duration, prettyJson, resultGist, shortTime, toolLabel } from '../../lib/format';
-import { clockSeconds } from '../../lib/when';
+import { clockSeconds, readableDates } from '../../lib/when';
 import { elapsedMs, type RunState, type TraceEvent } from '../../lib/runs';
 import { focusIsLost } from '../../lib/focus';
 import { useApp } from '../../store/react';
@@ -250,7 +250,7 @@ const Step = memo(function Step({ event: e, names }: { event: TraceEvent; names:
       return (
         <li className="step ask">
           <div className="step-title">Asked for approval {at}</div>
-          <div className="step-text">{e.message}</div>
+          <div className="step-text">{readableDates(e.message)}</div>
         </li>
       );
     case 'approval_resolved':
@@ -261,7 +261,7 @@ const Step = memo(function Step({ event: e, names }: { event: TraceEvent; names:
             {e.edits ? ' with your changes' : ''} {at}
           </div>
           {/* Edited on the card: the call ran with these values, and the model was told so. */}
-          {e.edits && e.message && <div className="step-text">{e.message.replace(/\?$/, '')}</div>}
+          {e.edits && e.message && <div className="step-text">{readableDates(e.message.replace(/\?$/, ''))}</div>}
           {e.edits && argPairs(e.args).length > 0 && <ArgList className="args" args={e.args} names={names} />}
           {e.edits && <div className="step-text muted">Tidy was told: {e.edits}</div>}
         </li>

@@ -111,7 +111,7 @@ function RoutineShown({ routine: r, edit }: { routine: RoutineInfo; edit: () => 
       <div className="routine-main">
         <strong className="routine-name">{r.name}</strong>
         {!r.enabled && <span className="badge warn">Paused</span>}
-        <span className="routine-schedule">{r.schedule}</span>
+        <span className="routine-schedule">{readableDates(r.schedule)}</span>
         <span className="muted routine-request">“{r.request}”</span>
       </div>
       <div className="routine-meta muted">
@@ -265,7 +265,7 @@ function RoutineForm({ routine: r, close }: { routine?: RoutineInfo; close?: () 
           {scheduleProblem
             ? problemLine(scheduleProblem)
             : reading && 'words' in reading
-              ? `${reading.words}. Next: ${reading.nextRuns.map((t) => dateTimeText(t)).join('; ')}`
+              ? `${readableDates(reading.words)}. Next: ${reading.nextRuns.map((t) => dateTimeText(t)).join('; ')}`
               : ''}
         </p>
       )}

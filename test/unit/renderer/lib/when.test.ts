@@ -66,4 +66,16 @@ describe('dates and times in the user locale', () => {
     const huge = '2035-06-19 '.repeat(20_000);
     expect(readableDates(huge, NOW).startsWith('Tue, Jun 19 Tue, Jun 19')).toBe(true);
   });
+
+  it("words a booking's question, a plan's lines and a routine's schedule, as the locale tells the time", () => {
+    setDisplayLocale('en-US');
+    expect(readableDates('Book “Dentist” on Sat 2035-06-16 14:00–14:30?', NOW)).toBe('Book “Dentist” on Sat, Jun 16, 2:00 PM–2:30 PM?');
+    expect(readableDates('Plan these blocks?\nSat 2035-06-16\n  09:00–10:30  Report (t1) — due soon', NOW)).toBe('Plan these blocks?\nSat, Jun 16\n  9:00 AM–10:30 AM  Report (t1) — due soon');
+    expect(readableDates('Added routine “Brief”: every weekday at 08:00', NOW)).toBe('Added routine “Brief”: every weekday at 8:00 AM');
+    setDisplayLocale('en-GB');
+    expect(readableDates('every weekday at 08:00', NOW)).toBe('every weekday at 08:00');
+    expect(readableDates('Book “Dentist” on Sat 2035-06-16 14:00–14:30?', NOW)).toBe('Book “Dentist” on Sat 16 Jun, 14:00–14:30?');
+    // Times that are not Tidy's (a version, a ratio, seconds) stay as written.
+    for (const keep of ['v 08:00:00', 'score 10:30', 'at 8:00']) expect(readableDates(keep, NOW)).toBe(keep);
+  });
 });
