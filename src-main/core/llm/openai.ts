@@ -170,6 +170,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
     const ctl = new AbortController();
     let timedOut = false;
     let midBody = false;
+    let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = (): void => {
       clearTimeout(timer);
@@ -201,7 +202,10 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
       midBody = true;
       arm();
       await readAnswer(response, assembler, { where, emitWhole: request.stream, hadTools, signal: ctl.signal, onData: arm, maxBytes });
-      return assembler.result();
+      const turn = assembler.result();
+      // The body is read and its reader released: nothing is left to abort (an abort costs a DOMException and its listeners).
+      settled = true;
+      return turn;
     } catch (error) {
       if (error instanceof CallerError) throw error;
       if (outer?.aborted) throw abortedError(outer);
@@ -217,7 +221,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onAbort);
-      ctl.abort();
+      if (!settled) ctl.abort();
     }
   };
 
