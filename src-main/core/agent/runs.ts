@@ -2,7 +2,7 @@
  * The agent as a host calls it (CLI, IPC bridge, web host): start a run for a message in a conversation,
  * cancel it, answer its approvals — all by run id. Plain functions; the dependencies are passed in.
  */
-import { Protocol } from '../../../src-shared/settings';
+import { DEFAULT_SETTINGS, Protocol, SETTINGS, type Settings } from '../../../src-shared/settings';
 import type { z } from 'zod';
 import type { AgentEvent, ApprovalAnswer, ApprovalDecision } from '../../../src-shared/events';
 import { fail } from '../fail';
@@ -12,6 +12,7 @@ import type { Model } from '../llm/port';
 import { connectionModel, type Connection } from '../providers/connection';
 import { readSettings, writeSetting } from '../settings';
 import type { Db } from '../store/db';
+import { cached } from '../store/statements';
 import { nextId } from '../store/ids';
 import { approvalPolicy } from '../tools/invoke';
 import { offeredTools, type Tool, type ToolServices } from '../tools/tool';
@@ -32,6 +33,30 @@ interface LiveRun {
   controller: AbortController;
   /** Approvals waiting for the user, by approval id. */
   approvals: Map<string, { tool: string; input?: z.ZodType; resolve: (d: ApprovalAnswer) => void; rowId: string }>;
+}
+
+/**
+ * The approvals setting as readSettings gives it (the stored value when it validates, else the default),
+ * read alone: the loop asks before every tool call, and reading every setting and the provider profile
+ * there cost more than the call of a small tool. The last value read is kept while its text is the same.
+ */
+function approvalsReader(db: Db): () => Settings['approvals'] {
+  let last: { text: string; value: Settings['approvals'] } | undefined;
+  return () => {
+    const row = cached(db, `SELECT value FROM settings WHERE key = 'approvals'`).get() as { value: string } | undefined;
+    if (!row) return DEFAULT_SETTINGS.approvals;
+    if (last?.text !== row.value) {
+      let value = DEFAULT_SETTINGS.approvals;
+      try {
+        const parsed = SETTINGS.approvals.schema.safeParse(JSON.parse(row.value));
+        if (parsed.success) value = parsed.data;
+      } catch {
+        // Damaged outside Tidy: the default, as readSettings falls back to it.
+      }
+      last = { text: row.value, value };
+    }
+    return last.value;
+  };
 }
 
 /** The runs going on in this process. A host keeps one and passes it to every call. */
@@ -139,6 +164,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
   const trace = createTraceWriter(db, { onError: (message) => run.controller.abort(new RunError(message)) });
   const listeners = [trace.event, onEvent];
 
+  const approvals = approvalsReader(db);
   const launch = deps.mcp ?? connectMcpServers;
   const go = async (): Promise<RunOutcome> => {
   const mcp: McpConnections = await launch(settings.mcpServers, { signal: run.controller.signal, ...(deps.services ? { fetch: deps.services.fetch } : {}) }).catch((e: unknown) => ({
@@ -190,7 +216,7 @@ export function startRun(deps: AgentDeps, input: StartRunInput, onEvent: (event:
     },
     onMessages: (messages) => trace.messages(conversationId, runId, messages),
     // Read at every call, so an "always allow" given earlier in this run applies to the next call.
-    needsApproval: (tool) => !input.approveAll && approvalPolicy(readSettings(db).approvals, tool) === 'ask',
+    needsApproval: (tool) => !input.approveAll && approvalPolicy(approvals(), tool) === 'ask',
     ...(input.approveAll ? {} : { bulkApproval: settings.bulkApproval }),
     approve: (request) => {
       const row = { runId, conversationId, callId: request.callId, tool: request.tool, args: request.args, card: cardOf(request) };

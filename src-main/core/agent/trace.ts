@@ -22,6 +22,10 @@ const BATCH_MS = 20;
  * event (or even per step) costs more than the rest of the loop. The tools' own changes are not batched:
  * the domain commits each with its action row at once. run_finished is written immediately, so a
  * finished run is on disk before anyone is told it finished; a crash loses at most BATCH_MS of trace.
+ * The batches before it are committed without waiting for the disk (synchronous = NORMAL, WAL): they
+ * survive the process crashing, and the run's last commit (synchronous = FULL) makes them durable with
+ * it, since syncing the log syncs everything written to it before. Only a power cut in the middle of a
+ * run can lose the trace of its last steps, and that run is marked interrupted anyway.
  */
 export interface TraceWriterOptions {
   /**
@@ -51,6 +55,8 @@ export function createTraceWriter(db: Db, options: TraceWriterOptions = {}): Tra
   let timer: ReturnType<typeof setTimeout> | undefined;
   let attempt = 0;
   let failed = false;
+  /** run_finished was queued: every later write (a retry of the last batch) is the run's durable end. */
+  let finished = false;
   const step = cached(db, `INSERT INTO steps (run_id, seq, kind, payload) VALUES (?, ?, ?, ?)`);
   const write = (e: AgentEvent): void => {
     switch (e.type) {
@@ -95,15 +101,18 @@ export function createTraceWriter(db: Db, options: TraceWriterOptions = {}): Tra
    * without blocking this process (no busy timeout here; attempts are spaced by a timer instead), so a
    * `tidy serve` stays responsive meanwhile.
    */
-  const flush = (): void => {
+  const flush = (final = false): void => {
     clearTimeout(timer);
     timer = undefined;
     if (!queue.length || !db.open) return;
     const batch = queue;
     queue = [];
     const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+    const synchronous = db.pragma('synchronous', { simple: true }) as number;
     try {
       db.pragma('busy_timeout = 0');
+      // NORMAL (1) while the run goes on, unless the connection asks for less; its end keeps the connection's own.
+      if (!final && synchronous > 1) db.pragma('synchronous = NORMAL');
       writeBatch.immediate(batch);
       attempt = 0;
     } catch (e) {
@@ -116,22 +125,28 @@ export function createTraceWriter(db: Db, options: TraceWriterOptions = {}): Tra
       // Try again later, so the run's end is written once the database takes writes again; never keep
       // the process alive for it.
       if (attempt < MAX_ATTEMPTS) {
-        timer = setTimeout(flush, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
+        timer = setTimeout(() => flush(final || finished), RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
         timer.unref();
       }
     } finally {
-      if (db.open) db.pragma(`busy_timeout = ${busyTimeout}`);
+      if (db.open) {
+        db.pragma(`busy_timeout = ${busyTimeout}`);
+        if (!final && synchronous > 1) db.pragma(`synchronous = ${synchronous}`);
+      }
     }
   };
   const enqueue = (write: () => void): void => {
     queue.push(write);
-    timer ??= setTimeout(flush, BATCH_MS);
+    timer ??= setTimeout(() => flush(finished), BATCH_MS);
   };
   return {
     event(e) {
       if (e.type === 'text_delta') return;
       enqueue(() => write(e));
-      if (e.type === 'run_finished') flush();
+      if (e.type === 'run_finished') {
+        finished = true;
+        flush(true);
+      }
     },
     messages(conversationId, runId, messages) {
       enqueue(() => appendMessages(db, conversationId, runId, messages));

@@ -33,6 +33,11 @@ export interface CompiledFilter {
   /** A condition over `tasks t`, with `?` for each parameter. */
   sql: string;
   params: (string | number)[];
+  /**
+   * The condition holds only for tasks of a set SQLite starts from (labels, a search through the index):
+   * few matches, each found at the price of a lookup, so counting them and picking the page is one pass.
+   */
+  narrow: boolean;
 }
 
 class FilterError extends Error {}
@@ -89,6 +94,8 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date;
   const params: (string | number)[] = [];
   let i = 0;
   let terms = 0;
+  /** Conditions (as their SQL) that only the tasks of a set can meet: see CompiledFilter.narrow. */
+  const narrow = new Set<string>();
   const ws = () => {
     while (i < text.length && /\s/.test(text[i]!)) i++;
   };
@@ -144,6 +151,7 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date;
       // The label's tasks as a set (an IN list), not a subquery per task: SQLite can then start from the
       // label's few rows instead of testing every open task.
       p(nameKey(name));
+      narrow.add(LABEL_TERM);
       return LABEL_TERM;
     }
     if (t.startsWith('/')) {
@@ -172,7 +180,9 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date;
       const candidates = fts && fewCandidates(opts.db!, fts)
         ? `t.id IN (SELECT d.ref FROM search_docs d WHERE d.kind IN ('tasks', 'task_descriptions') AND d.docid IN (SELECT rowid FROM search_text WHERE search_text MATCH ${p(fts)})) AND `
         : '';
-      return `(${candidates}(t.content LIKE ${like(p(needle))} OR coalesce(t.description, '') LIKE ${like(p(needle))}))`;
+      const sql = `(${candidates}(t.content LIKE ${like(p(needle))} OR coalesce(t.description, '') LIKE ${like(p(needle))}))`;
+      if (candidates) narrow.add(sql);
+      return sql;
     }
     return bad(text, at + (raw.length - raw.trimStart().length), EXPECTED_TERM);
   };
@@ -213,7 +223,10 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date;
       parts.push(primary(depth));
       ws();
     }
-    return parts.length === 1 ? parts[0]! : `(${parts.join(' AND ')})`;
+    if (parts.length === 1) return parts[0]!;
+    const sql = `(${parts.join(' AND ')})`;
+    if (parts.some((part) => narrow.has(part))) narrow.add(sql);
+    return sql;
   };
 
   const or = (depth: number): string => {
@@ -232,10 +245,14 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date;
       while (parts[k + run] === LABEL_TERM) run++;
       if (run > 1) {
         merged.push(labelsTerm(run));
+        narrow.add(labelsTerm(run));
         k += run;
       } else merged.push(parts[k++]!);
     }
-    return merged.length === 1 ? merged[0]! : `(${merged.join(' OR ')})`;
+    if (merged.length === 1) return merged[0]!;
+    const sql = `(${merged.join(' OR ')})`;
+    if (merged.every((part) => narrow.has(part))) narrow.add(sql);
+    return sql;
   };
 
   try {
@@ -243,7 +260,7 @@ export function compileFilter(query: string, opts: { today?: string; now?: Date;
     const sql = or(0);
     ws();
     if (i < text.length) bad(text, i, text[i] === ')' ? 'no ) without its (' : '& or | or the end');
-    return { sql, params };
+    return { sql, params, narrow: narrow.has(sql) };
   } catch (e) {
     if (e instanceof FilterError) fail(e.message, 'write terms like today, p1, #Project, @label, due before: friday, joined by & | ! and parentheses');
     throw e;
@@ -263,9 +280,15 @@ export interface FindQuery {
 /** findTasks' order: by due date (undated last), priority and manual order; the rowid last makes it total, so pages never overlap. */
 const FIND_ORDER = 't.due IS NULL, t.due, t.priority, t.project_id, t.position, t.rowid';
 
+/** Whole tasks by rowid (a JSON array), in findTasks' order: a page picked by `pick`. */
+const PICKED_TASKS = `${SELECT_TASK} WHERE t.rowid IN (SELECT value FROM json_each(?)) ORDER BY ${FIND_ORDER}`;
+
 /** The two statements of findTasks (how many match; the page, whole) with their parameters, for it and for looking at their plans. */
-export function findStatements(db: Db, q: FindQuery): { count: string; page: string; params: (string | number)[]; limit: number; offset: number } {
-  const { sql, params } = compileFilter(q.filter, { today: q.today, now: q.now, db });
+export function findStatements(
+  db: Db,
+  q: FindQuery,
+): { count: string; page: string; pick: string; narrow: boolean; params: (string | number)[]; limit: number; offset: number } {
+  const { sql, params, narrow } = compileFilter(q.filter, { today: q.today, now: q.now, db });
   const status = q.status ?? 'open';
   // The status as its own term (not `? = 'all' OR …`), so SQLite can use the (status, …) indexes. Tidy keeps
   // no statistics (ANALYZE), and without them SQLite takes `status = ?` for a needle (ten rows) and walks
@@ -276,6 +299,10 @@ export function findStatements(db: Db, q: FindQuery): { count: string; page: str
     // The page is chosen over the task rows alone, then only its rows are read whole (project, section and
     // labels): sorting every match together with its labels' JSON cost more than finding them.
     page: `${SELECT_TASK} WHERE t.rowid IN (SELECT t.rowid FROM tasks t ${where} ORDER BY ${FIND_ORDER} LIMIT ? OFFSET ?) ORDER BY ${FIND_ORDER}`,
+    // Count and page in one pass, for a narrow filter: its matches cost a lookup each, and the count and the
+    // page would look every one up twice. (For a broad one the count reads an index alone and is cheaper.)
+    pick: `SELECT t.rowid AS r, count(*) OVER () AS n FROM tasks t ${where} ORDER BY ${FIND_ORDER} LIMIT ? OFFSET ?`,
+    narrow,
     params: status === 'all' ? [...params] : [status, ...params],
     limit: Math.max(0, Math.min(q.limit ?? 200, 10_000)),
     offset: Math.max(0, q.offset ?? 0),
@@ -286,7 +313,15 @@ export function findStatements(db: Db, q: FindQuery): { count: string; page: str
 export function findTasks(db: Db, q: FindQuery): { tasks: Task[]; total: number } {
   const s = findStatements(db, q);
   // Not in the statement cache: every query is different text, and preparing one costs microseconds.
-  const total = (db.prepare(s.count).get(...s.params) as { n: number }).n;
+  const count = (): number => (db.prepare(s.count).get(...s.params) as { n: number }).n;
+  if (s.narrow) {
+    const picked = db.prepare(s.pick).all(...s.params, s.limit, s.offset) as { r: number; n: number }[];
+    // An empty page says nothing of the total only when it starts past the first match, or holds no task.
+    const total = picked.length ? picked[0]!.n : s.offset > 0 || s.limit === 0 ? count() : 0;
+    const rows = picked.length ? cached(db, PICKED_TASKS).all(JSON.stringify(picked.map((p) => p.r))) : [];
+    return { tasks: rowsToTasks(rows), total };
+  }
+  const total = count();
   const rows = db.prepare(s.page).all(...s.params, s.limit, s.offset);
   return { tasks: rowsToTasks(rows), total };
 }

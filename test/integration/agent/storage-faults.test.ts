@@ -97,3 +97,25 @@ describe('trace writes that fail', () => {
     }
   });
 });
+
+describe('trace writes that succeed', () => {
+  it("commit a run's steps without waiting for the disk, and its end with the connection's own synchronous = FULL", async () => {
+    const { db, start } = host(slow(new ScriptedModel([calls(call('get_inbox_tasks')), calls(call('get_all_projects')), say('done')])));
+    const set: string[] = [];
+    const pragma = db.pragma.bind(db);
+    db.pragma = ((source: string, options?: { simple?: boolean }) => {
+      if (/^(synchronous|busy_timeout) = /.test(source)) set.push(source);
+      return pragma(source, options);
+    }) as typeof db.pragma;
+    const run = start();
+    expect((await run.finished).status).toBe('done');
+    // Each flush sets busy_timeout = 0 first; the steps' flushes (while the model thinks) go without fsync, and set FULL (2) back.
+    const flushes = set.join(' ').split('busy_timeout = 0').slice(1);
+    expect(flushes.length).toBeGreaterThan(1);
+    expect(flushes.slice(0, -1).some((f) => f.includes('synchronous = NORMAL') && f.includes('synchronous = 2'))).toBe(true);
+    // The run's end: nothing lowered.
+    expect(flushes.at(-1)).not.toMatch(/synchronous/);
+    expect(pragma('synchronous', { simple: true })).toBe(2);
+    expect(readTrace(db, run.runId).map((e) => e.type)).toEqual(expect.arrayContaining(['run_started', 'tool_call', 'tool_result', 'answer', 'run_finished']));
+  });
+});

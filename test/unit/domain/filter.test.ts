@@ -112,6 +112,37 @@ describe('the filter language', () => {
     }
   });
 
+  it('a narrow filter (labels, a search through the index) counts and picks its page in one pass, with the same tasks and total', () => {
+    const { db } = tempDb();
+    seed(db);
+    for (let k = 0; k < 5; k++) okValue(addTask(db, userCtx(db), { content: `Errand ${k} thing 42`, due: k % 2 ? '2035-03-12' : null, priority: (k % 4) + 1, labels: ['money'] }));
+    const narrow = ['@money', 'p1 & @money', '(@money | @phone) & !p4', 'search: thing 42', '@money & search: thing 42'];
+    for (const filter of narrow) expect(findStatements(db, { filter, today: TODAY, now: NOW }).narrow, filter).toBe(true);
+    for (const filter of ['today | overdue', '!@money', '@money | p1', 'search: thing', '#work stuff']) expect(findStatements(db, { filter, today: TODAY, now: NOW }).narrow, filter).toBe(false);
+    for (const filter of narrow) {
+      // The two-statement reading of the same filter: its count, and its page.
+      const plain = (limit: number, offset: number) => {
+        const s = findStatements(db, { filter, today: TODAY, now: NOW, limit, offset });
+        return { tasks: db.prepare(s.page).all(...s.params, s.limit, s.offset).map((r) => (r as { id: string }).id), total: (db.prepare(s.count).get(...s.params) as { n: number }).n };
+      };
+      for (const [limit, offset] of [[200, 0], [2, 1], [0, 0], [3, 100]] as const) {
+        const found = findTasks(db, { filter, today: TODAY, now: NOW, limit, offset });
+        expect({ tasks: found.tasks.map((t) => t.id), total: found.total }, `${filter} ${limit}/${offset}`).toEqual(plain(limit, offset));
+      }
+    }
+  });
+
+  it('pages by the date order read one index, and a search through every open task reads the rows in table order', () => {
+    const { db } = tempDb();
+    seed(db);
+    const plan = (filter: string) => {
+      const s = findStatements(db, { filter, today: TODAY, now: NOW });
+      return [s.count, s.page].map((sql) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...s.params, ...(sql === s.page ? [s.limit, s.offset] : [])) as { detail: string }[]).map((r) => r.detail).join(' / '));
+    };
+    for (const filter of ['today | overdue', 'no date', 'p2']) for (const p of plan(filter)) expect(p, filter).toMatch(/SEARCH t USING COVERING INDEX tasks_by_due_order \(status=\?/);
+    for (const p of plan('search: thing')) expect(p).toMatch(/SEARCH t USING INDEX tasks_by_completion \(status=\?\)/);
+  });
+
   it('a bad query gets one line naming the position and what was expected', () => {
     const { db } = tempDb();
     const cases: [string, RegExp][] = [
