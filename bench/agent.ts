@@ -122,8 +122,8 @@ async function overhead(): Promise<void> {
       });
     };
 
-    // Diagnostic: Tidy's loop over a bare fetch client instead of its adapter (timeouts, retries, quirks, its
-    // SSE and size limits), to show how much of Tidy's time per step is the adapter rather than the loop.
+    // Diagnostic: Tidy's loop over a bare fetch client instead of the openai-SDK adapter, to show how much
+    // of Tidy's time per step is the HTTP client rather than the loop and its persistence.
     const bareDeps = { ...deps, createModel: () => bareFetchModel(fake.url) };
     const tidyBare = async () => {
       const r = startRun(bareDeps, { message: 'Look at my tasks 20 times.', protocol: 'native', stream: false, limits: { maxActions: 50, historyLength: 200 } }, () => {});
