@@ -1,17 +1,16 @@
 /**
- * The real model adapter: any OpenAI-compatible chat-completions endpoint, called with `fetch` directly.
+ * The real model adapter: any OpenAI-compatible chat-completions endpoint, through the `openai` SDK.
  *
- * The request is one POST of the body request.ts builds to `<baseUrl>/chat/completions` (plus `query`,
- * Azure's api-version, on deployment URLs), with no SDK between: the openai SDK's request building cost
- * about a millisecond a step, and what it would add does not fit a desktop agent:
- * - Retries (policy in retry.ts). The SDK would wait whatever retry-after says up to 60 s (Azure says 60,
- *   case 11), cannot be capped, retries a 429 that can never succeed (OpenAI "Request too large", case
- *   08) and a llama.cpp 500 that means "no tools with stream" (case 18). No wait ever outlives the
- *   AbortSignal; a stream that breaks is an error, never half a turn.
- * - Reading the body (body.ts): an abort is never taken for a normal end of stream, a finished stream is
- *   told from a truncated one, and nothing is read past a size limit (`maxResponseBytes`): our own SSE
- *   decoder, an accumulator that knows the quirks of real servers (assemble.ts). Error bodies are read up
- *   to 1 MB, whole as the server sent them (vLLM's top-level `message`, FastAPI's `detail`, an HTML page).
+ * What the SDK does: building the request (base URL, headers, body) and the HTTP exchange, and turning
+ * a non-2xx answer into an APIError. What this adapter does itself, and why:
+ * - Retries (SDK `maxRetries: 0`, policy in retry.ts). The SDK would wait whatever retry-after says up
+ *   to 60 s (Azure says 60, case 11), cannot be capped, retries a 429 that can never succeed (OpenAI
+ *   "Request too large", case 08) and a llama.cpp 500 that means "no tools with stream" (case 18). No
+ *   wait ever outlives the AbortSignal; a stream that breaks is an error, never half a turn.
+ * - Reading the body (`asResponse()`, body.ts): the SDK's stream helper swallows an abort as a normal
+ *   end of stream, cannot tell a finished stream from a truncated one, and reads any size. Here: our own
+ *   SSE decoder, an accumulator that knows the quirks of real servers (assemble.ts), and a size limit
+ *   (`maxResponseBytes`). Error bodies are read up to 1 MB.
  * - Redirects are not followed: the key would go with the request to wherever the server points (fetch
  *   drops Authorization across origins, but not Azure's api-key), and a POST redirect is rarely meant.
  *   The error names the address to use instead.
@@ -27,6 +26,14 @@
  * - Learnt after one failed request each, and kept across runs through `quirks` (quirks.ts): a server
  *   that rejects `max_tokens`, a custom `temperature`, `stream_options`, or streaming with tools.
  */
+import type OpenAI from 'openai';
+import type * as OpenAISdk from 'openai';
+
+// The SDK is loaded on the first request, not at start-up: most `tidy` commands and the app's first
+// paint never talk to a model, and the SDK is the largest module Tidy has.
+type Sdk = typeof OpenAISdk;
+let sdk: Sdk | undefined;
+const loadSdk = async (): Promise<Sdk> => (sdk ??= await import('openai'));
 import { TurnAssembler } from './assemble';
 import { DEFAULT_MAX_RESPONSE_BYTES, readAnswer } from './body';
 import { classifyHttpError, classifyNetworkError, displayUrl, oneLine, redactError } from './errors';
@@ -66,6 +73,12 @@ const DEFAULT_MAX_RETRY_WAIT_MS = 20_000;
 /** An error body is a short JSON object or page; more is not read (and not quoted). */
 const MAX_ERROR_BYTES = 1024 * 1024;
 
+/** Raw error bodies by the Headers object the SDK puts on its APIError (see `capturingFetch`). */
+interface RawError {
+  text: string;
+  statusText: string;
+}
+
 /** An exception thrown by the caller's onDelta: not ours to classify. */
 class CallerError {
   constructor(readonly error: unknown) {}
@@ -101,9 +114,44 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   const maxBytes = Math.max(1024, Math.floor(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES));
   const baseFetch = options.fetch ?? globalThis.fetch;
 
-  const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const query = Object.entries(options.query ?? {});
-  const requestUrl = query.length ? `${url}?${query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : url;
+  const rawErrors = new WeakMap<Headers, RawError>();
+  // The SDK keeps only `error` of a JSON error body and drops everything else (vLLM's top-level
+  // `message`, FastAPI's `detail`, an HTML page). Keep the raw text, keyed by the Headers object the
+  // SDK hands to its APIError.
+  const capturingFetch: typeof fetch = async (input, init) => {
+    const response = await baseFetch(input, { ...init, redirect: 'manual' });
+    if (response.ok) return response;
+    const text = await readUpTo(response, MAX_ERROR_BYTES).catch(() => '');
+    const nullBody = response.status === 204 || response.status === 205 || response.status === 304;
+    const copy = new Response(nullBody ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    rawErrors.set(copy.headers, { text, statusText: response.statusText });
+    return copy;
+  };
+
+  let client: OpenAI | undefined;
+  const getClient = async (): Promise<OpenAI> => {
+    const { default: OpenAIClient } = await loadSdk();
+    client ??= new OpenAIClient({
+      baseURL: baseUrl,
+      // Never sent: every request sets (or removes) Authorization itself, from the key read just before.
+      apiKey: 'unused-placeholder',
+      // Explicit nulls so environment variables (OPENAI_ORG_ID, OPENAI_ADMIN_KEY, ...) add nothing.
+      organization: null,
+      project: null,
+      adminAPIKey: null,
+      webhookSecret: null,
+      maxRetries: 0,
+      // Our own timer (timeoutMs) fires first; this one only backs it up.
+      timeout: timeoutMs + 5_000,
+      fetch: capturingFetch,
+      ...(options.query && Object.keys(options.query).length ? { defaultQuery: { ...options.query } } : {}),
+    });
+    return client;
+  };
 
   // What this server turned out not to accept: remembered from earlier runs, then learnt as we go.
   let quirks: Quirks = { ...DEFAULT_QUIRKS };
@@ -132,31 +180,36 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
     }
   };
 
-  /** Classifies whatever one attempt threw that is not a ModelError already: the network's errors. */
-  const classify = (error: unknown, midBody: boolean): ModelError =>
-    error instanceof ModelError ? error : classifyNetworkError(error, baseUrl, midBody);
-
-  /** A non-2xx answer as a ModelError: its body (up to 1 MB) in the provider's words, or where a redirect points. */
-  const httpError = async (response: Response, hadTools: boolean, signal: AbortSignal): Promise<ModelError> => {
-    const status = response.status;
-    if (status >= 300 && status < 400) {
-      void response.body?.cancel().catch(() => undefined);
-      const to = response.headers.get('location');
-      let target = 'another address';
-      try {
-        if (to) target = displayUrl(new URL(to, url).toString());
-      } catch {
-        // A Location that is no address: say only that it redirects.
-      }
-      return new ModelError(
-        `${where} redirects (${status}) to ${target}; Tidy does not follow redirects with the API key: use the address it redirects to as the base URL`,
-        'bad_request',
-        status,
-        'redirect',
-      );
+  /** Classifies whatever one attempt threw. */
+  const classify = (error: unknown, hadTools: boolean, midBody: boolean, url: string): ModelError => {
+    if (error instanceof ModelError) return error;
+    if (sdk && error instanceof sdk.APIConnectionTimeoutError) {
+      return new ModelError(`no answer from ${where} within ${duration(timeoutMs)}`, 'timeout');
     }
-    const body = await abortable(readUpTo(response, MAX_ERROR_BYTES), signal).catch(() => '');
-    return classifyHttpError({ status, statusText: response.statusText, body, headers: response.headers, hadTools, url });
+    if (sdk && error instanceof sdk.APIError && typeof error.status === 'number') {
+      if (error.status >= 300 && error.status < 400) {
+        const to = error.headers?.get('location');
+        return new ModelError(
+          `${where} redirects (${error.status}) to ${to ? displayUrl(new URL(to, url).toString()) : 'another address'}; Tidy does not follow redirects with the API key: use the address it redirects to as the base URL`,
+          'bad_request',
+          error.status,
+          'redirect',
+        );
+      }
+      const raw = error.headers ? rawErrors.get(error.headers) : undefined;
+      return classifyHttpError({
+        status: error.status,
+        statusText: raw?.statusText ?? '',
+        body: raw?.text ?? JSON.stringify({ error: error.error ?? { message: error.message } }),
+        headers: error.headers,
+        hadTools,
+        url,
+      });
+    }
+    if (sdk && error instanceof sdk.APIConnectionError && !(error instanceof sdk.APIUserAbortError)) {
+      return classifyNetworkError(error.cause ?? error, baseUrl, false);
+    }
+    return classifyNetworkError(error, baseUrl, midBody);
   };
 
   const attempt = async (
@@ -181,24 +234,22 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
     };
     const onAbort = (): void => ctl.abort();
     outer?.addEventListener('abort', onAbort, { once: true });
+    const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
     arm();
     try {
-      const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
-      if (key) {
-        if (options.auth === 'api-key') headers['api-key'] = key;
-        else headers.authorization = `Bearer ${key}`;
-      }
+      const client = await getClient();
       const response = await abortable(
-        baseFetch(requestUrl, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(buildBody(options.model, request, stream, quirks, baseUrl)),
-          signal: ctl.signal,
-          redirect: 'manual',
-        }),
+        client.chat.completions
+          .create(buildBody(options.model, request, stream, quirks, baseUrl), {
+            signal: ctl.signal,
+            headers:
+              options.auth === 'api-key'
+                ? { Authorization: null, 'api-key': key ?? null }
+                : { Authorization: key ? `Bearer ${key}` : null },
+          })
+          .asResponse(),
         ctl.signal,
       );
-      if (!response.ok) throw await httpError(response, hadTools, ctl.signal);
       midBody = true;
       arm();
       await readAnswer(response, assembler, { where, emitWhole: request.stream, hadTools, signal: ctl.signal, onData: arm, maxBytes });
@@ -217,7 +268,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
           'timeout',
         );
       }
-      throw classify(error, midBody);
+      throw classify(error, hadTools, midBody, url);
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onAbort);
@@ -261,7 +312,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
         return await attempt(request, key, stream, assembler);
       } catch (thrown) {
         if (thrown instanceof CallerError) throw thrown.error;
-        const error = redactError(thrown instanceof ModelError ? thrown : classify(thrown, false), secrets);
+        const error = redactError(thrown instanceof ModelError ? thrown : classify(thrown, hadTools, false, baseUrl), secrets);
         if (error.kind === 'aborted') throw error;
         if (!assembler.emitted) {
           const fix = adaptation(quirks, error, request, stream);
