@@ -12,7 +12,7 @@ import { cached } from '../store/statements';
 import { EXISTS_COLUMN, SYNCED_TABLES, syncedColumns } from '../store/sync-capture';
 import { HlcClock, parseHlc } from './hlc';
 import { DEVICE_ID } from './layout';
-import type { Applied, Message, Value } from './messages';
+import { cellKey, type Applied, type Message, type Value } from './messages';
 import type { RoundDevice } from './round';
 
 export interface SyncStateRow {
@@ -44,8 +44,19 @@ interface ColumnInfo {
   affinity: Affinity;
 }
 
-/** Synced tables and their columns as this database has them: the only identifiers that ever reach SQL. */
+const schemas = new WeakMap<Db, { version: number; schema: Map<string, Map<string, ColumnInfo>> }>();
+
+/** Synced tables and their columns as this database has them: the only identifiers that ever reach SQL. Read again when the schema changes. */
 function schemaOf(db: Db): Map<string, Map<string, ColumnInfo>> {
+  const version = db.pragma('schema_version', { simple: true }) as number;
+  const hit = schemas.get(db);
+  if (hit?.version === version) return hit.schema;
+  const schema = readSchemaOf(db);
+  schemas.set(db, { version, schema });
+  return schema;
+}
+
+function readSchemaOf(db: Db): Map<string, Map<string, ColumnInfo>> {
   const out = new Map<string, Map<string, ColumnInfo>>();
   for (const table of SYNCED_TABLES) {
     const info = db.pragma(`table_info(${table})`) as { name: string; type: string }[];
@@ -238,13 +249,16 @@ export class StoreDevice implements RoundDevice {
         if (this.cursor(other) >= seq) return [];
         const clock = this.clock();
         stampOutbox(this.db, clock);
-        for (const m of messages) clock.recv(m.hlc);
+        // the clock moves past the batch's latest stamp (stamps sort as strings): one parse, not one per message
+        let latest = '';
+        for (const m of messages) if (m.hlc > latest) latest = m.hlc;
+        if (latest) clock.recv(latest);
         cached(this.db, `UPDATE sync_state SET applying = 1 WHERE id = 1`).run();
         try {
           const applied = applyMessages(this.db, messages);
           retryPending(this.db);
           cached(this.db, `INSERT INTO sync_cursors (device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE SET seq = excluded.seq`).run(other, seq);
-          const last = messages.reduce((t, m) => Math.max(t, parseHlc(m.hlc)?.millis ?? 0), 0);
+          const last = latest ? (parseHlc(latest)?.millis ?? 0) : 0;
           if (last > 0)
             cached(this.db, `INSERT INTO sync_devices (device, last_seen) VALUES (?, ?) ON CONFLICT(device) DO UPDATE SET last_seen = MAX(COALESCE(last_seen, ''), excluded.last_seen), forgotten = 0`).run(
               other,
@@ -268,24 +282,78 @@ interface Group {
   table: string;
   row: string;
   values: Map<string, { hlc: string; value: Value }>;
+  /** Whether the row is in its table now (read in bulk with the batch; unknown: looked up). */
+  exists?: boolean;
 }
 
-/** Merges received messages into the database (inside the apply transaction, with capture off): what changed. */
+/** Rows of a batch per bulk query: each query's JSON argument stays well under SQLite's limits. */
+const CHUNK = 2_000;
+
+function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** The clock of every cell of the given rows, in one query per chunk of rows (keyed table \0 row \0 column). */
+function cellsOfRows(db: Db, rows: readonly [string, string][]): Map<string, string> {
+  const out = new Map<string, string>();
+  const read = cached(db, `SELECT c.tbl, c.row, c.col, c.hlc FROM json_each(?) j CROSS JOIN sync_cells c ON c.tbl = j.value ->> 0 AND c.row = j.value ->> 1`);
+  for (const part of chunks(rows)) for (const [t, r, c, h] of read.raw().all(JSON.stringify(part)) as [string, string, string, string][]) out.set(`${t}\u0000${r}\u0000${c}`, h);
+  return out;
+}
+
+/** Which of `ids` are rows of `table` now (table: a registry name from schemaOf). */
+function existing(db: Db, table: string, ids: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  const read = cached(db, `SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`);
+  for (const part of chunks(ids)) for (const [id] of read.raw().all(JSON.stringify(part)) as [string][]) out.add(id);
+  return out;
+}
+
+/**
+ * Merges received messages into the database (inside the apply transaction, with capture off): what changed.
+ * Set-based where it can be: the cells' clocks of the batch's rows are read in one query, the winners' clocks
+ * written in one, which rows exist read per table in one; then each row is written once, with all its winning
+ * columns, by a statement prepared once per (table, column set).
+ */
 export function applyMessages(db: Db, messages: readonly Message[]): Applied[] {
   const schema = schemaOf(db);
-  const cellOf = cached(db, `SELECT hlc FROM sync_cells WHERE tbl = ? AND row = ? AND col = ?`);
-  const setCell = cached(db, `INSERT INTO sync_cells (tbl, row, col, hlc) VALUES (?, ?, ?, ?) ON CONFLICT(tbl, row, col) DO UPDATE SET hlc = excluded.hlc`);
-  const unpend = cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND col = ?`);
+  // the latest message of each cell in the batch (an equal stamp does not replace: as when it arrives later)
+  const latest = new Map<string, Message>();
+  const rowKeys = new Map<string, [string, string]>();
+  for (const m of messages) {
+    const key = cellKey(m);
+    const seen = latest.get(key);
+    if (seen && m.hlc <= seen.hlc) continue;
+    latest.set(key, m);
+    const rk = `${m.table}\u0000${m.row}`;
+    if (!rowKeys.has(rk)) rowKeys.set(rk, [m.table, m.row]);
+  }
+  const current = cellsOfRows(db, [...rowKeys.values()]);
   const applied: Applied[] = [];
-  const groups = new Map<string, Group>();
+  const won: Message[] = [];
+  for (const [key, m] of latest) {
+    const hlc = current.get(key);
+    // the one point where a received message meets the local cell: older or equal stamps change nothing
+    if (hlc !== undefined && m.hlc <= hlc) continue;
+    won.push(m);
+    applied.push(hlc !== undefined ? { message: m, previous: { hlc, value: null } } : { message: m });
+  }
+  if (won.length === 0) return applied;
+  const setCells = cached(
+    db,
+    `INSERT INTO sync_cells (tbl, row, col, hlc) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?) WHERE true ON CONFLICT(tbl, row, col) DO UPDATE SET hlc = excluded.hlc`,
+  );
+  for (const part of chunks(won)) setCells.run(JSON.stringify(part.map((m) => [m.table, m.row, m.column, m.hlc])));
   // nothing waits (the usual case): no lookups of what waits, per message or per row
   const waiting = cached(db, `SELECT 1 FROM sync_pending LIMIT 1`).get() !== undefined;
-  for (const m of messages) {
-    const current = cellOf.get(m.table, m.row, m.column) as { hlc: string } | undefined;
-    if (current && m.hlc <= current.hlc) continue;
-    setCell.run(m.table, m.row, m.column, m.hlc);
-    if (waiting) unpend.run(m.table, m.row, m.column);
-    applied.push(current ? { message: m, previous: { hlc: current.hlc, value: null } } : { message: m });
+  if (waiting) {
+    const unpend = cached(db, `DELETE FROM sync_pending WHERE (tbl, row, col) IN (SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?))`);
+    for (const part of chunks(won)) unpend.run(JSON.stringify(part.map((m) => [m.table, m.row, m.column])));
+  }
+  const groups = new Map<string, Group>();
+  for (const m of won) {
     if (m.table === DEVICES_TABLE) {
       if (DEVICE_ID.test(m.row) && m.column === 'name' && typeof m.value === 'string' && m.value.length <= MAX_NAME)
         cached(db, `INSERT INTO sync_devices (device, name) VALUES (?, ?) ON CONFLICT(device) DO UPDATE SET name = excluded.name`).run(m.row, m.value);
@@ -306,6 +374,17 @@ export function applyMessages(db: Db, messages: readonly Message[]): Applied[] {
     if (!g) groups.set(key, (g = { table: m.table, row: m.row, values: new Map() }));
     g.values.set(m.column, { hlc: m.hlc, value: m.value });
   }
+  const byTable = new Map<string, Group[]>();
+  for (const g of groups.values()) {
+    let list = byTable.get(g.table);
+    if (!list) byTable.set(g.table, (list = []));
+    list.push(g);
+  }
+  for (const [table, list] of byTable) {
+    const present = existing(db, table, list.map((g) => g.row));
+    for (const g of list) g.exists = present.has(g.row);
+  }
+  // rows in the order their first message came (parents are sent before children)
   for (const g of groups.values()) writeRow(db, schema, g, waiting);
   return applied;
 }
@@ -320,39 +399,43 @@ function pend(db: Db, table: string, row: string, col: string, hlc: string, valu
 
 let savepoints = 0;
 
+/** Runs one write; a constraint it breaks undoes that write alone (SQLite rolls back a failed statement) and answers false. */
+function attempt(db: Db, write: () => void, statements: 'one' | 'several'): boolean {
+  const name = statements === 'several' ? `sync_row_${++savepoints}` : null;
+  if (name) db.exec(`SAVEPOINT ${name}`);
+  try {
+    write();
+    if (name) db.exec(`RELEASE ${name}`);
+    return true;
+  } catch (e) {
+    if (name) {
+      db.exec(`ROLLBACK TO ${name}`);
+      db.exec(`RELEASE ${name}`);
+    }
+    const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
+    if (!code.startsWith('SQLITE_CONSTRAINT')) throw e;
+    return false;
+  }
+}
+
 /** Writes one row's winning values: insert (when `_exists` won as 1), update, or delete (`_exists` = 0); what cannot be written waits. */
 function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group, waiting = true): void {
   const cols = schema.get(g.table)!;
   // what waited for this row joins what arrived now (the newer wins: a pending cell had its newer message take its place)
   if (waiting)
     for (const p of cached(db, `SELECT col, hlc, value FROM sync_pending WHERE tbl = ? AND row = ? AND reason IN ('waiting', 'no row')`).all(g.table, g.row) as {
-    col: string;
-    hlc: string;
-    value: Value;
-  }[]) {
-    if (!g.values.has(p.col) && cols.has(p.col)) g.values.set(p.col, { hlc: p.hlc, value: toValue(p.value) });
-  }
-  const exists = cached(db, `SELECT 1 FROM ${g.table} WHERE id = ?`).get(g.row) !== undefined;
+      col: string;
+      hlc: string;
+      value: Value;
+    }[]) {
+      if (!g.values.has(p.col) && cols.has(p.col)) g.values.set(p.col, { hlc: p.hlc, value: toValue(p.value) });
+    }
+  const exists = g.exists ?? cached(db, `SELECT 1 FROM ${g.table} WHERE id = ?`).get(g.row) !== undefined;
   const flag = g.values.get(EXISTS_COLUMN)?.value;
   const waitAll = (reason: string): void => {
     for (const [c, v] of g.values) pend(db, g.table, g.row, c, v.hlc, v.value, reason);
   };
   const data = [...g.values].filter(([c]) => c !== EXISTS_COLUMN);
-  const attempt = (write: () => void): boolean => {
-    const name = `sync_row_${++savepoints}`;
-    db.exec(`SAVEPOINT ${name}`);
-    try {
-      write();
-      db.exec(`RELEASE ${name}`);
-      return true;
-    } catch (e) {
-      db.exec(`ROLLBACK TO ${name}`);
-      db.exec(`RELEASE ${name}`);
-      const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
-      if (!code.startsWith('SQLITE_CONSTRAINT')) throw e;
-      return false;
-    }
-  };
   const done = (): void => {
     if (waiting) cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND reason IN ('waiting', 'no row')`).run(g.table, g.row);
   };
@@ -360,7 +443,7 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
   if (flag === 0) {
     // a deleted row's other cells are not kept: a row that comes back (a redo) brings all its columns again
     if (!exists || g.table === 'actions') return done();
-    if (attempt(() => cached(db, `DELETE FROM ${g.table} WHERE id = ?`).run(g.row))) done();
+    if (attempt(db, () => cached(db, `DELETE FROM ${g.table} WHERE id = ?`).run(g.row), 'one')) done();
     else waitAll('waiting');
     return;
   }
@@ -377,21 +460,27 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
       return;
     }
     const names = data.map(([c]) => c);
-    const ok = attempt(() => {
-      const info = cached(db, `INSERT INTO ${g.table} (id${names.map((c) => `, ${c}`).join('')}) VALUES (?${names.map(() => ', ?').join('')})`).run(
-        g.row,
-        ...data.map(([, v]) => v.value),
-      );
-      if (g.table === 'actions') linkAction(db, Number(info.lastInsertRowid), g.values.get('changes')!.value as string);
-    });
+    const insert = cached(db, `INSERT INTO ${g.table} (id${names.map((c) => `, ${c}`).join('')}) VALUES (?${names.map(() => ', ?').join('')})`);
+    const values = data.map(([, v]) => v.value);
+    const ok =
+      g.table === 'actions'
+        ? attempt(
+            db,
+            () => {
+              const info = insert.run(g.row, ...values);
+              linkAction(db, Number(info.lastInsertRowid), g.values.get('changes')!.value as string);
+            },
+            'several',
+          )
+        : attempt(db, () => insert.run(g.row, ...values), 'one');
     if (ok) done();
     else waitAll('waiting');
     return;
   }
   const patch = g.table === 'actions' ? data.filter(([c]) => ACTION_MUTABLE.has(c)) : data;
   if (patch.length > 0) {
-    const ok = attempt(() => cached(db, `UPDATE ${g.table} SET ${patch.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...patch.map(([, v]) => v.value), g.row));
-    if (!ok) {
+    const update = cached(db, `UPDATE ${g.table} SET ${patch.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`);
+    if (!attempt(db, () => update.run(...patch.map(([, v]) => v.value), g.row), 'one')) {
       waitAll('waiting');
       return;
     }
