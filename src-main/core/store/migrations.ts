@@ -8,6 +8,7 @@ import { SCHEMA_1_TO_5 } from './migrations/schema-1-5';
 import { SCHEMA_6_TO_11 } from './migrations/schema-6-11';
 import { SCHEMA_12_TO_15 } from './migrations/schema-12-15';
 import { SCHEMA_16 } from './migrations/schema-16';
+import { SCHEMA_20 } from './migrations/schema-20';
 
 export type { Migration } from './migrations/migration';
 export { backfillActionWhat, EVENT_COLUMNS_15, TASK_COLUMNS_12, upgradeEventImagesTo15, upgradeTaskImagesTo12, upgradeTasksTo6 } from './migrations/images';
@@ -17,6 +18,7 @@ export const migrations: Migration[] = [
   ...SCHEMA_6_TO_11,
   ...SCHEMA_12_TO_15,
   ...SCHEMA_16,
+  ...SCHEMA_20,
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;
