@@ -98,7 +98,8 @@ export function registerSyncCommands(program: Command, cli: Cli): void {
     .command('sync')
     .description('sync with your other devices through a folder or WebDAV server you own, end-to-end encrypted; alone: one round')
     .option('--json', 'print JSON')
-    .action(async (o: { json?: boolean }) => {
+    .option('--snapshot', 'also write a snapshot of this device (new devices start from the newest one)')
+    .action(async (o: { json?: boolean; snapshot?: boolean }) => {
       const db = cli.db();
       const state = readSyncState(db);
       if (!state) throw new CliFailure('sync is not set up on this device', 'run `tidy sync setup --folder PATH` or `tidy sync setup --webdav URL [--user U]`');
@@ -114,7 +115,7 @@ export function registerSyncCommands(program: Command, cli: Cli): void {
           throw new CliFailure('the sync key is not in the OS keychain, and no passphrase was given', 'type it at the prompt, or pipe it in: `printf "%s\\n" "$PASSPHRASE" | tidy sync`');
         key = await joinTarget(target, passphrase);
       }
-      const summary = await runSync(db, key, target, testSteps());
+      const summary = await runSync(db, key, target, { ...testSteps(), snapshot: o.snapshot === true });
       if (o.json) cli.json(summary);
       else {
         cli.out(`synced with ${target.label}: ${describe(summary)}`);

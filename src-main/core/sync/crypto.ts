@@ -135,9 +135,11 @@ export function checkKey(header: SyncHeader, key: Uint8Array): boolean {
 export interface BatchPlace {
   device: string;
   seq: number;
+  /** A snapshot is sealed under its own associated data: a batch renamed into a snapshot's place (or back) fails the tag. */
+  kind?: 'snapshot';
 }
 
-const placeAd = (p: BatchPlace): Uint8Array => new TextEncoder().encode(`tidy-sync/batch/v1/${p.device}/${p.seq}`);
+const placeAd = (p: BatchPlace): Uint8Array => new TextEncoder().encode(`tidy-sync/${p.kind ?? 'batch'}/v1/${p.device}/${p.seq}`);
 
 /** A batch file's bytes: magic, nonce, ciphertext + tag. */
 export function encryptBatch(key: Uint8Array, place: BatchPlace, plaintext: Uint8Array): Uint8Array {

@@ -15,6 +15,7 @@ import { HlcClock } from './hlc';
 import { batchPath, DEVICE_ID, HEADER_FILE, parseBatchName } from './layout';
 import { mergeInto, type Applied, type Cell, type Message, type Value } from './messages';
 import type { SyncTarget } from './targets/target';
+import { coverage, decodeSnapshot, encodeSnapshot, parseSnapshotName, snapshotPath, type Snapshot } from './snapshot';
 
 /**
  * What a round needs of a device: its outbox, its next batch number and its cursors, kept in memory
@@ -33,8 +34,28 @@ export interface RoundDevice {
   cursor(other: string): number;
   /** Merges batch `seq` of `other`: what changed here. */
   mergeBatch(other: string, seq: number, messages: Message[]): Applied[];
-  /** Records batch `seq` of `other` as merged (a device that merges and records in one transaction does nothing here). */
+  /** Records batch `seq` of `other` as merged, or a snapshot file of `other` passed over (never moves a cursor back). */
   advance(other: string, seq: number): void;
+  /** Snapshots and pruning (the store's device; a device without them passes over snapshot files). */
+  readonly snapshots?: SnapshotSupport;
+}
+
+/** What a device does with snapshots (store-device.ts). */
+export interface SnapshotSupport {
+  /** Nothing merged here yet: a new device starts from the newest snapshot. */
+  fresh(): boolean;
+  /** Merges a snapshot and moves the cursors it covers: what changed here. */
+  apply(snap: Snapshot): Applied[];
+  /** Whether this device writes a snapshot now (`force`: asked for). */
+  due(force: boolean): boolean;
+  /** This device's state as snapshot `seq`. */
+  take(seq: number): Snapshot;
+  /** Snapshot `seq` of this device is on the target (written now, or found after a kill). */
+  written(seq: number): void;
+  /** Queues how far this device has read the others (their pruning waits for it). */
+  report(): void;
+  /** How far every device still syncing has read this one, and this device's newest snapshot. */
+  readBy(): { read: number; snapshot: number };
 }
 
 /** What a device keeps between rounds, in memory (tests, benches; the store's device is store-device.ts). */
@@ -88,17 +109,19 @@ export class SyncDevice implements RoundDevice {
   }
 
   advance(other: string, seq: number): void {
-    this.cursors.set(other, seq);
+    this.cursors.set(other, Math.max(this.cursor(other), seq));
   }
 }
 
 /** Where a round may be interrupted, for tests of a kill mid-round: each is after a step's effect and before the next. */
-export type RoundStep = 'checked' | 'recovered' | 'wrote' | 'sent' | 'merged' | 'advanced';
+export type RoundStep = 'checked' | 'recovered' | 'wrote' | 'sent' | 'merged' | 'advanced' | 'snapshot' | 'pruned';
 
 export interface RoundOptions {
   /** Called after each step; a throw here simulates a kill at that point. */
   onStep?: (step: RoundStep) => void;
   batchMessages?: number;
+  /** Write a snapshot in this round whatever the threshold (`tidy sync --snapshot`). */
+  snapshot?: boolean;
 }
 
 export interface RoundResult {
@@ -112,6 +135,10 @@ export interface RoundResult {
   devices: string[];
   /** One line per device whose batches could not be read this round (the others were synced). */
   problems: string[];
+  /** The snapshot this round started from (`<device>/<seq>`), the one it wrote, and the files it pruned. */
+  startedFrom?: string;
+  wroteSnapshot?: number;
+  pruned: number;
 }
 
 async function checkTarget(device: RoundDevice, target: SyncTarget): Promise<void> {
@@ -121,34 +148,139 @@ async function checkTarget(device: RoundDevice, target: SyncTarget): Promise<voi
   if (!checkKey(header, device.key)) fail(`${target.label} was set up again with another passphrase.`, 'Run `tidy sync setup` on this device with the new passphrase.');
 }
 
-async function seqsOf(target: SyncTarget, device: string): Promise<number[]> {
-  const entries = await target.list(device);
-  return entries
-    .filter((e) => !e.dir)
-    .map((e) => parseBatchName(e.name))
-    .filter((s): s is number => s !== null)
-    .sort((a, b) => a - b);
+interface Files {
+  batches: Set<number>;
+  snapshots: number[];
 }
 
-/** Batches of this device on the target that its state does not record as sent (a kill after the write): their messages leave the outbox. */
-async function recover(device: RoundDevice, target: SyncTarget): Promise<void> {
-  for (const seq of (await seqsOf(target, device.id)).filter((s) => s >= device.nextSeq())) {
+/** A device's files on the target: batch numbers, and snapshot numbers in order. */
+async function filesOf(target: SyncTarget, device: string): Promise<Files> {
+  const entries = (await target.list(device)).filter((e) => !e.dir);
+  const batches = new Set<number>();
+  const snapshots: number[] = [];
+  for (const e of entries) {
+    const b = parseBatchName(e.name);
+    if (b !== null) batches.add(b);
+    const s = parseSnapshotName(e.name);
+    if (s !== null) snapshots.push(s);
+  }
+  snapshots.sort((a, b) => a - b);
+  return { batches, snapshots };
+}
+
+/** Batches (and snapshots) of this device on the target that its state does not record (a kill after the write): their messages leave the outbox. */
+async function recover(device: RoundDevice, target: SyncTarget): Promise<Files> {
+  const files = await filesOf(target, device.id);
+  const next = device.nextSeq();
+  for (const seq of [...files.batches, ...files.snapshots].filter((s) => s >= next).sort((a, b) => a - b)) {
+    if (!files.batches.has(seq)) {
+      if (device.snapshots) device.snapshots.written(seq);
+      else device.markSent(seq, new Set());
+      continue;
+    }
     const file = await target.read(batchPath(device.id, seq));
     if (!file) continue;
     device.markSent(seq, new Set(decodeBatch(device.key, { device: device.id, seq }, file).map((m) => m.hlc)));
   }
+  return files;
+}
+
+async function readSnapshot(device: RoundDevice, target: SyncTarget, other: string, seq: number): Promise<Snapshot | null> {
+  const file = await target.read(snapshotPath(other, seq));
+  return file ? decodeSnapshot(device.key, other, seq, file) : null;
+}
+
+/** Appends without spreading (a snapshot applies over a million changes: too many arguments for one call). */
+function append<T>(to: T[], items: readonly T[]): void {
+  for (const x of items) to.push(x);
+}
+
+const problem = (e: unknown): string => {
+  if (!(e instanceof DomainError)) throw e;
+  return `${e.error} ${e.hint}`;
+};
+
+/**
+ * Where a device starts again from a snapshot: a new one (nothing merged yet) from the newest it can read of
+ * any device; any other when a device's batch after its cursor is gone (pruned while it was away) and that
+ * device's newest snapshot covers it. A snapshot that cannot be read is a problem line; the device then reads
+ * batches (or waits at the gap).
+ */
+async function startFromSnapshot(device: RoundDevice, support: SnapshotSupport, target: SyncTarget, files: Map<string, Files>, result: RoundResult): Promise<void> {
+  if (support.fresh()) {
+    let best: Snapshot | null = null;
+    for (const [other, f] of files) {
+      const seq = f.snapshots[f.snapshots.length - 1];
+      if (seq === undefined) continue;
+      try {
+        const snap = await readSnapshot(device, target, other, seq);
+        if (snap && (!best || coverage(snap) > coverage(best))) best = snap;
+      } catch (e) {
+        result.problems.push(problem(e));
+      }
+    }
+    if (best) {
+      append(result.applied, support.apply(best));
+      result.startedFrom = `${best.device}/${best.seq}`;
+    }
+    return;
+  }
+  for (const [other, f] of files) {
+    const cursor = device.cursor(other);
+    const newest = f.snapshots[f.snapshots.length - 1];
+    if (newest === undefined || newest <= cursor + 1 || f.batches.has(cursor + 1) || f.snapshots.includes(cursor + 1)) continue;
+    try {
+      const snap = await readSnapshot(device, target, other, newest);
+      if (snap) {
+        append(result.applied, support.apply(snap));
+        result.startedFrom = `${snap.device}/${snap.seq}`;
+      }
+    } catch (e) {
+      result.problems.push(problem(e));
+    }
+  }
+}
+
+async function writeSnapshot(device: RoundDevice, support: SnapshotSupport, target: SyncTarget, result: RoundResult, step: (s: RoundStep) => void): Promise<void> {
+  const seq = device.nextSeq();
+  const written = await target.writeNew(snapshotPath(device.id, seq), encodeSnapshot(device.key, support.take(seq)));
+  if (written === 'exists') fail(`Another Tidy wrote file ${seq} as this device (${device.id}) on ${target.label}.`, 'Two installs share one device id (a copied database?): run `tidy sync setup` on one of them to give it its own.');
+  support.written(seq);
+  result.wroteSnapshot = seq;
+  step('snapshot');
+}
+
+/** Writes this device's snapshot when due, then deletes its own batches every device still syncing has read and a snapshot covers. */
+async function snapshotAndPrune(device: RoundDevice, support: SnapshotSupport, target: SyncTarget, options: RoundOptions, result: RoundResult, step: (s: RoundStep) => void): Promise<void> {
+  if (support.due(options.snapshot === true)) await writeSnapshot(device, support, target, result, step);
+  const { read, snapshot } = support.readBy();
+  if (snapshot === 0) return;
+  const own = await filesOf(target, device.id);
+  // batches before the newest snapshot that every device still syncing has read; snapshots but the newest two
+  for (const seq of own.batches)
+    if (seq < snapshot && seq <= read) {
+      await target.remove(batchPath(device.id, seq));
+      result.pruned++;
+    }
+  for (const seq of own.snapshots.slice(0, -2)) {
+    await target.remove(snapshotPath(device.id, seq));
+    result.pruned++;
+  }
+  if (result.pruned > 0) step('pruned');
 }
 
 export async function syncRound(device: RoundDevice, target: SyncTarget, options: RoundOptions = {}): Promise<RoundResult> {
   const step = options.onStep ?? (() => undefined);
   const per = options.batchMessages ?? BATCH_MESSAGES;
-  const result: RoundResult = { sent: 0, batches: 0, received: 0, applied: [], devices: [], problems: [] };
+  const result: RoundResult = { sent: 0, batches: 0, received: 0, applied: [], devices: [], problems: [], pruned: 0 };
 
   await checkTarget(device, target);
   step('checked');
   await recover(device, target);
   step('recovered');
 
+  // a device that set a target up with data sends it first, as its first file: a snapshot of its rows
+  if (device.snapshots && device.nextSeq() === 1 && device.snapshots.due(false)) await writeSnapshot(device, device.snapshots, target, result, step);
   for (let chunk = device.unsent(per); chunk.length > 0; chunk = device.unsent(per)) {
     const seq = device.nextSeq();
     const written = await target.writeNew(batchPath(device.id, seq), encodeBatch(device.key, { device: device.id, seq }, chunk));
@@ -162,25 +294,38 @@ export async function syncRound(device: RoundDevice, target: SyncTarget, options
 
   const others = (await target.list('')).filter((e) => e.dir && DEVICE_ID.test(e.name) && e.name !== device.id).map((e) => e.name);
   result.devices = others;
+  const files = new Map<string, Files>();
+  for (const other of others) files.set(other, await filesOf(target, other));
+  if (device.snapshots) await startFromSnapshot(device, device.snapshots, target, files, result);
   for (const other of others) {
     try {
-      const cursor = device.cursor(other);
-      const available = new Set(await seqsOf(target, other));
+      const f = files.get(other)!;
       // in order, and only up to a gap: a later file must not be merged before an earlier one has arrived
-      for (let seq = cursor + 1; available.has(seq); seq++) {
+      for (let seq = device.cursor(other) + 1; f.batches.has(seq) || f.snapshots.includes(seq); seq++) {
+        if (!f.batches.has(seq)) {
+          // a device's first file is the snapshot of the rows it had when it set the target up (they are in no
+          // batch); any later snapshot holds nothing this device has not merged from the batches before it
+          const snap = seq === 1 && device.snapshots ? await readSnapshot(device, target, other, seq) : null;
+          if (snap) append(result.applied, device.snapshots!.apply(snap));
+          else device.advance(other, seq);
+          continue;
+        }
         const file = await target.read(batchPath(other, seq));
         if (!file) break;
         const messages = decodeBatch(device.key, { device: other, seq }, file);
-        result.applied.push(...device.mergeBatch(other, seq, messages));
+        append(result.applied, device.mergeBatch(other, seq, messages));
         result.received += messages.length;
         step('merged');
         device.advance(other, seq);
         step('advanced');
       }
     } catch (e) {
-      if (!(e instanceof DomainError)) throw e;
-      result.problems.push(`${e.error} ${e.hint}`);
+      result.problems.push(problem(e));
     }
+  }
+  if (device.snapshots) {
+    await snapshotAndPrune(device, device.snapshots, target, options, result, step);
+    device.snapshots.report();
   }
   return result;
 }

@@ -10,11 +10,11 @@ import { TRACKED_TABLES } from '../store/entities';
 import { cached } from '../store/statements';
 import { dropCaptureTriggers, EXISTS_COLUMN, prepareFirstSync, SYNCED_TABLES, syncCaptureTriggers, syncedColumns } from '../store/sync-capture';
 import { DEFAULT_KDF, parseHeader, type KdfParams } from './crypto';
-import { HlcClock, newNodeId } from './hlc';
+import { formatHlc, HlcClock, newNodeId } from './hlc';
 import { DEVICE_ID, HEADER_FILE } from './layout';
 import { syncRound, type RoundOptions, type RoundResult } from './round';
 import { joinTarget, setupTarget } from './setup';
-import { DEVICES_TABLE, readSyncState, StoreDevice, type SyncStateRow } from './store-device';
+import { DEVICES_TABLE, READ_TABLE, readSyncState, StoreDevice, type StoreDeviceOptions, type SyncStateRow } from './store-device';
 import { FolderTarget } from './targets/folder';
 import type { SyncTarget } from './targets/target';
 import { WebDavTarget } from './targets/webdav';
@@ -119,23 +119,44 @@ export function enableSync(db: Db, e: Enable): number {
       syncCaptureTriggers(db);
       const outbox = cached(db, `INSERT INTO sync_outbox (at, tbl, row, col, value) VALUES (?, ?, ?, ?, ?)`);
       outbox.run(now, DEVICES_TABLE, e.device, 'name', e.name);
-      let queued = 1;
-      if (e.first) {
-        prepareFirstSync(db);
-        for (const table of SYNCED_TABLES) {
-          const cols = syncedColumns(db, table);
-          if (cols.length === 0) continue;
-          // every column of every row, a row's columns together, rows in the order they were made
-          const pick = `CASE c.k ${cols.map((col, i) => `WHEN ${i + 1} THEN x.${col}`).join(' ')} ELSE 1 END`;
-          const names = [EXISTS_COLUMN, ...cols].map((col, i) => `SELECT ${i} AS k, '${col}' AS col`).join(' UNION ALL ');
-          queued += db
-            .prepare(`INSERT INTO sync_outbox (at, tbl, row, col, value) SELECT ?, '${table}', x.id, c.col, ${pick} FROM ${table} x CROSS JOIN (${names}) c ORDER BY x.rowid, c.k`)
-            .run(now).changes;
-        }
-      }
-      return queued;
+      if (!e.first) return 1;
+      prepareFirstSync(db);
+      const stamped = stampExisting(db, e.device, now);
+      // the rows travel as this device's first snapshot (one file of rows, not a message per cell)
+      cached(db, `UPDATE sync_state SET snapshot_due = 1 WHERE id = 1`).run();
+      return 1 + stamped;
     })
     .immediate();
+}
+
+/**
+ * Stamps every cell of every row a database has when it sets a target up, in set-based SQL (one statement a
+ * table, not one per row): cell k gets the clock's k-th tick from `now` (65,536 a millisecond), a row's
+ * `_exists` first, rows in the order they were made. The clock is left at the last stamp. Returns the cells.
+ */
+export function stampExisting(db: Db, device: string, now: number): number {
+  let k = 0;
+  for (const table of SYNCED_TABLES) {
+    const cols = syncedColumns(db, table);
+    if (cols.length === 0) continue;
+    const names = [EXISTS_COLUMN, ...cols].map((col, i) => `SELECT ${i} AS k, '${col}' AS col`).join(' UNION ALL ');
+    const width = cols.length + 1;
+    // tick n = base + (row number - 1) * width + column index; millis = now + n / 65536, counter = n % 65536
+    const n = `(${k} + (x.rn - 1) * ${width} + c.k)`;
+    const ms = `(${Math.floor(now)} + ${n} / 65536)`;
+    const hlc = `strftime('%Y-%m-%dT%H:%M:%S', ${ms} / 1000, 'unixepoch') || printf('.%03dZ-%04X-', ${ms} % 1000, ${n} % 65536) || '${device}'`;
+    k += db
+      .prepare(
+        `INSERT INTO sync_cells (tbl, row, col, hlc) SELECT '${table}', x.id, c.col, ${hlc} FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY rowid) AS rn FROM ${table}) x CROSS JOIN (${names}) c WHERE true
+         ON CONFLICT(tbl, row, col) DO UPDATE SET hlc = excluded.hlc`,
+      )
+      .run().changes;
+  }
+  if (k > 0) {
+    const last = k - 1;
+    cached(db, `UPDATE sync_state SET clock = ? WHERE id = 1`).run(formatHlc({ millis: Math.floor(now) + Math.floor(last / 65536), counter: last % 65536, node: device }));
+  }
+  return k;
 }
 
 /** Turns sync off: this device forgets its target, clocks, outbox and cursors; the data stays as it is. */
@@ -144,7 +165,7 @@ export function disableSync(db: Db): SyncStateRow | null {
     .transaction(() => {
       const state = readSyncState(db);
       if (!state) return null;
-      db.exec(`DELETE FROM sync_state; DELETE FROM sync_cells; DELETE FROM sync_outbox; DELETE FROM sync_cursors; DELETE FROM sync_devices; DELETE FROM sync_pending;`);
+      db.exec(`DELETE FROM sync_state; DELETE FROM sync_cells; DELETE FROM sync_outbox; DELETE FROM sync_cursors; DELETE FROM sync_devices; DELETE FROM sync_pending; DELETE FROM sync_read;`);
       dropCaptureTriggers(db);
       return state;
     })
@@ -161,15 +182,15 @@ export interface SyncSummary extends Omit<RoundResult, 'applied'> {
 }
 
 /** One round for this database: send, receive, merge; what changed. Records when it last synced, or the error. */
-export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, options: RoundOptions & { now?: () => number } = {}): Promise<SyncSummary> {
-  const device = new StoreDevice(db, key, { now: options.now });
+export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, options: RoundOptions & StoreDeviceOptions = {}): Promise<SyncSummary> {
+  const device = new StoreDevice(db, key, { now: options.now, tuning: options.tuning });
   try {
     const result = await syncRound(device, target, options);
     const changed: Record<string, number> = {};
     const rows: Record<string, Set<string>> = {};
     for (const a of result.applied) {
       const t = a.message.table;
-      if (t === DEVICES_TABLE) continue;
+      if (t === DEVICES_TABLE || t === READ_TABLE) continue;
       changed[t] = (changed[t] ?? 0) + 1;
       (rows[t] ??= new Set()).add(a.message.row);
     }

@@ -1,6 +1,7 @@
 // Issue 34's Done-when, on real stores: three devices (three real databases, changed through the domain
 // operations) add, edit and complete tasks, undo and redo requests, while partitioned (a device syncs only
-// when the run says so) and reconnecting in random orders, through a folder. Once every device has synced
+// when the run says so) and reconnecting in random orders, through a folder, writing snapshots (at random and
+// every 3 batches) and pruning the batches every device has read. Once every device has synced
 // after the last change, all hold the same rows and the same action log, nothing waits, and every request
 // with a change in effect can be undone (with --cascade) on every device.
 import fc from 'fast-check';
@@ -18,7 +19,8 @@ type Cmd =
   | { op: 'complete'; dev: number; pick: number }
   | { op: 'undo'; dev: number }
   | { op: 'redo'; dev: number; pick: number }
-  | { op: 'sync'; dev: number };
+  | { op: 'sync'; dev: number }
+  | { op: 'snapshot'; dev: number };
 
 const dev = fc.integer({ min: 0, max: 2 });
 const word = fc.constantFrom('milk', 'dentist', 'report', 'tyres', 'flowers', 'taxes');
@@ -30,7 +32,10 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ op: fc.constant('redo' as const), dev, pick: fc.nat(20) }),
   fc.record({ op: fc.constant('sync' as const), dev }),
   fc.record({ op: fc.constant('sync' as const), dev }),
+  fc.record({ op: fc.constant('snapshot' as const), dev }),
 );
+// small thresholds, so snapshots are written and batches pruned within a run
+const tuning = { snapshotAfter: 3, reportEvery: 1 };
 
 const LOG_COLUMNS = 'id, request_id, source, tool, args, result, changes, summary, what, created_at, undone_at, undoes';
 function state(db: Db): unknown {
@@ -49,8 +54,8 @@ describe('three real stores syncing through a folder', () => {
         const dbs = [tempDb().db, tempDb().db, tempDb().db];
         const keys: Uint8Array[] = [];
         for (const db of dbs) keys.push((await setupSync(db, { kind: 'folder', url: folder }, 'pass phrase', { kdf: FAST_KDF })).key);
-        const sync = async (i: number): Promise<void> => {
-          const r = await runSync(dbs[i]!, keys[i]!, target);
+        const sync = async (i: number, snapshot = false): Promise<void> => {
+          const r = await runSync(dbs[i]!, keys[i]!, target, { tuning, snapshot });
           expect(r.problems).toEqual([]);
         };
         for (const c of cmds) {
@@ -69,7 +74,7 @@ describe('three real stores syncing through a folder', () => {
             const undone = db.prepare(`SELECT DISTINCT request_id FROM actions WHERE undone_at IS NOT NULL AND undoes IS NULL ORDER BY seq`).all() as { request_id: string }[];
             const r = pick(undone, c.pick);
             if (r) redoRequest(db, r.request_id, { ctx: userCtx(db) });
-          } else await sync(c.dev);
+          } else await sync(c.dev, c.op === 'snapshot');
         }
         // everyone reconnects: two passes carry every change to every device
         for (let pass = 0; pass < 2; pass++) for (const i of [2, 0, 1]) await sync(i);
