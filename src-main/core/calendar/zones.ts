@@ -5,15 +5,10 @@
  * before an IANA name ("/mozilla.org/20050126_1/Europe/Berlin"); `ianaZone` maps each to an IANA name.
  */
 
-/** A wall-clock time: what a clock on the wall of that zone shows. */
-export interface Wall {
-  y: number;
-  m: number; // 1-12
-  d: number;
-  h: number;
-  mi: number;
-  s: number;
-}
+import type { Wall } from '../../../src-shared/rule-walk';
+
+/** A wall-clock time (what a clock on the wall of a zone shows): one type with the rule walk's. */
+export type { Wall };
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

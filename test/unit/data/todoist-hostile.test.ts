@@ -1,86 +1,15 @@
 // Todoist imports under attack (issue 28 items 6 and 8, and the parallel-import defect): impossible dates
 // stay in the text with a note instead of being stored shifted; ZIP entries are bounded by the bytes
 // actually inflated, and overlapping, duplicate, short, over-long or damaged entries are refused in one line.
-import { deflateSync, strToU8, zipSync } from 'fflate';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { listTasks } from '../../../src-main/core';
 import { applyTodoistImport, describePlan, planTodoistImport, readTodoistFiles, todoistDate, type TodoistFile } from '../../../src-main/core/data';
-import { crc32 } from '../../../src-main/core/data/zip';
+import { TODOIST_HEADER as HEADER, todoistCsv as csvText, zipOf } from '../../support/zip-craft';
 import { checkDate, checkDuration } from '../../../src-shared/dates';
 import { snapshot, tempDb } from '../../support/db';
 
 const NOW = new Date(2026, 10, 23, 10, 0);
-const HEADER = 'TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT,DEADLINE,DEADLINE_LANG';
-const csvText = (n: number): string => [HEADER, ...Array.from({ length: n }, (_, i) => `task,Task ${i},,4,1,,,,en,,,,,`)].join('\n');
-
-interface ZipFile {
-  name: string;
-  data: Uint8Array;
-  /** The uncompressed size the headers declare (default: the real one). */
-  declare?: number;
-  crc?: number;
-}
-
-/** A ZIP written by hand, so its headers can lie; `aliases` are extra directory entries pointing at file i's data. */
-function zipOf(files: ZipFile[], aliases: { name: string; of: number }[] = []): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const central: Uint8Array[] = [];
-  let offset = 0;
-  const info: { offset: number; compressed: number; size: number; crc: number; nameBytes: Uint8Array }[] = [];
-  for (const f of files) {
-    const packed = deflateSync(f.data);
-    const nameBytes = strToU8(f.name);
-    const size = f.declare ?? f.data.length;
-    const crc = f.crc ?? crc32(0, f.data);
-    const local = new Uint8Array(30 + nameBytes.length);
-    const v = new DataView(local.buffer);
-    v.setUint32(0, 0x04034b50, true);
-    v.setUint16(4, 20, true);
-    v.setUint16(8, 8, true);
-    v.setUint32(14, crc, true);
-    v.setUint32(18, packed.length, true);
-    v.setUint32(22, size, true);
-    v.setUint16(26, nameBytes.length, true);
-    local.set(nameBytes, 30);
-    info.push({ offset, compressed: packed.length, size, crc, nameBytes });
-    parts.push(local, packed);
-    offset += local.length + packed.length;
-  }
-  const entry = (i: number, nameBytes: Uint8Array): Uint8Array => {
-    const e = info[i]!;
-    const c = new Uint8Array(46 + nameBytes.length);
-    const v = new DataView(c.buffer);
-    v.setUint32(0, 0x02014b50, true);
-    v.setUint16(4, 20, true);
-    v.setUint16(6, 20, true);
-    v.setUint16(10, 8, true);
-    v.setUint32(16, e.crc, true);
-    v.setUint32(20, e.compressed, true);
-    v.setUint32(24, e.size, true);
-    v.setUint16(28, nameBytes.length, true);
-    v.setUint32(42, e.offset, true);
-    c.set(nameBytes, 46);
-    return c;
-  };
-  files.forEach((_, i) => central.push(entry(i, info[i]!.nameBytes)));
-  for (const a of aliases) central.push(entry(a.of, strToU8(a.name)));
-  const cdSize = central.reduce((n, c) => n + c.length, 0);
-  const end = new Uint8Array(22);
-  const v = new DataView(end.buffer);
-  v.setUint32(0, 0x06054b50, true);
-  v.setUint16(8, central.length, true);
-  v.setUint16(10, central.length, true);
-  v.setUint32(12, cdSize, true);
-  v.setUint32(16, offset, true);
-  const all = [...parts, ...central, end];
-  const out = new Uint8Array(all.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of all) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 const refusal = (name: string, bytes: Uint8Array): string => {
   try {
