@@ -1,3 +1,2 @@
 export { SyncSection, SyncStatusLine } from './SyncSection';
 export { useSync, syncNow, unlockSync } from './use-sync';
-export { SyncHistory } from './SyncHistory';

@@ -4,7 +4,7 @@
  * as the chat shows answers), deadline, duration, labels, section — and the task's comments. Enter saves,
  * Esc cancels; each change is one logged, undoable operation.
  */
-import { SyncHistory } from '../sync/SyncHistory';
+import { SyncHistory } from './SyncHistory';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Task } from '../../../src-shared/domain';
 import { Markdown } from '../../ui/Markdown';

@@ -4,7 +4,7 @@
  * shows in Actions and can be undone; reads refetch on `data.changed` (refreshRich).
  */
 import type { Comment, Section, Task } from '../../../src-shared/domain';
-import type { LabelInfo, SavedFilter, Topic } from '../../../src-shared/ipc';
+import type { LabelInfo, SavedFilter, SyncConflict, Topic } from '../../../src-shared/ipc';
 import { createCoalescer } from '../../lib/coalesce';
 import type { Problem } from '../../lib/problem';
 import { isoDay } from '../../lib/due';
@@ -27,6 +27,8 @@ export interface RichSlice {
   tasksVersion: number;
   /** A task's comments, by task id, loaded when its editor opens. */
   comments: Record<string, Loadable<Comment[]>>;
+  /** The open editor's task's sync history (values overwritten by a concurrent edit on another device). */
+  syncConflicts: Record<string, SyncConflict[]>;
   labels: Loadable<LabelInfo[]>;
   /** The label the Labels view shows, and its open tasks. */
   label: Loadable<TaskPage> & { name: string | null };
@@ -37,6 +39,7 @@ export interface RichSlice {
   loadProgress(tasks: readonly string[]): Promise<void>;
   loadComments(task: string): Promise<void>;
   addComment(task: string, text: string): Promise<Problem | null>;
+  loadSyncConflicts(task: string): Promise<void>;
   loadLabels(): Promise<void>;
   openLabel(name: string | null): Promise<void>;
   loadSavedFilters(): Promise<void>;
@@ -96,11 +99,23 @@ export const createRichSlice =
         if (r) set((s) => ({ comments: { ...s.comments, [task]: { ...(s.comments[task] ?? idle()), loading: false, problem: r } } }));
       });
 
+    const loadSyncConflicts = (task: string) =>
+      coalesce(`sync-conflicts:${task}`, async () => {
+        try {
+          const list = await api.invoke('sync.conflicts', { task });
+          // Only the open editor's history is kept (and refetched on changes).
+          set({ syncConflicts: { [task]: list } });
+        } catch {
+          // The history is a note beside the task; the editor works without it.
+        }
+      });
+
     return {
       sections: {},
       progress: {},
       tasksVersion: 0,
       comments: {},
+      syncConflicts: {},
       labels: idle(),
       label: { ...idle(), name: null },
       savedFilters: idle(),
@@ -129,6 +144,7 @@ export const createRichSlice =
         });
       },
       loadComments,
+      loadSyncConflicts,
       addComment: (task, text) =>
         attempt(
           () => api.invoke('tasks.comment', { task, text }),
@@ -208,9 +224,10 @@ export const createRichSlice =
       },
 
       refreshRich: async (topics) => {
+        const s = get();
+        if (topics.some((t) => t === 'tasks' || t === 'sync')) await Promise.all(Object.keys(s.syncConflicts).map((t) => loadSyncConflicts(t)));
         if (!topics.some((t) => t === 'tasks' || t === 'projects')) return;
         if (topics.includes('tasks')) set((s) => ({ tasksVersion: s.tasksVersion + 1 }));
-        const s = get();
         await Promise.all([
           ...Object.keys(s.sections).map((p) => s.loadSections(p)),
           ...Object.keys(s.comments).map((t) => loadComments(t)),

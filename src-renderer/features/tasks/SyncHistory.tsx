@@ -5,10 +5,11 @@
  * logged, undoable in Actions. Nothing shows for a task without conflicts.
  */
 import { useEffect, useId, useState } from 'react';
+import { useApp } from '../../store/react';
+import type { TaskPatch } from './slice';
 import type { SyncConflict } from '../../../src-shared/ipc';
 import type { Task } from '../../../src-shared/domain';
-import { api } from '../../api';
-import { problemLine, toProblem } from '../../lib/problem';
+import { problemLine } from '../../lib/problem';
 import { shortTime } from '../../lib/when';
 import '../../styles/sync.css';
 
@@ -34,42 +35,26 @@ const shown = (v: SyncConflict['lostValue']): string => {
 };
 
 export function SyncHistory({ task, onRestored }: { task: Task; onRestored?: (column: string, value: SyncConflict['lostValue']) => void }) {
-  const [list, setList] = useState<SyncConflict[]>([]);
+  const list = useApp((s) => s.syncConflicts[task.id]) ?? [];
+  const loadSyncConflicts = useApp((s) => s.loadSyncConflicts);
+  const editTask = useApp((s) => s.editTask);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
   useEffect(() => {
-    let live = true;
-    const load = () =>
-      void api.invoke('sync.conflicts', { task: task.id }).then(
-        (c) => live && setList(c),
-        () => undefined,
-      );
-    load();
-    const off = api.on('data.changed', ({ topics }) => {
-      if (topics.includes('tasks') || topics.includes('sync')) load();
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [task.id]);
+    void loadSyncConflicts(task.id);
+  }, [loadSyncConflicts, task.id]);
   if (list.length === 0) return null;
-  const restore = (c: SyncConflict) => {
+  const restore = async (c: SyncConflict) => {
     const field = RESTORABLE[c.column];
     if (!field) return;
     setBusy(true);
     setNote(null);
-    void api
-      .invoke('tasks.update', { task: task.id, [field]: c.lostValue } as never)
-      .then(
-        () => {
-          setNote(`Restored the ${(LABELS[c.column] ?? c.column).toLowerCase()} written on ${c.lostDevice}. Undo it in Actions.`);
-          onRestored?.(c.column, c.lostValue);
-        },
-        (e: unknown) => setNote(problemLine(toProblem(e))),
-      )
-      .finally(() => setBusy(false));
+    const problem = await editTask(task, { [field]: c.lostValue } as TaskPatch);
+    setBusy(false);
+    if (problem) return setNote(problemLine(problem));
+    setNote(`Restored the ${(LABELS[c.column] ?? c.column).toLowerCase()} written on ${c.lostDevice}. Undo it in Actions.`);
+    onRestored?.(c.column, c.lostValue);
   };
   return (
     <section className="task-sync-history" aria-labelledby={`${id}-head`}>
@@ -91,7 +76,7 @@ export function SyncHistory({ task, onRestored }: { task: Task; onRestored?: (co
                   {RESTORABLE[c.column] && (
                     <>
                       {' · '}
-                      <button type="button" className="link" disabled={busy} aria-label={`Restore ${what.toLowerCase()} ${shown(c.lostValue)}`} onClick={() => restore(c)}>
+                      <button type="button" className="link" disabled={busy} aria-label={`Restore ${what.toLowerCase()} ${shown(c.lostValue)}`} onClick={() => void restore(c)}>
                         Restore
                       </button>
                     </>
