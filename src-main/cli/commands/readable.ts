@@ -1,7 +1,7 @@
 // The CLI's human output in the user's locale: the dates and times of Tidy's own messages (an approval's
 // question, a routine's schedule, a plan's days and times) as the terminal's LC_ALL / LC_TIME / LANG reads
 // them. Never for --json, files or what goes to the model.
-import { localeFromEnv, readableDates } from '../../../src-shared/readable-dates';
+import { dueDateText, localeFromEnv, readableDates } from '../../../src-shared/readable-dates';
 
 let lang: { value: string | undefined } | undefined;
 
@@ -36,4 +36,13 @@ const PLAN_BLOCK = /^ {2}\d{2}:\d{2}–\d{2}:\d{2}(?= )/;
 export function shownPlanLine(line: string, now = new Date(), locale: string | undefined = cliLocale()): string {
   if (PLAN_DAY.test(line)) return shownDates(line, now, locale);
   return line.replace(PLAN_BLOCK, (times) => shownDates(times, now, locale));
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** A stored moment (ISO 8601, e.g. an action's createdAt) as local time in the terminal's locale: "Tue 19 Jun, 16:05". */
+export function shownMoment(iso: string, now = new Date(), locale: string | undefined = cliLocale()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return dueDateText(`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`, now, locale);
 }

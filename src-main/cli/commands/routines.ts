@@ -14,7 +14,7 @@ import type { Db } from '../../core/store/db';
 import { CliFailure, change, usage, type Cli } from '../context';
 import { asCliFailure, cliConnection } from '../keys';
 import { createPrinter } from './agent';
-import { shownDates } from './readable';
+import { shownDates, shownMoment } from './readable';
 
 /** The runner's view of this command: the database, the connection's model, the real clock. */
 export function cliRoutineHost(cli: Cli, quiet = false): RoutineHost {
@@ -62,7 +62,7 @@ function approvalLine(a: StoredApproval): string {
   const args = JSON.stringify(a.args);
   const from = a.routineId ? `routine ${a.routineId}` : `run ${a.runId}`;
   const extra = a.card.schedule ? ` — ${shownDates(a.card.schedule)}; next: ${(a.card.nextRuns ?? []).map((n) => shownDates(n)).join(', ')}` : '';
-  return `${a.id.padEnd(5)} ${a.createdAt.replace('T', ' ').slice(0, 16)}  ${from}: ${shownDates(a.card.message)}${extra}  (${a.tool} ${args.length > 100 ? `${args.slice(0, 99)}…` : args})`;
+  return `${a.id.padEnd(5)} ${shownMoment(a.createdAt)}  ${from}: ${shownDates(a.card.message)}${extra}  (${a.tool} ${args.length > 100 ? `${args.slice(0, 99)}…` : args})`;
 }
 
 function resultLine(r: RoutineRunResult): string {
@@ -269,7 +269,7 @@ export function registerRoutineCommands(program: Command, cli: Cli): void {
       const names = new Map(listRoutines(cli.db(), { all: true }).map((r) => [r.id, r.name]));
       for (const h of rows)
         cli.out(
-          `${h.claimedAt.replace('T', ' ').slice(0, 16)}  ${names.get(h.routineId) ?? h.routineId}: ${h.kind} → ${h.status}${h.runId ? ` (run ${h.runId}; undo: tidy undo --run ${h.runId})` : ''}${h.message && h.status !== 'done' ? ` — ${h.message.slice(0, 120)}` : ''}`,
+          `${shownMoment(h.claimedAt)}  ${names.get(h.routineId) ?? h.routineId}: ${h.kind} → ${h.status}${h.runId ? ` (run ${h.runId}; undo: tidy undo --run ${h.runId})` : ''}${h.message && h.status !== 'done' ? ` — ${h.message.slice(0, 120)}` : ''}`,
         );
     });
 

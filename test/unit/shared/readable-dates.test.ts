@@ -81,6 +81,14 @@ describe("the CLI's human lines", () => {
     expect(shownDates('\uE0000\uE001 at 08:00 “a”', NOW, 'en-GB')).toBe('\uE0000\uE001 at 08:00 “a”');
   });
 
+  it('shows a stored moment (a log entry, an approval) as local time in the locale, junk as it was', async () => {
+    const { shownMoment } = await import('../../../src-main/cli/commands/readable');
+    const at = new Date(2035, 5, 19, 16, 5, 30).toISOString();
+    expect(shownMoment(at, NOW, 'en-GB')).toBe('Tue 19 Jun, 16:05');
+    expect(shownMoment(at, NOW, 'en-US')).toBe('Tue, Jun 19, 4:05 PM');
+    for (const odd of ['', 'yesterday', 'x'.repeat(10_000)]) expect(shownMoment(odd, NOW, 'en-US')).toBe(odd);
+  });
+
   it("prints an approval's question in the trace with the terminal's dates, never ISO", async () => {
     const { createPrinter } = await import('../../../src-main/cli/commands/agent');
     let out = '';
