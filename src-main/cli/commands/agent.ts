@@ -20,6 +20,7 @@ import {
 } from '../../core/agent';
 import { CliFailure, must, printable, printableJson, usage, type Cli } from '../context';
 import { asCliFailure, cliConnection } from '../keys';
+import { shownDates } from './readable';
 
 const oneLine = (s: string, max: number): string => {
   const flat = s.replace(/\s+/g, ' ').trim();
@@ -69,7 +70,7 @@ export function createPrinter(write: (text: string) => void): (event: AgentEvent
         return line(e.ok ? `  ← ${resultSummary(e.result)}${e.actionId ? `  (${e.actionId})` : ''}${outside}` : `  ✗ ${String(r.error)} (${String(r.hint)})`);
       }
       case 'approval_requested':
-        return line(`  ? ${e.message}`);
+        return line(`  ? ${shownDates(e.message)}`);
       case 'approval_resolved':
         return line(`    ${e.decision === 'decline' ? 'declined' : e.decision === 'always' ? 'approved (always)' : 'approved'}${e.edits ? ` with the user's changes${e.message ? `: ${oneLine(e.message, 200)}` : ''}` : ''}`);
       case 'usage':
@@ -147,7 +148,7 @@ async function ask(cli: Cli, words: string[], o: AskOptions): Promise<void> {
     print(e);
     if (e.type !== 'approval_requested') return;
     if (!interactive) {
-      process.stderr.write(`tidy: declined "${printable(e.message)}": there is no terminal to ask (use --yes to allow it)\n`);
+      process.stderr.write(`tidy: declined "${printable(shownDates(e.message))}": there is no terminal to ask (use --yes to allow it)\n`);
       answerApproval(deps, e.runId, e.approvalId, 'decline');
       return;
     }

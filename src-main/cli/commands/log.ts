@@ -5,6 +5,7 @@ import { reversedLine } from '../../../src-shared/actions';
 import type { ActionEntry } from '../../../src-shared/domain';
 import { sessionClient } from '../../core/mcp/sessions';
 import { must, usage, type Cli } from '../context';
+import { shownDates, shownMoment } from './readable';
 
 const SOURCE_WORDS: Record<ActionEntry['source'], string> = { user: 'you', agent: 'Tidy', mcp: 'another AI app', import: 'import' };
 
@@ -15,9 +16,9 @@ function printLog(cli: Cli, entries: ActionEntry[]): void {
     if (e.requestId !== run) {
       run = e.requestId;
       const who = e.source === 'mcp' ? `${sessionClient(cli.db(), run) ?? SOURCE_WORDS.mcp} through MCP` : SOURCE_WORDS[e.source];
-      cli.out(`${run}  (${who}, ${e.createdAt.replace('T', ' ').slice(0, 19)})`);
+      cli.out(`${run}  (${who}, ${shownMoment(e.createdAt)})`);
     }
-    cli.out(`  ${e.id.padEnd(7)} ${e.summary}${e.undoneAt ? '  [undone]' : ''}${e.external ? '  [outside Tidy: cannot be undone]' : ''}`);
+    cli.out(`  ${e.id.padEnd(7)} ${shownDates(e.summary)}${e.undoneAt ? '  [undone]' : ''}${e.external ? '  [outside Tidy: cannot be undone]' : ''}`);
   }
 }
 

@@ -7,9 +7,14 @@ import { createLiveRuns, createToolServices, getApproval, listApprovals, TOOLS, 
 import { addRoutine, editRoutine, listRoutines, removeRoutine, resolveRoutine, runTimeWords } from '../../core/domain/routines';
 import { connectionModel } from '../../core/providers/connection';
 import { answerApprovalById, routineHistory, routineInfo, runDue, runRoutineNow, type RoutineHost, type RoutineRunResult } from '../../core/routines';
+import { getActionRow } from '../../core/actions/log';
+import type { Mutated } from '../../core/domain/mutation';
+import type { Routine } from '../../core/domain/routines';
+import type { Db } from '../../core/store/db';
 import { CliFailure, change, usage, type Cli } from '../context';
 import { asCliFailure, cliConnection } from '../keys';
 import { createPrinter } from './agent';
+import { shownDates, shownMoment } from './readable';
 
 /** The runner's view of this command: the database, the connection's model, the real clock. */
 export function cliRoutineHost(cli: Cli, quiet = false): RoutineHost {
@@ -38,12 +43,26 @@ export function cliRoutineHost(cli: Cli, quiet = false): RoutineHost {
 
 const text = (words: string[]): string => words.join(' ').trim();
 
+/**
+ * An added or changed routine, printed as `change` does but with its schedule in the terminal's locale
+ * ("every weekday at 8:00 AM" under en-US); the routine's name, the user's own words, stays as written.
+ */
+function changeRoutine(cli: Cli, run: (db: Db, ctx: ReturnType<Cli['request']>) => Mutated<Routine>): void {
+  const db = cli.db();
+  const r = run(db, cli.request());
+  if (!r.ok) throw new CliFailure(r.error, r.hint);
+  const summary = getActionRow(db, r.actionId)?.summary ?? 'Done';
+  const at = r.value.schedule ? summary.lastIndexOf(r.value.schedule) : -1;
+  const shown = at < 0 ? summary : `${summary.slice(0, at)}${shownDates(r.value.schedule)}${summary.slice(at + r.value.schedule.length)}`;
+  cli.out(`${shown} (${r.actionId}; undo with: tidy undo ${r.actionId})`);
+}
+
 
 function approvalLine(a: StoredApproval): string {
   const args = JSON.stringify(a.args);
   const from = a.routineId ? `routine ${a.routineId}` : `run ${a.runId}`;
-  const extra = a.card.schedule ? ` — ${a.card.schedule}; next: ${(a.card.nextRuns ?? []).join(', ')}` : '';
-  return `${a.id.padEnd(5)} ${a.createdAt.replace('T', ' ').slice(0, 16)}  ${from}: ${a.card.message}${extra}  (${a.tool} ${args.length > 100 ? `${args.slice(0, 99)}…` : args})`;
+  const extra = a.card.schedule ? ` — ${shownDates(a.card.schedule)}; next: ${(a.card.nextRuns ?? []).map((n) => shownDates(n)).join(', ')}` : '';
+  return `${a.id.padEnd(5)} ${shownMoment(a.createdAt)}  ${from}: ${shownDates(a.card.message)}${extra}  (${a.tool} ${args.length > 100 ? `${args.slice(0, 99)}…` : args})`;
 }
 
 function resultLine(r: RoutineRunResult): string {
@@ -156,9 +175,9 @@ export function registerRoutineCommands(program: Command, cli: Cli): void {
       if (o.json) return cli.json(rows);
       if (rows.length === 0) return cli.out('No routines yet. Add one: tidy routines add "Plan my day" --every "weekday at 8am" -- plan my day');
       for (const r of rows) {
-        const next = r.nextRuns[0] ? `next ${runTimeWords(Date.parse(r.nextRuns[0]), r.tz)}` : 'paused';
+        const next = r.nextRuns[0] ? `next ${shownDates(runTimeWords(Date.parse(r.nextRuns[0]), r.tz))}` : 'paused';
         const last = r.lastRun ? `, last: ${r.lastRun.status}` : '';
-        cli.out(`${r.id.padEnd(4)} ${r.name} — ${r.schedule} (${next}${last}${r.failures ? `, ${r.failures} failed in a row` : ''}): ${r.request.length > 60 ? `${r.request.slice(0, 59)}…` : r.request}`);
+        cli.out(`${r.id.padEnd(4)} ${r.name} — ${shownDates(r.schedule)} (${next}${last}${r.failures ? `, ${r.failures} failed in a row` : ''}): ${r.request.length > 60 ? `${r.request.slice(0, 59)}…` : r.request}`);
       }
     });
 
@@ -173,7 +192,7 @@ export function registerRoutineCommands(program: Command, cli: Cli): void {
     .option('--tools <names>', 'the tools it may use, comma-separated (default: every logged, undoable tool)')
     .action((name: string, words: string[], o: EditOptions) => {
       const tools = toolsOption(o.tools);
-      change(cli, (db, ctx) =>
+      changeRoutine(cli, (db, ctx) =>
         addRoutine(db, ctx, {
           name,
           request: text(words),
@@ -203,7 +222,7 @@ export function registerRoutineCommands(program: Command, cli: Cli): void {
       if (o.pause && o.resume) throw usage('--pause and --resume cannot be used together', 'pick one');
       if (o.skipMissed && o.catchUp) throw usage('--skip-missed and --catch-up cannot be used together', 'pick one');
       const tools = toolsOption(o.tools);
-      change(cli, (db, ctx) =>
+      changeRoutine(cli, (db, ctx) =>
         editRoutine(db, ctx, {
           routine: ref,
           ...(o.name !== undefined ? { name: o.name } : {}),
@@ -250,7 +269,7 @@ export function registerRoutineCommands(program: Command, cli: Cli): void {
       const names = new Map(listRoutines(cli.db(), { all: true }).map((r) => [r.id, r.name]));
       for (const h of rows)
         cli.out(
-          `${h.claimedAt.replace('T', ' ').slice(0, 16)}  ${names.get(h.routineId) ?? h.routineId}: ${h.kind} → ${h.status}${h.runId ? ` (run ${h.runId}; undo: tidy undo --run ${h.runId})` : ''}${h.message && h.status !== 'done' ? ` — ${h.message.slice(0, 120)}` : ''}`,
+          `${shownMoment(h.claimedAt)}  ${names.get(h.routineId) ?? h.routineId}: ${h.kind} → ${h.status}${h.runId ? ` (run ${h.runId}; undo: tidy undo --run ${h.runId})` : ''}${h.message && h.status !== 'done' ? ` — ${h.message.slice(0, 120)}` : ''}`,
         );
     });
 

@@ -13,7 +13,8 @@ async function setup() {
   openDatabase(path).close();
   const fake = await startFakeOpenAI();
   onTestFinished(() => fake.close());
-  const env = { TIDY_BASE_URL: fake.url, TIDY_MODEL: 'fake-model' };
+  // The terminal's locale is pinned (en-GB, a 24-hour clock): human lines show schedules as it reads them.
+  const env = { TIDY_BASE_URL: fake.url, TIDY_MODEL: 'fake-model', LC_ALL: 'en_GB.UTF-8' };
   const read = <T>(fn: (db: Db) => T): T => {
     const db = openDatabase(path);
     try {
@@ -22,7 +23,7 @@ async function setup() {
       db.close();
     }
   };
-  return { path, fake, env, read, run: (...args: string[]) => tidy(path, args, { env }), go: (...args: string[]) => tidyAsync(path, args, { env }).done };
+  return { path, fake, env, read, run: (...args: string[]) => tidy(path, args, { env }), runUS: (...args: string[]) => tidy(path, args, { env: { ...env, LC_ALL: 'en_US.UTF-8' } }), go: (...args: string[]) => tidyAsync(path, args, { env }).done };
 }
 
 const call = (name: string, args: Record<string, unknown> = {}): FakeToolCall => ({ name, arguments: args });
@@ -40,9 +41,10 @@ describe('tidy routines', () => {
     expect(r!.nextRuns).toHaveLength(3);
     for (const iso of r!.nextRuns) expect([1, 2, 3, 4, 5]).toContain(new Date(iso).getDay());
 
-    expect(t.run('routines', 'edit', 'plan my day', '--every', 'friday 4pm', '--skip-missed').stdout).toMatch(/Changed routine 'Plan my day': every Friday at 16:00, missed runs skipped/);
+    // An en-US terminal reads the schedule on a 12-hour clock; --json keeps Tidy's own form.
+    expect(t.runUS('routines', 'edit', 'plan my day', '--every', 'friday 4pm', '--skip-missed').stdout).toMatch(/Changed routine 'Plan my day': every Friday at 4:00 PM, missed runs skipped/);
     expect(t.run('routines', 'edit', r!.id, '--pause').stdout).toMatch(/Paused routine/);
-    expect(JSON.parse(t.run('routines', 'list', '--json').stdout)[0]).toMatchObject({ enabled: false, nextRuns: [] });
+    expect(JSON.parse(t.run('routines', 'list', '--json').stdout)[0]).toMatchObject({ schedule: 'every Friday at 16:00', enabled: false, nextRuns: [] });
 
     const bad = t.run('routines', 'add', 'Other', '--every', 'whenever I feel like it', '--', 'x');
     expect(bad.code).toBe(1);
