@@ -10,8 +10,11 @@ import { startWebHost } from '../../host/web';
 import { CliFailure, usage, type Cli } from '../context';
 import { cliSecrets } from '../keys';
 
-/** The built renderer, next to the CLI bundle: out/cli/tidy.mjs → out/renderer. */
-const RENDERER_DIR = fileURLToPath(new URL('../renderer/', import.meta.url));
+/**
+ * The built window, out/renderer beside out/cli: this module runs from the CLI bundle's folder or, split
+ * off into a chunk by scripts/build-cli.mjs, from out/cli/chunks/.
+ */
+const RENDERER_DIR = ['../renderer/', '../../renderer/'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((d) => existsSync(join(d, 'index.html'))) ?? fileURLToPath(new URL('../../renderer/', import.meta.url));
 
 /** The first line of an error and where it was thrown: enough to find it, on one line. */
 function oneLine(e: unknown): string {
