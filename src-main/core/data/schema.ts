@@ -572,5 +572,7 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
 export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'search_docs', 'id_counters', 'sqlite_sequence', 'reminders_sent', 'wikipedia_cache', 'memory_uses',
   // This device's sync state (its target, clocks, outbox, cursors): per device, never exported; an import on a synced device syncs as new changes.
   'sync_state', 'sync_cells', 'sync_outbox', 'sync_cursors', 'sync_devices', 'sync_pending', 'sync_read',
+  // Sync's record of values overwritten by a concurrent edit on another device: history of sync itself, kept by it.
+  'sync_conflicts',
   // Sync's copy of the settings that sync (settings are not exported either), and which device runs a routine.
   'synced_settings', 'routine_claims'];
