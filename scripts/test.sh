@@ -5,7 +5,10 @@ cd "$(dirname "$0")/.."
 
 echo '== typecheck'; npm run --silent typecheck
 echo '== lint'; npm run --silent lint
-echo '== build'; npm run --silent build >/dev/null
+echo '== build'
+build_log=$(npm run --silent build 2>&1) || { echo "$build_log"; exit 1; }
+# A build that warns of an import it cannot split warns on every `npm start` too (issue 29, point 13).
+if grep -q 'INEFFECTIVE_DYNAMIC_IMPORT' <<<"$build_log"; then grep -A1 'INEFFECTIVE_DYNAMIC_IMPORT' <<<"$build_log"; echo 'the build warns: import that module one way (statically or dynamically) everywhere'; exit 1; fi
 echo '== electron security scan'; npm run --silent security | tail -1
 
 mkdir -p test-results

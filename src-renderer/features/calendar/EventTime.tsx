@@ -6,7 +6,6 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { problemLine } from '../../lib/problem';
-import { outcome } from '../../store/request';
 import { useApp } from '../../store/react';
 import { localInputToIso, parseEventTime, toLocalInput } from './layout';
 import type { CalEvent } from './model';
@@ -18,7 +17,7 @@ export function EventTime({ event: e }: { event: CalEvent }) {
   const [end, setEnd] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const notifyUndoable = useApp((s) => s.notifyUndoable);
+  const moveEventTime = useApp((s) => s.moveEventTime);
   const errorId = useId();
   if (e.readOnly || e.recurring || e.cancelled || e.allDay) return null;
 
@@ -35,13 +34,10 @@ export function EventTime({ event: e }: { event: CalEvent }) {
     if (s === null || en === null) return setProblem(`enter the ${s === null ? 'start' : 'end'}'s date and time`);
     if (parseEventTime(en) <= parseEventTime(s)) return setProblem('the end must be after the start');
     setBusy(true);
-    // Loaded when used: the calendar's index (which the plan card's model reads in plain Node) stays free of the bridge.
-    const { api } = await import('../../api');
-    const r = await outcome(() => api.invoke('events.move', { event: e.eventId, start: s, end: en }));
+    const p = await moveEventTime(e, s, en);
     setBusy(false);
-    if (!r.ok) return setProblem(problemLine(r.problem));
+    if (p) return setProblem(problemLine(p));
     setEditing(false);
-    notifyUndoable(`Moved ${e.title}${e.planId && !e.pinned ? ' and pinned it: a re-plan keeps it there' : ''}`, r.value.actionId);
   };
 
   if (!editing)

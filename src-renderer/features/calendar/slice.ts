@@ -59,6 +59,8 @@ export interface CalendarSlice {
   removeCalendar(id: string): Promise<boolean>;
   /** Renames a calendar (logged, undoable): null when it worked, else the problem for the field. */
   renameCalendar(id: string, name: string): Promise<Problem | null>;
+  /** Moves an event to a new start and end (logged, undoable; a planned block is pinned): null when it worked, else the problem for the form. */
+  moveEventTime(e: CalEvent, start: string, end: string): Promise<Problem | null>;
   /**
    * Shows the week (or day) of the nearest event after the shown range (`next`) or before it
    * (`previous`), in any calendar; when there is none, a notice says so. The event found, or null.
@@ -162,6 +164,11 @@ export const createCalendarSlice =
         await get().loadCalendarsList();
         return null;
       },
+      moveEventTime: (e, start, end) =>
+        attempt(
+          () => api.invoke('events.move', { event: e.eventId, start, end }),
+          (r) => get().notifyUndoable(`Moved ${e.title}${e.planId && !e.pinned ? ' and pinned it: a re-plan keeps it there' : ''}`, r.actionId),
+        ),
       goToEvent: async (direction) => {
         const { from, to } = toRange(get().calAnchor, get().calMode);
         const at = new Date(direction === 'next' ? to : from).toISOString();
