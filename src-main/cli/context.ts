@@ -5,6 +5,7 @@ import { getActionRow, newUserRequest, type ActionContext } from '../core/action
 import type { Mutated } from '../core/domain/mutation';
 import { openDatabase, type Db } from '../core/store/db';
 import { resolveDbPath } from '../core/store/paths';
+import { shownDates } from './readable';
 
 /** A failure the user can act on: printed as one line on stderr, exit 1. */
 export class CliFailure extends Error implements Failure {
@@ -106,5 +107,5 @@ export function change<T>(cli: Cli, run: (db: Db, ctx: ActionContext) => Mutated
   const r = run(db, cli.request());
   if (!r.ok) throw new CliFailure(r.error, r.hint);
   const summary = getActionRow(db, r.actionId)?.summary ?? 'Done';
-  cli.out(print ? print(r.value) : `${summary} (${r.actionId}; undo with: tidy undo ${r.actionId})`);
+  cli.out(print ? print(r.value) : `${shownDates(summary)} (${r.actionId}; undo with: tidy undo ${r.actionId})`);
 }

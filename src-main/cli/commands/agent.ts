@@ -20,7 +20,7 @@ import {
 } from '../../core/agent';
 import { CliFailure, must, printable, printableJson, usage, type Cli } from '../context';
 import { asCliFailure, cliConnection } from '../keys';
-import { shownDates } from './readable';
+import { shownDates } from '../readable';
 
 const oneLine = (s: string, max: number): string => {
   const flat = s.replace(/\s+/g, ' ').trim();

@@ -5,7 +5,7 @@ import { reversedLine } from '../../../src-shared/actions';
 import type { ActionEntry } from '../../../src-shared/domain';
 import { sessionClient } from '../../core/mcp/sessions';
 import { must, usage, type Cli } from '../context';
-import { shownDates, shownMoment } from './readable';
+import { shownDates, shownMoment } from '../readable';
 
 const SOURCE_WORDS: Record<ActionEntry['source'], string> = { user: 'you', agent: 'Tidy', mcp: 'another AI app', import: 'import' };
 

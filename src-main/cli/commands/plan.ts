@@ -7,7 +7,7 @@ import { DomainError } from '../../core/fail';
 import { readSettings } from '../../core/settings';
 import { applyPlan, planLines, planRange, proposePlan } from '../../core/plan/plan';
 import { CliFailure, printable, usage, type Cli } from '../context';
-import { shownPlanLine } from './readable';
+import { shownPlanLine } from '../readable';
 
 interface PlanOptions {
   filter?: string;

@@ -14,7 +14,7 @@ import type { Db } from '../../core/store/db';
 import { CliFailure, change, usage, type Cli } from '../context';
 import { asCliFailure, cliConnection } from '../keys';
 import { createPrinter } from './agent';
-import { shownDates, shownMoment } from './readable';
+import { shownDates, shownMoment } from '../readable';
 
 /** The runner's view of this command: the database, the connection's model, the real clock. */
 export function cliRoutineHost(cli: Cli, quiet = false): RoutineHost {

@@ -1,7 +1,7 @@
 // Tidy's own machine dates in the user's locale (src-shared/readable-dates.ts), shared by the window and the
 // CLI's human output. A fixed `now` and far-away dates keep it true on any day.
 import { afterEach, describe, expect, it } from 'vitest';
-import { shownPlanLine } from '../../../src-main/cli/commands/readable';
+import { shownPlanLine } from '../../../src-main/cli/readable';
 import { dueDateText, localeFromEnv, readableDates, setDisplayLocale } from '../../../src-shared/readable-dates';
 
 const NOW = new Date(2035, 5, 12, 10, 30); // Tuesday 12 June 2035, 10:30 local time
@@ -71,7 +71,7 @@ describe('readable dates', () => {
 
 describe("the CLI's human lines", () => {
   it("words the dates of Tidy's messages but never what they quote of the user's", async () => {
-    const { shownDates } = await import('../../../src-main/cli/commands/readable');
+    const { shownDates } = await import('../../../src-main/cli/readable');
     expect(shownDates("Book 'Call at 10:00' on Sat 2035-06-16 14:00–14:30?", NOW, 'en-US')).toBe("Book 'Call at 10:00' on Sat, Jun 16, 2:00 PM–2:30 PM?");
     expect(shownDates("Added “Bob's call at 10:00 2035-06-19”; next due 2035-06-19T16:00", NOW, 'en-GB')).toBe("Added “Bob's call at 10:00 2035-06-19”; next due Tue 19 Jun, 16:00");
     expect(shownDates("Moved Tidy's 'Bob's call at 10:00' to 2035-06-19", NOW, 'en-US')).toBe("Moved Tidy's 'Bob's call at 10:00' to Tue, Jun 19");
@@ -82,7 +82,7 @@ describe("the CLI's human lines", () => {
   });
 
   it('shows a stored moment (a log entry, an approval) as local time in the locale, junk as it was', async () => {
-    const { shownMoment } = await import('../../../src-main/cli/commands/readable');
+    const { shownMoment } = await import('../../../src-main/cli/readable');
     const at = new Date(2035, 5, 19, 16, 5, 30).toISOString();
     expect(shownMoment(at, NOW, 'en-GB')).toBe('Tue 19 Jun, 16:05');
     expect(shownMoment(at, NOW, 'en-US')).toBe('Tue, Jun 19, 4:05 PM');

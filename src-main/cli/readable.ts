@@ -1,7 +1,7 @@
 // The CLI's human output in the user's locale: the dates and times of Tidy's own messages (an approval's
 // question, a routine's schedule, a plan's days and times) as the terminal's LC_ALL / LC_TIME / LANG reads
 // them. Never for --json, files or what goes to the model.
-import { dueDateText, localeFromEnv, readableDates } from '../../../src-shared/readable-dates';
+import { dueDateText, localeFromEnv, readableDates } from '../../src-shared/readable-dates';
 
 let lang: { value: string | undefined } | undefined;
 
