@@ -66,7 +66,10 @@ describe('tidy CLI (real process, temp database)', () => {
     expect(unknown.stderr).toContain('no project is named "Garden"');
     expect(tidy(db, ['add', 'Migrate from python 3.10 to 3.11']).stdout).toContain('"Migrate from python 3.10 to 3.11" to Inbox —');
 
-    expect(tidy(db, ['edit', 't1', '--due', '2026-12-24 15:30']).stdout).toContain('due 2026-12-24T15:30');
+    // a printed change shows its date in the terminal's locale (ISO stays for --json and files)
+    const edited = tidy(db, ['edit', 't1', '--due', '2035-12-24 15:30'], { env: { LC_ALL: 'en_GB.UTF-8' } }).stdout;
+    expect(edited).toMatch(/due Mon,? 24 Dec(,? 2035)?,? 15:30/);
+    expect(edited).not.toContain('2035-12-24T15:30');
     expect(tidy(db, ['edit', 't1', '--due', 'next friday']).code).toBe(0);
     const bad = tidy(db, ['edit', 't1', '--due', 'whenever']);
     expect(bad.code).toBe(1);
