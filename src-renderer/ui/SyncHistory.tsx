@@ -1,32 +1,26 @@
 /**
- * A task's sync history in its editor: each value written on one device and overwritten by a concurrent edit
- * on another ("Title changed on Laptop at 10:02 to “…”, overwritten by Desktop at 10:03 · Restore"), or two
- * descriptions kept as one note. Restore is an ordinary edit of the task with the lost value (tasks.update):
- * logged, undoable in Actions. Nothing shows for a task without conflicts.
+ * A row's sync history where that row is edited (the task editor, an event's details, a project's or a
+ * list's page): each value written on one device and overwritten by a concurrent edit on another ("Title
+ * changed on Laptop at 10:02 to “…”, overwritten by Desktop at 10:03 · Restore"), or two texts kept as one
+ * note. Restore writes the lost value back through the row's own operation (the caller's `restore`: an
+ * ordinary edit, logged and undoable in Actions). Nothing shows for a row without conflicts.
  */
 import { useEffect, useId, useState } from 'react';
-import { useApp } from '../../store/react';
-import type { TaskPatch } from './slice';
-import type { SyncConflict } from '../../../src-shared/ipc';
-import type { Task } from '../../../src-shared/domain';
-import { problemLine } from '../../lib/problem';
-import { shortTime } from '../../lib/when';
-import '../../styles/sync.css';
+import { useApp } from '../store/react';
+import type { SyncConflict, SyncHistoryTable } from '../../src-shared/ipc';
+import { problemLine, type Problem } from '../lib/problem';
+import { shortTime } from '../lib/when';
+import '../styles/sync.css';
 
-const LABELS: Record<string, string> = {
-  content: 'Title',
-  description: 'Description',
-  priority: 'Priority',
-  due: 'Due date',
-  deadline: 'Deadline',
-  duration_min: 'Duration',
-  status: 'Status',
-  project_id: 'Project',
-  section_id: 'Section',
-  parent_id: 'Parent task',
-};
-/** The columns Restore can write back, as tasks.update's fields. */
-const RESTORABLE: Record<string, string> = { content: 'content', description: 'description', priority: 'priority', due: 'due', deadline: 'deadline', duration_min: 'durationMin' };
+/** Columns derived from another (a name's key, a time's milliseconds): their conflicts repeat that one's. */
+const DERIVED = new Set(['name_key', 'start_ms', 'end_ms', 'until_ms']);
+
+export interface SyncRestore {
+  /** The columns Restore can write back. */
+  columns: ReadonlySet<string>;
+  /** Writes the lost value back (given the whole history, for values that go in pairs: an event's start and end). */
+  run(c: SyncConflict, all: readonly SyncConflict[]): Promise<Problem | null>;
+}
 
 const shown = (v: SyncConflict['lostValue']): string => {
   if (v === null || v === '') return 'nothing';
@@ -34,34 +28,48 @@ const shown = (v: SyncConflict['lostValue']): string => {
   return `“${s.length > 80 ? `${s.slice(0, 79)}…` : s}”`;
 };
 
-export function SyncHistory({ task, onRestored }: { task: Task; onRestored?: (column: string, value: SyncConflict['lostValue']) => void }) {
-  const list = useApp((s) => s.syncConflicts[task.id]) ?? [];
+export function SyncHistory(p: {
+  table: SyncHistoryTable;
+  row: string;
+  /** The row's name as shown ("Sync history of …"). */
+  name: string;
+  /** Column → its name in words ("Title"); others show as the column's name. */
+  labels: Readonly<Record<string, string>>;
+  restore: SyncRestore;
+  /** A value in words where the raw one reads badly (an event's start as a day and time); null: as stored. */
+  show?: (column: string, value: SyncConflict['lostValue']) => string | null;
+  onRestored?: (column: string, value: SyncConflict['lostValue']) => void;
+}) {
+  const { table, row, labels, restore } = p;
+  const list = (useApp((s) => s.syncConflicts[`${table}:${row}`]) ?? []).filter((c) => !DERIVED.has(c.column));
   const loadSyncConflicts = useApp((s) => s.loadSyncConflicts);
-  const editTask = useApp((s) => s.editTask);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
   useEffect(() => {
-    void loadSyncConflicts(task.id);
-  }, [loadSyncConflicts, task.id]);
+    void loadSyncConflicts(table, row);
+  }, [loadSyncConflicts, table, row]);
   if (list.length === 0) return null;
-  const restore = async (c: SyncConflict) => {
-    const field = RESTORABLE[c.column];
-    if (!field) return;
+  const word = (column: string): string => labels[column] ?? column.replace(/_/g, ' ');
+  const value = (c: SyncConflict): string => {
+    const words = p.show?.(c.column, c.lostValue) ?? null;
+    return words === null ? shown(c.lostValue) : `“${words}”`;
+  };
+  const run = async (c: SyncConflict) => {
     setBusy(true);
     setNote(null);
-    const problem = await editTask(task, { [field]: c.lostValue } as TaskPatch);
+    const problem = await restore.run(c, list);
     setBusy(false);
     if (problem) return setNote(problemLine(problem));
-    setNote(`Restored the ${(LABELS[c.column] ?? c.column).toLowerCase()} written on ${c.lostDevice}. Undo it in Actions.`);
-    onRestored?.(c.column, c.lostValue);
+    setNote(`Restored the ${word(c.column).toLowerCase()} written on ${c.lostDevice}. Undo it in Actions.`);
+    p.onRestored?.(c.column, c.lostValue);
   };
   return (
     <section className="task-sync-history" aria-labelledby={`${id}-head`}>
       <h3 id={`${id}-head`}>Sync history</h3>
-      <ul aria-label={`Sync history of ${task.content}`}>
+      <ul aria-label={`Sync history of ${p.name}`}>
         {list.map((c, i) => {
-          const what = LABELS[c.column] ?? c.column.replace(/_/g, ' ');
+          const what = word(c.column);
           return (
             <li key={i}>
               {c.merged ? (
@@ -71,12 +79,12 @@ export function SyncHistory({ task, onRestored }: { task: Task; onRestored?: (co
                 </>
               ) : (
                 <>
-                  {what} changed on {c.lostDevice} at <time dateTime={c.lostAt}>{shortTime(c.lostAt)}</time> to {shown(c.lostValue)}, overwritten by {c.wonDevice} at{' '}
+                  {what} changed on {c.lostDevice} at <time dateTime={c.lostAt}>{shortTime(c.lostAt)}</time> to {value(c)}, overwritten by {c.wonDevice} at{' '}
                   <time dateTime={c.wonAt}>{shortTime(c.wonAt)}</time>
-                  {RESTORABLE[c.column] && (
+                  {restore.columns.has(c.column) && (
                     <>
                       {' · '}
-                      <button type="button" className="link" disabled={busy} aria-label={`Restore ${what.toLowerCase()} ${shown(c.lostValue)}`} onClick={() => void restore(c)}>
+                      <button type="button" className="link" disabled={busy} aria-label={`Restore ${what.toLowerCase()} ${value(c)}`} onClick={() => void run(c)}>
                         Restore
                       </button>
                     </>

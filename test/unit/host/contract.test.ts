@@ -945,7 +945,7 @@ describe('sync', () => {
     const h = setup();
     expect(await h.call('sync.status', {})).toMatchObject({ on: false, target: null, devices: [], setup: expect.stringMatching(/^tidy sync setup --folder PATH/) });
     const added = await h.call('tasks.add', { content: 'Call the plumber' });
-    expect(await h.call('sync.conflicts', { task: added.value.id })).toEqual([]);
+    expect(await h.call('sync.conflicts', { table: 'tasks', row: added.value.id })).toEqual([]);
     const folder = tempDir();
     await setupSync(h.db, { kind: 'folder', url: folder }, 'pass phrase', { name: 'Laptop', kdf: FAST_KDF });
     // no key in the keychain: a round cannot run, and the status says what to do
