@@ -36,12 +36,14 @@ export function SyncHistory(p: {
   /** Column → its name in words ("Title"); others show as the column's name. */
   labels: Readonly<Record<string, string>>;
   restore: SyncRestore;
+  /** More columns derived from another for this table (a routine's rule and start, read from its schedule's words). */
+  hide?: ReadonlySet<string>;
   /** A value in words where the raw one reads badly (an event's start as a day and time); null: as stored. */
   show?: (column: string, value: SyncConflict['lostValue']) => string | null;
   onRestored?: (column: string, value: SyncConflict['lostValue']) => void;
 }) {
   const { table, row, labels, restore } = p;
-  const list = (useApp((s) => s.syncConflicts[`${table}:${row}`]) ?? []).filter((c) => !DERIVED.has(c.column));
+  const list = (useApp((s) => s.syncConflicts[`${table}:${row}`]) ?? []).filter((c) => !DERIVED.has(c.column) && !p.hide?.has(c.column));
   const loadSyncConflicts = useApp((s) => s.loadSyncConflicts);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

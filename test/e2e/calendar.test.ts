@@ -3,7 +3,8 @@
 // events (by role and accessible name), free time, keyboard navigation, event details, a bad file's
 // one-line refusal, removing a calendar, and seed 004's editable confirmation: the approval card shows
 // book_event as a form, the title and time are edited, the event is booked with them and the answered card and
-// the trace show them. A calendar all in the past is found by Go to date / Previous event / Next event, and renamed.
+// the trace show them; a concurrent move on another device shows in the event's sync history, and Restore moves it
+// back. A calendar all in the past is found by Go to date / Previous event / Next event, and renamed.
 // Screenshots: light, dark, an 800 px window, and a busy week.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';

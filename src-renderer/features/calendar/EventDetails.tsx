@@ -1,11 +1,10 @@
 /** An event's details beside the grid: time, calendar, place, people, notes, and the task it blocks time for. */
 import { useEffect, useId, useRef, type CSSProperties } from 'react';
-import type { SyncConflict } from '../../../src-shared/ipc';
 import { useApp } from '../../store/react';
 import { SyncHistory } from '../../ui/SyncHistory';
 import { EventTime } from './EventTime';
 import { parseEventTime } from './layout';
-import { formatDay, formatTime, timeRange, type CalEvent } from './model';
+import { formatDay, formatTime, restoredTimes, timeRange, type CalEvent } from './model';
 
 export function EventDetails({ event: e, onClose }: { event: CalEvent; onClose(): void }) {
   const headingId = useId();
@@ -130,17 +129,3 @@ const EVENT_HISTORY_LABELS: Record<string, string> = {
 };
 const TIMES: ReadonlySet<string> = new Set(['start', 'end']);
 const NONE: ReadonlySet<string> = new Set();
-
-/**
- * The time a Restore of an event's start or end moves it to: a move writes both, so the lost start goes with
- * the lost end written with it on that device (same device, same moment); without one the length is kept
- * (restoring the start) or the start is (restoring the end).
- */
-export function restoredTimes(e: Pick<CalEvent, 'start' | 'end' | 'startText'>, c: SyncConflict, all: readonly SyncConflict[]): [string, string] {
-  const other = c.column === 'start' ? 'end' : 'start';
-  const pair = all.find((x) => x.column === other && !x.merged && x.lostDevice === c.lostDevice && x.lostAt === c.lostAt && typeof x.lostValue === 'string');
-  const lost = String(c.lostValue);
-  if (pair) return c.column === 'start' ? [lost, String(pair.lostValue)] : [String(pair.lostValue), lost];
-  if (c.column === 'end') return [e.startText, lost];
-  return [lost, new Date(parseEventTime(lost) + (e.end - e.start)).toISOString()];
-}
