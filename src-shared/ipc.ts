@@ -223,6 +223,9 @@ export const SyncConflict = z.object({
   merged: z.boolean(),
 });
 export type SyncConflict = z.infer<typeof SyncConflict>;
+/** The tables whose rows have a sync history in the window (each shown where that row is edited). */
+export const SyncHistoryTable = z.enum(['tasks', 'events', 'projects', 'lists', 'routines']);
+export type SyncHistoryTable = z.infer<typeof SyncHistoryTable>;
 
 export const channels = {
   ...operationChannels,
@@ -645,11 +648,12 @@ export const channels = {
     changes: ['sync'],
   },
   /**
-   * A task's sync conflicts, newest first: a value of it written on one device and overwritten by a concurrent
-   * edit on another ("changed on Laptop at 10:02, overwritten by Desktop at 10:03"). Restore is an ordinary
-   * edit (tasks.update) with the lost value: logged and undoable.
+   * A row's sync conflicts (a task, an event, a project…), newest first: a value of it written on one device
+   * and overwritten by a concurrent edit on another ("changed on Laptop at 10:02, overwritten by Desktop at
+   * 10:03"). Restore is an ordinary edit through that row's own operation (tasks.update, events.move,
+   * projects.rename…) with the lost value: logged and undoable.
    */
-  'sync.conflicts': { input: z.object({ task: Id }), output: z.array(SyncConflict) },
+  'sync.conflicts': { input: z.object({ table: SyncHistoryTable, row: Id }), output: z.array(SyncConflict) },
 } as const satisfies Record<string, ChannelDef>;
 
 /** Views may be stale: refetch what shows these topics. */

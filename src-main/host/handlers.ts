@@ -493,7 +493,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'sync.status': () => sync.status(),
     'sync.now': (i) => (i.focus ? sync.focus() : sync.now()),
     'sync.unlock': (i) => sync.unlock(i.passphrase, i.password),
-    'sync.conflicts': (i) => listConflicts(db, 'tasks', i.task),
+    'sync.conflicts': (i) => listConflicts(db, i.table, i.row),
     'keys.clear': async (i) => {
       const conn = connection(i.profile);
       const held = await session.clear(conn.profile.id);

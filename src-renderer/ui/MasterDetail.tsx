@@ -7,6 +7,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { Problem } from '../lib/problem';
 import { AddForm, Loading, ProblemAlert, ViewHead } from './common';
 import { FieldError } from './FieldError';
+import { SyncHistory } from './SyncHistory';
+import type { SyncHistoryTable } from '../../src-shared/ipc';
 
 export interface MasterItem {
   id: string;
@@ -41,7 +43,12 @@ export interface Manage {
   archived: { id: string; name: string }[] | null;
   loadArchived(): unknown;
   unarchive(id: string): Promise<unknown>;
+  /** The table whose rows these are: the chosen one's sync history shows under its name, with Restore of a name (a rename). */
+  history?: SyncHistoryTable;
 }
+
+const NAMED_LABELS: Record<string, string> = { name: 'Name', archived_at: 'Archived', description: 'Description' };
+const NAME: ReadonlySet<string> = new Set(['name']);
 
 export function MasterDetail<T extends MasterItem>({ title, noun, items, loading, problem, empty, create, selectedId, onSelect, manage, detail }: MasterDetailProps<T>) {
   const [renaming, setRenaming] = useState<string | null>(null);
@@ -104,7 +111,18 @@ export function MasterDetail<T extends MasterItem>({ title, noun, items, loading
                   </>
                 )}
               </header>
-              <div className="view-body">{shown.body}</div>
+              <div className="view-body">
+                {manage?.history && (
+                  <SyncHistory
+                    table={manage.history}
+                    row={selected.id}
+                    name={selected.name}
+                    labels={NAMED_LABELS}
+                    restore={{ columns: NAME, run: (c) => manage.rename(selected.id, String(c.lostValue ?? '')) }}
+                  />
+                )}
+                {shown.body}
+              </div>
             </>
           ) : (
             items && items.length > 0 && <p className="empty">Choose a {noun}.</p>

@@ -3,11 +3,13 @@
 // events (by role and accessible name), free time, keyboard navigation, event details, a bad file's
 // one-line refusal, removing a calendar, and seed 004's editable confirmation: the approval card shows
 // book_event as a form, the title and time are edited, the event is booked with them and the answered card and
-// the trace show them. A calendar all in the past is found by Go to date / Previous event / Next event, and renamed.
+// the trace show them; a concurrent move on another device shows in the event's sync history, and Restore moves it
+// back. A calendar all in the past is found by Go to date / Previous event / Next event, and renamed.
 // Screenshots: light, dark, an 800 px window, and a busy week.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src-main/core';
 import type { FakeOpenAI } from '../fakes/openai-server';
 import { tidy } from '../support/cli';
 import { screenshot } from '../support/browser';
@@ -294,6 +296,42 @@ describe('the calendar in Chromium through tidy serve', () => {
     await nav('Calendar').click();
     await main().getByRole('button', { name: 'Next week' }).click();
     await visible(event(/^Quarterly planning, .*14:00 to 14:30, Personal$/));
+
+    // Moved on another device at the same time and overwritten here (as sync records it: the start and the end
+    // the other move wrote): the event's details show its sync history, and Restore moves it back, undoably.
+    const db = openDatabase(dbPath);
+    try {
+      const id = (db.prepare(`SELECT id FROM events WHERE title = 'Quarterly planning'`).get() as { id: string }).id;
+      const stamp = (ms: number, n: number, device: string) => `${new Date(ms).toISOString()}-000${n}-${device}`;
+      const [desktop, laptop] = ['00000000000000b2', '00000000000000a1'];
+      db.prepare(`INSERT INTO sync_devices (device, name) VALUES (?, 'Desktop'), (?, 'Laptop')`).run(desktop, laptop);
+      const lostAt = Date.now() - 120_000;
+      const record = db.prepare(`INSERT INTO sync_conflicts (tbl, row, col, lost_value, lost_hlc, lost_device, won_hlc, won_device, recorded_at) VALUES ('events', ?, ?, ?, ?, ?, ?, ?, ?)`);
+      for (const [n, col, value] of [[0, 'start', onDay(7, 16).toISOString()], [1, 'end', onDay(7, 16, 30).toISOString()], [2, 'start_ms', onDay(7, 16).getTime()]] as const)
+        record.run(id, col, value, stamp(lostAt, n, desktop), desktop, stamp(lostAt + 60_000, n, laptop), laptop, new Date().toISOString());
+    } finally {
+      db.close();
+    }
+    await event(/^Quarterly planning, .*14:00 to 14:30, Personal$/).click();
+    const details = main().getByRole('region', { name: 'Quarterly planning' });
+    const history = details.getByRole('list', { name: 'Sync history of Quarterly planning' });
+    await visible(history.getByText(/^Start changed on Desktop at .+ to “.+ 16:00”, overwritten by Laptop at .+ · Restore$/));
+    await visible(history.getByText(/^End changed on Desktop at .+ to “.+ 16:30”, overwritten by Laptop at .+ · Restore$/));
+    expect(await history.getByRole('listitem').count()).toBe(2); // the derived milliseconds are not said again
+    await screenshot(details, 'calendar-event-sync-history');
+    const moves = () => {
+      const d = openDatabase(dbPath);
+      try {
+        return (d.prepare(`SELECT count(*) AS n FROM actions WHERE tool = 'move_event' AND undone_at IS NULL`).get() as { n: number }).n;
+      } finally {
+        d.close();
+      }
+    };
+    expect(moves()).toBe(0);
+    await history.getByRole('button', { name: /^Restore start “.+ 16:00”$/ }).click();
+    await visible(event(/^Quarterly planning, .*16:00 to 16:30, Personal$/));
+    await visible(details.getByRole('status').filter({ hasText: 'Restored the start written on Desktop. Undo it in Actions.' }));
+    expect(moves()).toBe(1);
   }, 60_000);
 
   it('removes an imported calendar, and looks right in dark, narrow and busy weeks', async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTask, newUserRequest, openDatabase, updateTask } from '../../src-main/core';
+import { addTask, createProject, newUserRequest, openDatabase, updateTask } from '../../src-main/core';
 import { disableSync, runSync, setupSync } from '../../src-main/core/sync/service';
 import { FolderTarget } from '../../src-main/core/sync/targets/folder';
 import { FAST_KDF } from '../unit/sync/scenario';
@@ -213,6 +213,29 @@ describe('Settings → Your data', () => {
       // the editor's field shows the restored title (a Save now keeps it)
       expect(await page.getByRole('form', { name: 'Edit task: Plan the trip to Lyon' }).getByRole('textbox', { name: 'Task' }).inputValue()).toBe('Plan the trip to Lyon');
       await expect.poll(() => count(`SELECT count(*) AS n FROM tasks WHERE id = '${task.id}' AND content = 'Plan the trip to Lyon'`)).toBe(1);
+
+      // A project renamed on both devices at once ("Chores" on Desktop lost to "Errands" here, as sync records it):
+      // its page shows the history under its name, and Restore renames it back (logged, undoable).
+      await onLaptop((db) => {
+        const p = createProject(db, newUserRequest(db), { name: 'Errands' });
+        if (!p.ok) throw new Error(p.error);
+        const laptop = (db.prepare(`SELECT device FROM sync_state`).get() as { device: string }).device;
+        const at = (ms: number, n: number, device: string) => `${new Date(ms).toISOString()}-000${n}-${device}`;
+        const lostAt = Date.now() - 120_000;
+        const record = db.prepare(`INSERT INTO sync_conflicts (tbl, row, col, lost_value, lost_hlc, lost_device, won_hlc, won_device, recorded_at) VALUES ('projects', ?, ?, ?, ?, ?, ?, ?, ?)`);
+        record.run(p.value.id, 'name', 'Chores', at(lostAt, 0, joined.device), joined.device, at(lostAt + 60_000, 0, laptop), laptop, new Date().toISOString());
+        record.run(p.value.id, 'name_key', 'chores', at(lostAt, 1, joined.device), joined.device, at(lostAt + 60_000, 1, laptop), laptop, new Date().toISOString());
+      });
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Projects/ }).click();
+      await page.getByRole('button', { name: /^Errands/ }).click();
+      const projectHistory = page.getByRole('list', { name: 'Sync history of Errands' });
+      await projectHistory.getByText(/^Name changed on Desktop at .+ to “Chores”, overwritten by Laptop at .+ · Restore$/).waitFor({ timeout: 30_000 });
+      expect(await projectHistory.getByRole('listitem').count()).toBe(1); // the name's key is not said again
+      await screenshot(page.getByRole('region', { name: 'Project Errands' }), 'sync-project-history');
+      await projectHistory.getByRole('button', { name: 'Restore name “Chores”' }).click();
+      await page.getByRole('heading', { name: 'Chores', level: 2 }).waitFor();
+      await page.getByRole('region', { name: 'Project Chores' }).getByRole('status').getByText('Restored the name written on Desktop. Undo it in Actions.').waitFor();
+      expect(count(`SELECT count(*) AS n FROM actions WHERE tool = 'rename_project' AND undone_at IS NULL`)).toBe(1);
       expect(count(`SELECT count(*) AS n FROM actions WHERE tool = 'update_task' AND undone_at IS NULL AND changes LIKE '%Plan the trip to Lyon%'`)).toBeGreaterThan(0);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
       expect(pageErrors).toEqual([]);

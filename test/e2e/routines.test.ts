@@ -3,11 +3,13 @@
 // schedule in words and next run, runs it now against the fake model (which adds a task), shows the run
 // in the history with its change (axe finds no serious WCAG violation there), undoes it there (the task is gone), opens
 // the run's trace in the chat, pauses and resumes the routine, answers an approval a run waits for (the run that
-// goes on is told in a notice), edits the routine in place (schedule preview, tools, limits) and undoes the edit;
+// goes on is told in a notice), edits the routine in place (schedule preview, tools, limits) and undoes the edit, restores a request
+// overwritten by another device from the edit form's sync history;
 // Settings shows create_routine as always asking and the tray switch.
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src-main/core';
 import type { FakeOpenAI } from '../fakes/openai-server';
 import { tidy } from '../support/cli';
 import { screenshot } from '../support/browser';
@@ -144,6 +146,35 @@ describe('the Routines view', () => {
     await poll(() => listedNow()[0]!.name).toBe('Morning plan');
     expect(listedNow()).toMatchObject([{ request: 'plan my day', catchUp: 'once', tools: null, maxActions: null, timeLimitSec: null }]);
     expect(listedNow()[0]!.rrule).toContain('BYDAY=MO,TU,WE,TH,FR');
+
+    // Its request edited on another device at the same time and overwritten here (as sync records it): the edit
+    // form shows the sync history, and Restore writes it back as an ordinary, undoable edit.
+    const db = openDatabase(dbPath);
+    try {
+      const id = (db.prepare(`SELECT id FROM routines WHERE name = 'Morning plan'`).get() as { id: string }).id;
+      const [desktop, laptop] = ['00000000000000b2', '00000000000000a1'];
+      db.prepare(`INSERT INTO sync_devices (device, name) VALUES (?, 'Desktop'), (?, 'Laptop')`).run(desktop, laptop);
+      const at = (ms: number, device: string) => `${new Date(ms).toISOString()}-0000-${device}`;
+      db.prepare(`INSERT INTO sync_conflicts (tbl, row, col, lost_value, lost_hlc, lost_device, won_hlc, won_device, recorded_at) VALUES ('routines', ?, 'request', 'plan my week', ?, ?, ?, ?, ?)`).run(
+        id,
+        at(Date.now() - 120_000, desktop),
+        desktop,
+        at(Date.now() - 60_000, laptop),
+        laptop,
+        new Date().toISOString(),
+      );
+    } finally {
+      db.close();
+    }
+    await routine().getByRole('button', { name: 'Edit Morning plan' }).click();
+    const again = page.getByRole('form', { name: 'Edit routine Morning plan' });
+    const syncHistory = again.getByRole('list', { name: 'Sync history of Morning plan' });
+    await syncHistory.getByText(/^Request changed on Desktop at .+ to “plan my week”, overwritten by Laptop at .+ · Restore$/).waitFor();
+    await syncHistory.getByRole('button', { name: 'Restore request “plan my week”' }).click();
+    await again.getByRole('status').filter({ hasText: 'Restored the request written on Desktop. Undo it in Actions.' }).waitFor();
+    await poll(() => listedNow()[0]!.request).toBe('plan my week');
+    expect(await again.getByRole('textbox', { name: 'Request' }).inputValue()).toBe('plan my week');
+    await again.getByRole('button', { name: 'Cancel' }).click();
 
     // Settings: create_routine always asks, so it is not offered as a choice.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();

@@ -148,7 +148,7 @@ export function registerSyncCommands(program: Command, cli: Cli): void {
       const where = openTarget(spec).label;
       cli.out(
         r.joined
-          ? `joined ${where} as device ${r.device}${savedKey ? '; the key is in the OS keychain' : ''}. Run \`tidy sync\` to receive your data.`
+          ? `joined ${where} as device ${r.device}${savedKey ? '; the key is in the OS keychain' : ''}${r.queued > 1 ? `; this database's own data (${r.queued.toLocaleString()} changes) goes with the first \`tidy sync\`` : ''}. Run \`tidy sync\` to receive your data.`
           : `set up ${where} for sync as device ${r.device}${savedKey ? '; the key is in the OS keychain' : ''}; ${r.queued.toLocaleString()} changes wait for the first \`tidy sync\`. Join it from your other devices with the same passphrase.`,
       );
       cli.out(LOST);

@@ -13,6 +13,7 @@ import { DEFAULT_KDF, parseHeader, type KdfParams } from './crypto';
 import { formatHlc, HlcClock, newNodeId } from './hlc';
 import { DEVICE_ID, HEADER_FILE } from './layout';
 import { syncRound, type RoundOptions, type RoundResult } from './round';
+import { hasDottedIds, rekeyOwnIds } from './rekey';
 import { joinTarget, setupTarget } from './setup';
 import { DEVICES_TABLE, READ_TABLE, readSyncState, StoreDevice, type StoreDeviceOptions, type SyncStateRow } from './store-device';
 import { FolderTarget } from './targets/folder';
@@ -44,12 +45,24 @@ function userChanges(db: Db): number {
 }
 
 /**
- * Why a non-empty database cannot join, and what to do: its ids (t12) were handed out by this database
- * alone and would collide with the first device's, and re-keying them everywhere they are referred to was
- * judged too risky; `tidy import tidy` keeps ids, so it does not help either.
+ * Why a database with data cannot join, and what to do: it synced before (an id with a device part, or a
+ * trace of `tidy sync off`), so its plain ids (t12) may be rows the target already has, under the same
+ * ids: re-keyed they would be doubled, kept they would overwrite the target's newer edits with stale ones.
  */
-export const JOIN_NON_EMPTY_HINT =
-  'Only the device that sets a target up brings its data. Join with a new, empty database (`tidy --db NEW.db sync setup …`), or set up a new target from this device and join it from the others with empty databases.';
+export const JOIN_SYNCED_BEFORE_HINT =
+  'Its rows may already be on the target under the same ids. Join with a new, empty database (`tidy --db NEW.db sync setup …`), or set up a new, empty target from this device and join the others to it.';
+
+/**
+ * Whether this database synced before: an id with a device part anywhere, or devices it knew (kept,
+ * forgotten, by `tidy sync off`). Such a database cannot join with its data (JOIN_SYNCED_BEFORE_HINT).
+ */
+export function syncedBefore(db: Db): boolean {
+  return db.prepare(`SELECT 1 FROM sync_devices LIMIT 1`).get() !== undefined || hasDottedIds(db);
+}
+
+function refuseSyncedBefore(db: Db, where: string): void {
+  if (userChanges(db) > 0 && syncedBefore(db)) fail(`This database synced before, so it cannot bring its data to ${where}.`, JOIN_SYNCED_BEFORE_HINT);
+}
 
 export interface SetupOptions {
   /** This device's name, as other devices list it (default: the host name). */
@@ -70,7 +83,8 @@ export interface SetupResult {
 /**
  * Sets sync up on this database: a target without a header is set up with the passphrase (this device
  * first); one with a header is joined (the passphrase must be its own; a wrong one is refused in one line).
- * A joining database must hold no changes of its own yet (JOIN_NON_EMPTY_HINT says how to bring them).
+ * A joining database may have data of its own: its ids take the device part (rekey.ts) and its rows are sent
+ * as the first device's are; only one that synced before is refused (JOIN_SYNCED_BEFORE_HINT).
  */
 export async function setupSync(db: Db, spec: TargetSpec, passphrase: string, options: SetupOptions = {}): Promise<SetupResult> {
   const current = readSyncState(db);
@@ -82,8 +96,7 @@ export async function setupSync(db: Db, spec: TargetSpec, passphrase: string, op
   const joined = header !== null;
   if (joined) {
     parseHeader(new TextDecoder().decode(header));
-    const n = userChanges(db);
-    if (n > 0) fail(`This database already has data of its own; a device joins ${target.label} with an empty database.`, JOIN_NON_EMPTY_HINT);
+    refuseSyncedBefore(db, target.label);
   }
   const key = joined ? await joinTarget(target, passphrase) : await setupTarget(target, passphrase, options.kdf ?? DEFAULT_KDF);
   // The device id's first six digits are the device part of new ids: unlike every device's already on the target.
@@ -99,29 +112,47 @@ interface Enable {
   device: string;
   name: string;
   spec: TargetSpec;
-  /** The device that sets the target up sends every row it has. */
+  /** The device that sets the target up (false: it joins one another device set up). */
   first: boolean;
 }
 
-/** Turns sync on in one transaction: this device's state, the capture triggers, and (first device) every row queued. */
+/**
+ * Turns sync on in one transaction: this device's state, the capture triggers, and its rows queued. The
+ * first device sends every row it has. A joining device with data first gives its own ids the device part
+ * (rekey.ts: the first device's plain ids are the same), then sends its own rows the same way; rows every
+ * database has (the Inbox, the Personal calendar) and its synced settings go without a stamp of their own,
+ * so the target's values win over them.
+ */
 export function enableSync(db: Db, e: Enable): number {
   if (!DEVICE_ID.test(e.device) || !ID_PART.test(e.device.slice(0, 6))) throw new Error(`sync: bad device id ${e.device}`);
+  const part = e.device.slice(0, 6);
   return db
     .transaction(() => {
       if (readSyncState(db)) fail('Sync is already set up on this device.', 'Run `tidy sync off` first to point it elsewhere.');
-      if (!e.first && userChanges(db) > 0) fail('This database has changes of its own; a device joins with an empty database.', JOIN_NON_EMPTY_HINT);
+      const own = !e.first && userChanges(db) > 0;
+      if (own) {
+        refuseSyncedBefore(db, 'the target');
+        // before the capture triggers exist: moving an id is not a change to send
+        rekeyOwnIds(db, part);
+      }
       const now = Date.now();
       cached(
         db,
         `INSERT INTO sync_state (id, device, id_part, name, clock, next_seq, target_kind, target_url, target_user, created_at) VALUES (1, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
-      ).run(e.device, e.device.slice(0, 6), e.name, new HlcClock(e.device).current, e.spec.kind, e.spec.url, e.spec.user ?? null, new Date(now).toISOString());
-      cached(db, `INSERT INTO sync_devices (device, name, last_seen) VALUES (?, ?, ?)`).run(e.device, e.name, new Date(now).toISOString());
+      ).run(e.device, part, e.name, new HlcClock(e.device).current, e.spec.kind, e.spec.url, e.spec.user ?? null, new Date(now).toISOString());
+      cached(db, `INSERT INTO sync_devices (device, name, last_seen) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE SET name = excluded.name, last_seen = excluded.last_seen, forgotten = 0`).run(
+        e.device,
+        e.name,
+        new Date(now).toISOString(),
+      );
       syncCaptureTriggers(db);
       const outbox = cached(db, `INSERT INTO sync_outbox (at, tbl, row, col, value) VALUES (?, ?, ?, ?, ?)`);
       outbox.run(now, DEVICES_TABLE, e.device, 'name', e.name);
-      if (!e.first) return 1;
+      if (!e.first && !own) return 1;
       prepareFirstSync(db);
-      const stamped = stampExisting(db, e.device, now);
+      let stamped = stampExisting(db, e.device, now);
+      // a joiner's rows that are not its own (built in everywhere, settings): no stamp, so any device's value wins
+      if (own) stamped -= db.prepare(`DELETE FROM sync_cells WHERE row NOT LIKE ?`).run(`%.${part}`).changes;
       // the rows travel as this device's first snapshot (one file of rows, not a message per cell)
       cached(db, `UPDATE sync_state SET snapshot_due = 1 WHERE id = 1`).run();
       return 1 + stamped;
@@ -159,13 +190,17 @@ export function stampExisting(db: Db, device: string, now: number): number {
   return k;
 }
 
-/** Turns sync off: this device forgets its target, clocks, outbox and cursors; the data stays as it is. */
+/**
+ * Turns sync off: this device forgets its target, clocks, outbox and cursors; the data stays as it is. The
+ * devices it knew stay listed as forgotten: their names for the sync history, and the trace that this
+ * database synced (it cannot join a target with its data again: syncedBefore).
+ */
 export function disableSync(db: Db): SyncStateRow | null {
   return db
     .transaction(() => {
       const state = readSyncState(db);
       if (!state) return null;
-      db.exec(`DELETE FROM sync_state; DELETE FROM sync_cells; DELETE FROM sync_outbox; DELETE FROM sync_cursors; DELETE FROM sync_devices; DELETE FROM sync_pending; DELETE FROM sync_read;`);
+      db.exec(`DELETE FROM sync_state; DELETE FROM sync_cells; DELETE FROM sync_outbox; DELETE FROM sync_cursors; UPDATE sync_devices SET forgotten = 1; DELETE FROM sync_pending; DELETE FROM sync_read;`);
       dropCaptureTriggers(db);
       return state;
     })

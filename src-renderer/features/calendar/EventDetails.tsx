@@ -1,14 +1,17 @@
 /** An event's details beside the grid: time, calendar, place, people, notes, and the task it blocks time for. */
 import { useEffect, useId, useRef, type CSSProperties } from 'react';
 import { useApp } from '../../store/react';
+import { SyncHistory } from '../../ui/SyncHistory';
 import { EventTime } from './EventTime';
-import { formatDay, timeRange, type CalEvent } from './model';
+import { parseEventTime } from './layout';
+import { formatDay, formatTime, restoredTimes, timeRange, type CalEvent } from './model';
 
 export function EventDetails({ event: e, onClose }: { event: CalEvent; onClose(): void }) {
   const headingId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const linkedTask = useApp((s) => s.linkedTask);
   const loadLinkedTask = useApp((s) => s.loadLinkedTask);
+  const moveEventTime = useApp((s) => s.moveEventTime);
 
   useEffect(() => {
     // Opened by the user's click or key: the focus follows to the details.
@@ -91,6 +94,38 @@ export function EventDetails({ event: e, onClose }: { event: CalEvent; onClose()
         )}
       </dl>
       <EventTime key={`${e.id}@${e.start}-${e.end}`} event={e} />
+      <SyncHistory
+        table="events"
+        row={e.eventId}
+        name={e.title}
+        labels={EVENT_HISTORY_LABELS}
+        show={(column, v) => ((column === 'start' || column === 'end') && typeof v === 'string' && Number.isFinite(parseEventTime(v)) ? `${formatDay(parseEventTime(v))} ${formatTime(parseEventTime(v))}` : null)}
+        restore={{
+          // the times the event editor moves (EventTime): not an imported, repeating, cancelled or all-day event's
+          columns: e.readOnly || e.recurring || e.cancelled || e.allDay ? NONE : TIMES,
+          run: (c, all) => {
+            const [start, end] = restoredTimes(e, c, all);
+            return moveEventTime(e, start, end);
+          },
+        }}
+      />
     </section>
   );
 }
+
+const EVENT_HISTORY_LABELS: Record<string, string> = {
+  title: 'Title',
+  start: 'Start',
+  end: 'End',
+  location: 'Place',
+  notes: 'Notes',
+  attendees: 'People',
+  calendar_id: 'Calendar',
+  cancelled_at: 'Cancelled',
+  all_day: 'All day',
+  rrule: 'Repeats',
+  tz: 'Time zone',
+  busy: 'Busy',
+};
+const TIMES: ReadonlySet<string> = new Set(['start', 'end']);
+const NONE: ReadonlySet<string> = new Set();

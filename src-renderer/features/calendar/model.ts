@@ -4,7 +4,7 @@
  * `events.list`, `calendars.list`), tested without a DOM.
  */
 import type { CalendarEvent } from '../../../src-shared/calendar';
-import type { Output } from '../../../src-shared/ipc';
+import type { Output, SyncConflict } from '../../../src-shared/ipc';
 import { parseEventTime, type Span } from './layout';
 
 export type CalendarInfo = Output<'calendars.list'>[number];
@@ -64,4 +64,18 @@ export function todayList(events: readonly CalEvent[], now: number): { event: Ca
     .filter((e) => !e.cancelled)
     .sort((a, b) => Number(b.allDay) - Number(a.allDay) || a.start - b.start || a.end - b.end)
     .map((event) => ({ event, state: event.allDay ? 'later' : event.end <= now ? 'over' : event.start <= now ? 'now' : 'later' }));
+}
+
+/**
+ * The time a Restore of an event's start or end moves it to: a move writes both, so the lost start goes with
+ * the lost end written with it on that device (same device, same moment); without one the length is kept
+ * (restoring the start) or the start is (restoring the end).
+ */
+export function restoredTimes(e: Pick<CalEvent, 'start' | 'end' | 'startText'>, c: SyncConflict, all: readonly SyncConflict[]): [string, string] {
+  const other = c.column === 'start' ? 'end' : 'start';
+  const pair = all.find((x) => x.column === other && !x.merged && x.lostDevice === c.lostDevice && x.lostAt === c.lostAt && typeof x.lostValue === 'string');
+  const lost = String(c.lostValue);
+  if (pair) return c.column === 'start' ? [lost, String(pair.lostValue)] : [String(pair.lostValue), lost];
+  if (c.column === 'end') return [e.startText, lost];
+  return [lost, new Date(parseEventTime(lost) + (e.end - e.start)).toISOString()];
 }

@@ -13,6 +13,7 @@ import { dateTimeText, readableDates } from '../../lib/when';
 import { useApp } from '../../store/react';
 import { Loading, ProblemAlert, ViewHead } from '../../ui/common';
 import { FieldError } from '../../ui/FieldError';
+import { SyncHistory } from '../../ui/SyncHistory';
 import { canRedo, canUndo } from '../actions/slice';
 import type { RoutinePatch } from './slice';
 import { Undoable } from '../actions';
@@ -155,6 +156,25 @@ const limitOf = (v: string): number | null => (v.trim() === '' ? null : /^\d+$/.
  * as you type, or the parser's one-line error), where it writes, missed runs, allowed tools and its
  * limits. Saving an edit changes only what was changed, as one logged change whose notice offers Undo.
  */
+const ROUTINE_HISTORY_LABELS: Record<string, string> = {
+  name: 'Name',
+  request: 'Request',
+  schedule: 'Schedule',
+  enabled: 'Paused or running',
+  catch_up: 'Missed runs',
+  conversation: 'Writes to',
+  tools: 'Allowed tools',
+  max_actions: 'Max actions',
+  time_limit_sec: 'Time limit',
+  archived_at: 'Removed',
+};
+/** Read from the schedule's words: their conflicts repeat the schedule's. */
+const ROUTINE_DERIVED: ReadonlySet<string> = new Set(['rrule', 'start', 'tz']);
+/** What Restore writes back through routines.edit (the schedule is read again from its words). */
+const ROUTINE_RESTORABLE: ReadonlySet<string> = new Set(['name', 'request', 'schedule']);
+
+const restorePatch = (column: string, value: string): RoutinePatch => (column === 'name' ? { name: value } : column === 'request' ? { request: value } : { schedule: value });
+
 function RoutineForm({ routine: r, close }: { routine?: RoutineInfo; close?: () => void }) {
   const add = useApp((s) => s.addRoutine);
   const edit = useApp((s) => s.editRoutine);
@@ -314,6 +334,25 @@ function RoutineForm({ routine: r, close }: { routine?: RoutineInfo; close?: () 
         )}
       </div>
       <FieldError id={errorId} className="wide" problem={problem} />
+      {r && (
+        <div className="wide">
+          <SyncHistory
+            table="routines"
+            row={r.id}
+            name={r.name}
+            labels={ROUTINE_HISTORY_LABELS}
+            hide={ROUTINE_DERIVED}
+            restore={{ columns: ROUTINE_RESTORABLE, run: (c) => edit(r.id, restorePatch(c.column, String(c.lostValue ?? ''))) }}
+            onRestored={(column, value) => {
+              // the fields show the restored value, so a Save after it does not write the overwritten one back
+              const text = String(value ?? '');
+              if (column === 'name') setName(text);
+              if (column === 'request') setRequest(text);
+              if (column === 'schedule') setSchedule(text);
+            }}
+          />
+        </div>
+      )}
     </form>
   );
   return r ? (

@@ -39,7 +39,7 @@ export function ListsView() {
       create={{ label: 'New list name', placeholder: 'New list', problem: createProblem, onAdd: createList }}
       selectedId={list.id}
       onSelect={openList}
-      manage={{ rename: renameList, archive: archiveList, unarchive: unarchiveList, archived, loadArchived }}
+      manage={{ rename: renameList, archive: archiveList, unarchive: unarchiveList, archived, loadArchived, history: 'lists' }}
       detail={(selected) => ({
         badge: list.value && (
           <span className="badge">

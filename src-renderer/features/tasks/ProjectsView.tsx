@@ -52,7 +52,7 @@ export function ProjectsView() {
       create={{ label: 'New project name', placeholder: 'New project', problem: createProblem, onAdd: createProject }}
       selectedId={project.id}
       onSelect={openProject}
-      manage={{ rename: renameProject, archive: archiveProject, unarchive: unarchiveProject, archived, loadArchived }}
+      manage={{ rename: renameProject, archive: archiveProject, unarchive: unarchiveProject, archived, loadArchived, history: 'projects' }}
       detail={(selected) => ({
         body: (
           <>

@@ -4,7 +4,8 @@
  * as the chat shows answers), deadline, duration, labels, section — and the task's comments. Enter saves,
  * Esc cancels; each change is one logged, undoable operation.
  */
-import { SyncHistory } from './SyncHistory';
+import { SyncHistory, type SyncRestore } from '../../ui/SyncHistory';
+import type { TaskPatch } from './slice';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Task } from '../../../src-shared/domain';
 import { Markdown } from '../../ui/Markdown';
@@ -258,7 +259,11 @@ export function TaskEditor({ task, field, now, onClose }: { task: Task; field: E
       <FieldError id={`${id}-problem`} problem={problem} />
       <Comments task={task} />
       <SyncHistory
-        task={task}
+        table="tasks"
+        row={task.id}
+        name={task.content}
+        labels={TASK_HISTORY_LABELS}
+        restore={{ columns: TASK_RESTORABLE, run: (c) => editTask(task, { [TASK_RESTORE_FIELDS[c.column]!]: c.lostValue } as TaskPatch) } satisfies SyncRestore}
         onRestored={(column, value) => {
           // the fields show the restored value, so a Save after it does not write the overwritten one back
           if (column === 'content') setContent(String(value ?? ''));
@@ -269,6 +274,23 @@ export function TaskEditor({ task, field, now, onClose }: { task: Task; field: E
     </form>
   );
 }
+
+/** A task's columns in its sync history. */
+const TASK_HISTORY_LABELS: Record<string, string> = {
+  content: 'Title',
+  description: 'Description',
+  priority: 'Priority',
+  due: 'Due date',
+  deadline: 'Deadline',
+  duration_min: 'Duration',
+  status: 'Status',
+  project_id: 'Project',
+  section_id: 'Section',
+  parent_id: 'Parent task',
+};
+/** The columns Restore can write back, as tasks.update's fields. */
+const TASK_RESTORE_FIELDS: Record<string, string> = { content: 'content', description: 'description', priority: 'priority', due: 'due', deadline: 'deadline', duration_min: 'durationMin' };
+const TASK_RESTORABLE = new Set(Object.keys(TASK_RESTORE_FIELDS));
 
 /** What the deadline field will store: a date (words as in quick add), none, or why not. */
 /** An editor field whose words are read as typed: the input, and the line saying what it will store (marked when unread). */

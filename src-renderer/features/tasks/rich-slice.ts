@@ -4,7 +4,7 @@
  * shows in Actions and can be undone; reads refetch on `data.changed` (refreshRich).
  */
 import type { Comment, Section, Task } from '../../../src-shared/domain';
-import type { LabelInfo, SavedFilter, SyncConflict, Topic } from '../../../src-shared/ipc';
+import type { LabelInfo, SavedFilter, SyncConflict, SyncHistoryTable, Topic } from '../../../src-shared/ipc';
 import { createCoalescer } from '../../lib/coalesce';
 import type { Problem } from '../../lib/problem';
 import { isoDay } from '../../lib/due';
@@ -27,7 +27,10 @@ export interface RichSlice {
   tasksVersion: number;
   /** A task's comments, by task id, loaded when its editor opens. */
   comments: Record<string, Loadable<Comment[]>>;
-  /** The open editor's task's sync history (values overwritten by a concurrent edit on another device). */
+  /**
+   * The sync history of rows open in an editor (a task, an event, a project, a list), by `table:row` (values
+   * overwritten by a concurrent edit on another device); shown by ui/SyncHistory.
+   */
   syncConflicts: Record<string, SyncConflict[]>;
   labels: Loadable<LabelInfo[]>;
   /** The label the Labels view shows, and its open tasks. */
@@ -39,7 +42,7 @@ export interface RichSlice {
   loadProgress(tasks: readonly string[]): Promise<void>;
   loadComments(task: string): Promise<void>;
   addComment(task: string, text: string): Promise<Problem | null>;
-  loadSyncConflicts(task: string): Promise<void>;
+  loadSyncConflicts(table: SyncHistoryTable, row: string): Promise<void>;
   loadLabels(): Promise<void>;
   openLabel(name: string | null): Promise<void>;
   loadSavedFilters(): Promise<void>;
@@ -67,6 +70,11 @@ export interface RichSlice {
 declare module '../../store/types' {
   interface AppState extends RichSlice {}
 }
+
+/** Sync histories kept at once (the editors open: a task's beside its project's, say). */
+const KEPT_HISTORIES = 4;
+/** The topic that says a history's rows changed. */
+const HISTORY_TOPIC: Record<SyncHistoryTable, Topic> = { tasks: 'tasks', events: 'events', projects: 'projects', lists: 'lists', routines: 'routines' };
 
 /** At most this many task ids per progress request (a page of a view). */
 const PROGRESS_BATCH = 2000;
@@ -99,12 +107,12 @@ export const createRichSlice =
         if (r) set((s) => ({ comments: { ...s.comments, [task]: { ...(s.comments[task] ?? idle()), loading: false, problem: r } } }));
       });
 
-    const loadSyncConflicts = (task: string) =>
-      coalesce(`sync-conflicts:${task}`, async () => {
+    const loadSyncConflicts = (table: SyncHistoryTable, row: string) =>
+      coalesce(`sync-conflicts:${table}:${row}`, async () => {
         try {
-          const list = await api.invoke('sync.conflicts', { task });
-          // Only the open editor's history is kept (and refetched on changes).
-          set({ syncConflicts: { [task]: list } });
+          const list = await api.invoke('sync.conflicts', { table, row });
+          // Only the open editors' histories are kept (and refetched on changes): the last few opened.
+          set((s) => ({ syncConflicts: { ...Object.fromEntries(Object.entries(s.syncConflicts).slice(-(KEPT_HISTORIES - 1))), [`${table}:${row}`]: list } }));
         } catch {
           // The history is a note beside the task; the editor works without it.
         }
@@ -225,7 +233,12 @@ export const createRichSlice =
 
       refreshRich: async (topics) => {
         const s = get();
-        if (topics.some((t) => t === 'tasks' || t === 'sync')) await Promise.all(Object.keys(s.syncConflicts).map((t) => loadSyncConflicts(t)));
+        await Promise.all(
+          Object.keys(s.syncConflicts).map((key) => {
+            const [table, row] = key.split(':') as [SyncHistoryTable, string];
+            return topics.includes('sync') || topics.includes(HISTORY_TOPIC[table]) ? loadSyncConflicts(table, row) : null;
+          }),
+        );
         if (!topics.some((t) => t === 'tasks' || t === 'projects')) return;
         if (topics.includes('tasks')) set((s) => ({ tasksVersion: s.tasksVersion + 1 }));
         await Promise.all([

@@ -945,7 +945,10 @@ describe('sync', () => {
     const h = setup();
     expect(await h.call('sync.status', {})).toMatchObject({ on: false, target: null, devices: [], setup: expect.stringMatching(/^tidy sync setup --folder PATH/) });
     const added = await h.call('tasks.add', { content: 'Call the plumber' });
-    expect(await h.call('sync.conflicts', { task: added.value.id })).toEqual([]);
+    expect(await h.call('sync.conflicts', { table: 'tasks', row: added.value.id })).toEqual([]);
+    // only the tables with a history in the window, and only a row id: never a table name read into SQL
+    for (const bad of [{ table: 'sqlite_master', row: 'x' }, { table: 'tasks', row: 'x'.repeat(65) }, { table: 'tasks; DROP TABLE tasks', row: 't1' }, { task: added.value.id }])
+      await expect(h.call('sync.conflicts', bad as never)).rejects.toThrow();
     const folder = tempDir();
     await setupSync(h.db, { kind: 'folder', url: folder }, 'pass phrase', { name: 'Laptop', kdf: FAST_KDF });
     // no key in the keychain: a round cannot run, and the status says what to do

@@ -1,9 +1,11 @@
 // Sync wired into real databases: ids with a device part, migration 16, capture by triggers, apply per
-// batch, setup and join through a folder, a wrong passphrase, a non-empty joiner, undo of a remote change.
+// batch, setup and join through a folder, a wrong passphrase, a joiner with data of its own (and one that
+// synced before, refused), undo of a remote change.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addTask, completeTask, createProject, getActionRow, listActions, undoRequest, updateTask, type Db } from '../../../src-main/core';
+import { searchAll } from '../../../src-main/core/domain/search';
 import { resolveTaskRef } from '../../../src-main/cli/task-ref';
 import { DomainError } from '../../../src-main/core/fail';
 import { applyMessages } from '../../../src-main/core/sync/store-device';
@@ -44,10 +46,6 @@ describe('sync on real stores', () => {
     // the command line takes the dotted id as a task id (not as words of a task)
     expect(resolveTaskRef(a, after.id)).toBe(after.id);
 
-    // a joining database with changes of its own is refused, with what to do
-    const busy = tempDb().db;
-    okValue(addTask(busy, userCtx(busy), { content: 'mine' }));
-    expect((await refusal(setupSync(busy, spec, PASS, { kdf: FAST_KDF }))).hint).toMatch(/empty database/);
     // a wrong passphrase in one line
     expect((await refusal(setupSync(b, spec, 'wrong', { kdf: FAST_KDF }))).error).toBe('Wrong passphrase for this sync target.');
     const joined = await setupSync(b, spec, PASS, { name: 'Desktop', kdf: FAST_KDF });
@@ -93,6 +91,65 @@ describe('sync on real stores', () => {
     disableSync(a);
     expect(syncStatus(a)).toEqual({ on: false });
     expect(okValue(addTask(a, userCtx(a), { content: 'after' })).id).toMatch(/^t\d+$/);
+    // a database that synced before cannot join with its data (its plain ids may be the target's rows), in one line with what to do
+    const again = await refusal(setupSync(a, spec, PASS, { kdf: FAST_KDF }));
+    expect(again.error).toMatch(/synced before/);
+    expect(again.hint).toMatch(/empty database/);
+    expect(syncStatus(a)).toEqual({ on: false });
+  });
+
+  it('a device with data of its own joins: its ids take its device part, both sides end with the union, and its old requests undo everywhere', async () => {
+    const folder = tempDir();
+    const spec: TargetSpec = { kind: 'folder', url: folder };
+    const target = new FolderTarget(folder);
+    const a = tempDb().db;
+    const b = tempDb().db;
+    // each has its own projects and tasks (different names), made before sync: both start at t1, p1, a1, u1
+    okValue(createProject(a, userCtx(a), { name: 'Work' }));
+    const report = okValue(addTask(a, userCtx(a), { content: 'Write the report', project: 'Work', labels: ['urgent'] }));
+    okValue(addTask(a, userCtx(a), { content: 'Ring the bank' }));
+    okValue(createProject(b, userCtx(b), { name: 'Garden' }));
+    const tulips = okValue(addTask(b, userCtx(b), { content: 'Plant the tulips', project: 'Garden', labels: ['spring'] }));
+    okValue(addTask(b, userCtx(b), { content: 'Prune the roses', project: 'Garden', parent: tulips.id, description: 'before **March**' }));
+    const inbox = okValue(addTask(b, userCtx(b), { content: 'Call the plumber' }));
+    expect([report.id, tulips.id]).toEqual(['t1', 't1']);
+    const bRequest = getActionRow(b, listActions(b).find((e) => e.tool === 'add_task' && e.summary.startsWith("Added 'Plant the tulips'"))!.id)!.request_id;
+
+    const setup = await setupSync(a, spec, PASS, { name: 'Laptop', kdf: FAST_KDF });
+    await runSync(a, setup.key, target);
+    const joined = await setupSync(b, spec, PASS, { name: 'Desktop', kdf: FAST_KDF });
+    expect(joined.joined).toBe(true);
+    const part = joined.device.slice(0, 6);
+    // B's own ids moved to its part, with every reference to them (parent, project, labels, the log, the search index)
+    expect(rows(b, 'tasks').map((t) => (t as { id: string }).id)).toEqual([`t1.${part}`, `t2.${part}`, `t3.${part}`]);
+    expect(b.prepare(`SELECT parent_id, project_id FROM tasks WHERE content = 'Prune the roses'`).get()).toEqual({ parent_id: `t1.${part}`, project_id: `p1.${part}` });
+    expect(b.prepare(`SELECT project_id FROM tasks WHERE id = ?`).get(`${inbox.id}.${part}`)).toEqual({ project_id: 'inbox' });
+    expect(b.pragma('foreign_key_check')).toEqual([]);
+
+    await runSync(b, joined.key, target);
+    const gotA = await runSync(a, setup.key, target);
+    expect(gotA.problems).toEqual([]);
+    await runSync(b, joined.key, target);
+    for (const t of ['projects', 'tasks', 'labels', 'task_labels']) expect(rows(b, t)).toEqual(rows(a, t));
+    expect(log(b)).toEqual(log(a));
+    const contents = (db: Db): string[] => (db.prepare(`SELECT content FROM tasks ORDER BY content`).all() as { content: string }[]).map((r) => r.content);
+    expect(contents(a)).toEqual(['Call the plumber', 'Plant the tulips', 'Prune the roses', 'Ring the bank', 'Write the report']);
+    expect(rows(a, 'projects').map((p) => (p as { name: string }).name).sort()).toEqual(['Garden', 'Inbox', 'Work']);
+    expect(a.prepare(`SELECT count(*) AS n FROM sync_pending`).get()).toEqual({ n: 0 });
+    // found by search on both
+    for (const db of [a, b]) expect(searchAll(db, 'tulips').total).toBe(1);
+
+    // A undoes B's requests from before it joined (re-keyed with them): the subtask, then the tulips
+    const rosesRequest = getActionRow(a, listActions(a).find((e) => e.tool === 'add_task' && e.summary.includes('roses'))!.id)!.request_id;
+    expect(rosesRequest).toBe(`u3.${part}`);
+    expect(undoRequest(a, rosesRequest, { ctx: userCtx(a) }).ok).toBe(true);
+    expect(bRequest).toBe('u2');
+    expect(undoRequest(a, `${bRequest}.${part}`, { ctx: userCtx(a) }).ok).toBe(true);
+    await runSync(a, setup.key, target);
+    await runSync(b, joined.key, target);
+    expect(contents(b)).toEqual(['Call the plumber', 'Ring the bank', 'Write the report']);
+    expect(rows(b, 'tasks')).toEqual(rows(a, 'tasks'));
+    expect(log(b)).toEqual(log(a));
   });
 
   it('applies only the registry’s tables and columns with values of their type; the rest waits, and a row waits for its parent', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { editedArgs, fieldsFromArgs } from '../../../../../src-renderer/features/calendar/approval';
 import { toLocalInput } from '../../../../../src-renderer/features/calendar/layout';
-import { toEvents } from '../../../../../src-renderer/features/calendar/model';
+import { restoredTimes, toEvents } from '../../../../../src-renderer/features/calendar/model';
 import type { CalendarEvent } from '../../../../../src-shared/calendar';
 
 const START = '2026-11-24T10:00:00Z';
@@ -84,5 +84,23 @@ describe('events as the view takes them', () => {
     expect(events[2]).toMatchObject({ allDay: true, start: new Date(2026, 10, 26).getTime(), end: new Date(2026, 10, 27).getTime() });
     // An end before the start is drawn as a point, never backwards.
     expect(events[3]!.end).toBe(events[3]!.start);
+  });
+});
+
+describe('Restore of an event’s time from its sync history', () => {
+  const at = '2035-01-01T10:00:00.000Z';
+  const lost = (column: string, value: string | null, device = 'Desktop', lostAt = at) => ({ column, lostValue: value, lostAt, lostDevice: device, wonAt: at, wonDevice: 'Laptop', merged: false });
+  const e = { start: Date.parse('2035-01-02T14:00:00.000Z'), end: Date.parse('2035-01-02T14:30:00.000Z'), startText: '2035-01-02T14:00:00.000Z' };
+  it('moves it to the start and end one lost move wrote together', () => {
+    const all = [lost('end', '2035-01-02T17:15:00.000Z'), lost('start', '2035-01-02T16:00:00.000Z'), lost('end', '2035-01-09T09:00:00.000Z', 'Phone')];
+    expect(restoredTimes(e, all[1]!, all)).toEqual(['2035-01-02T16:00:00.000Z', '2035-01-02T17:15:00.000Z']);
+    expect(restoredTimes(e, all[0]!, all)).toEqual(['2035-01-02T16:00:00.000Z', '2035-01-02T17:15:00.000Z']);
+  });
+  it('without the other half, keeps the length (a start) or the start (an end)', () => {
+    expect(restoredTimes(e, lost('start', '2035-01-03T09:00:00.000Z'), [])).toEqual(['2035-01-03T09:00:00.000Z', '2035-01-03T09:30:00.000Z']);
+    expect(restoredTimes(e, lost('end', '2035-01-02T15:00:00.000Z'), [lost('start', '2035-01-05T09:00:00.000Z', 'Desktop', '2035-01-01T11:00:00.000Z')])).toEqual([
+      '2035-01-02T14:00:00.000Z',
+      '2035-01-02T15:00:00.000Z',
+    ]);
   });
 });
