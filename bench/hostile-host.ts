@@ -5,7 +5,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { createMemorySecretStore, openDatabase } from '../src-main/core';
-import { createHost } from '../src-main/host';
+import { createHost, HOST_BUSY_TIMEOUT_MS } from '../src-main/host';
 import type { Dispatch } from '../src-main/host/dispatch';
 import { startWebHost } from '../src-main/host/web';
 
@@ -25,7 +25,8 @@ const RESOLUTION_MS = 10;
 const MB = 1024 * 1024;
 
 async function main(dbPath: string, flow: string | undefined): Promise<void> {
-  const db = openDatabase(dbPath);
+  // Opened as `tidy serve` opens it: a short busy timeout, the waiting done on a timer by the dispatcher.
+  const db = openDatabase(dbPath, { holder: 'the hostile suite host', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS });
   const host = createHost(
     { db, secrets: createMemorySecretStore(), env: {}, createModel: () => ({ name: 'none', complete: () => Promise.reject(new Error('no model in the hostile suite')) }) },
     { watchMs: 0 },

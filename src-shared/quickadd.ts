@@ -12,7 +12,7 @@
 import * as chrono from 'chrono-node';
 import { checkRule } from './recurrence';
 import ICAL from 'ical.js';
-import { wallIterator, wallOfLocal } from './rule-walk';
+import { RuleWalkError, wallIterator, wallOfLocal } from './rule-walk';
 
 export type Priority = 1 | 2 | 3 | 4;
 
@@ -278,22 +278,54 @@ export function validRecurrence(rule: string): boolean {
  * FREQ=YEARLY;BYMONTHDAY=31;BYMONTH=2, or FREQ=DAILY;INTERVAL=7;BYDAY=TU from a Monday.
  */
 export function nextOccurrence(rule: string, start: string, after: string): string | null {
-  if (!validRecurrence(rule)) return null;
+  return walkToNext(rule, start, after).next;
+}
+
+/** The next occurrence, or why there is none, in words that follow "its rule gives no later date (…)". */
+export type NextOrWhy = { next: string; why?: undefined } | { next: null; why: string; unusable?: boolean };
+
+/** Occurrences skipped on the way to the first after `after`: a daily rule reaches years ahead well within this bound. */
+const SKIP_MAX = 50_000;
+
+function walkToNext(rule: string, start: string, after: string): NextOrWhy {
+  if (!validRecurrence(rule)) {
+    const check = checkRule(rule, { freqs: TASK_FREQS });
+    return { next: null, why: check.ok ? 'it is not a rule Tidy repeats tasks by' : check.error, unusable: true };
+  }
   const from = wallOfLocal(start);
-  if (!from) return null;
+  if (!from) return { next: null, why: `its start ${JSON.stringify(start.slice(0, 20))} is not a date`, unusable: true };
+  let given = 0;
   try {
     const it = wallIterator(ICAL.Recur.fromString(rule), from, start.length <= 10);
-    // Every occurrence up to `after` is skipped; a daily rule reaches years ahead well within this bound.
-    for (let i = 0; i < 50_000; i++) {
+    for (; given < SKIP_MAX; given++) {
       const next = it.next();
-      if (!next) return null;
+      if (!next) break;
       const date = `${String(next.y).padStart(4, '0')}-${String(next.m).padStart(2, '0')}-${String(next.d).padStart(2, '0')}`;
-      if (date > after) return start.length > 10 ? `${date}T${start.slice(11, 16)}` : date;
+      if (date > after) return { next: start.length > 10 ? `${date}T${start.slice(11, 16)}` : date };
     }
-  } catch {
-    // A rule whose walk ran past its bound, or a stored rule ical.js cannot read: no next occurrence.
+  } catch (e) {
+    // A rule whose walk ran past its bound (RuleWalkError), or a stored rule ical.js cannot read.
+    return { next: null, why: e instanceof RuleWalkError ? `Tidy stopped looking: ${e.message.replace(/^the repeat rule /, 'it ')}` : 'it cannot be read' };
   }
-  return null;
+  if (given >= SKIP_MAX) return { next: null, why: `none among its next ${SKIP_MAX.toLocaleString('en')} dates` };
+  const count = /(?:^|;)COUNT=(\d+)/.exec(rule)?.[1];
+  if (count !== undefined && given >= Number(count)) return { next: null, why: `COUNT=${count}: ${count === '1' ? 'its one date is' : `all ${count} of its dates are`} used up` };
+  const until = /(?:^|;)UNTIL=(\d{4})(\d{2})(\d{2})/.exec(rule);
+  if (until) return { next: null, why: `it ends on ${until[1]}-${until[2]}-${until[3]}` };
+  return { next: null, why: `no day after ${start.slice(0, 10)} fits it` };
+}
+
+/**
+ * What completing a repeating task due `due` does to it, on `today` ('YYYY-MM-DD'): its next due date
+ * (after both its due date and today, so an overdue daily task lands on tomorrow), or, when there is
+ * none, the clause that says why ("its rule gives no later date (COUNT=3: …), so it will not come back").
+ * The core's completion, the tools and the window's notice all say it in these words.
+ */
+export function nextDueOnCompletion(rule: string, due: string, today: string): { next: string; clause?: undefined } | { next: null; clause: string } {
+  const from = due.slice(0, 10) > today ? due.slice(0, 10) : today;
+  const r = walkToNext(rule, due, from);
+  if (r.next !== null) return { next: r.next };
+  return { next: null, clause: r.unusable ? `its repeat rule cannot be used (${r.why}), so it does not repeat` : `its rule gives no later date (${r.why}), so it will not come back` };
 }
 
 /** The first occurrence on or after `today` ('YYYY-MM-DD'): the due a repeating task without one gets. */

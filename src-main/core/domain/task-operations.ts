@@ -5,8 +5,7 @@
  * and their fields from words: tasks.ts.
  */
 import { INBOX_ID, type Comment, type Task, type TaskStatus } from '../../../src-shared/domain';
-import { nextOccurrence, recurrenceWords, TASK_FREQS } from '../../../src-shared/quickadd';
-import { checkRule } from '../../../src-shared/recurrence';
+import { nextDueOnCompletion, nextOccurrence, recurrenceWords } from '../../../src-shared/quickadd';
 import type { ChangeSet, Row } from '../actions/changes';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
@@ -277,9 +276,7 @@ function setStatus(cs: ChangeSet, db: Db, ref: string, to: TaskStatus, verb: str
 export const completeTask = implement('tasks.complete', (cs, input, db) => {
   const task = getTask(db, input.task);
   if (task.status === 'open' && task.recurrence && task.due) {
-    const today = localDate();
-    const from = task.due.slice(0, 10) > today ? task.due.slice(0, 10) : today;
-    const next = nextOccurrence(task.recurrence, task.due, from);
+    const { next, clause } = nextDueOnCompletion(task.recurrence, task.due, localDate());
     if (next) {
       const t = now();
       cs.update('tasks', task.id, { due: next, completed_at: t, updated_at: t });
@@ -296,13 +293,10 @@ export const completeTask = implement('tasks.complete', (cs, input, db) => {
         summary: `Completed ${quote(task.content)}; next due ${next}${reopened ? `; ${reopened} subtask${reopened === 1 ? '' : 's'} open again` : ''}${blocks ? `; ${blocks} planned block${blocks === 1 ? '' : 's'} ended` : ''}`,
       };
     }
-    // A stored rule that cannot be walked (saved before rules were checked, or restored from a file):
-    // the task is completed all the same, and the summary says why it did not move on.
-    const check = checkRule(task.recurrence, { freqs: TASK_FREQS });
-    if (!check.ok) {
-      const done = setStatus(cs, db, input.task, 'done', 'Completed');
-      return { ...done, summary: `${done.summary}; its repeat rule cannot be used (${check.error}), so it does not repeat` };
-    }
+    // No later date (a COUNT used up, an UNTIL past, a rule that never matches again, or a stored rule
+    // that cannot be used): the task is completed all the same, and the summary says why it will not come back.
+    const done = setStatus(cs, db, input.task, 'done', 'Completed');
+    return { ...done, summary: `${done.summary}; ${clause}` };
   }
   return setStatus(cs, db, input.task, 'done', 'Completed');
 });

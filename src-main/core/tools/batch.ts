@@ -11,7 +11,7 @@ import { getTask } from '../domain/tasks';
 import { addTask, completeTask, moveTask } from '../domain/task-operations';
 import { resolveLiveProject } from '../domain/projects';
 import { quote } from '../domain/text';
-import { badDue, richInput, RICH_TOOL_FIELDS } from './tasks';
+import { badDue, repeatEnded, richInput, RICH_TOOL_FIELDS } from './tasks';
 import type { Mutated } from '../domain/mutation';
 import { defineTool, type ToolOutcome } from './tool';
 
@@ -134,7 +134,7 @@ export const BATCH_TOOLS = [
       batch(
         [...new Set(task_ids)],
         (task) => completeTask(db, action, { task }),
-        (t) => ({ id: t.id, content: t.content }),
+        (t) => ({ id: t.id, content: t.content, ...repeatEnded(t) }),
         (task) => ({ task_id: task }),
         { ok: 'completed' },
       ),

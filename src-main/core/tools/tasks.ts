@@ -5,10 +5,21 @@ import { getTask, listTasks, localDate } from '../domain/tasks';
 import { addTask, completeTask, moveTask, updateTask } from '../domain/task-operations';
 import { findTasks } from '../domain/filter';
 import { asWritten } from '../../../src-shared/written';
+import { nextDueOnCompletion } from '../../../src-shared/quickadd';
 import { createProject, listProjects } from '../domain/projects';
 import { quote } from '../domain/text';
 import { fail } from '../fail';
 import { capped, defineTool, mutation, read, READ_CAP } from './tool';
+
+/**
+ * A repeating task that was completed for good (its rule gives no later date): why it will not come
+ * back, as the action's summary says it. A completed task that repeats again stays open (its new due).
+ */
+export function repeatEnded(t: Task): { note?: string } {
+  if (t.status !== 'done' || !t.recurrence || !t.due) return {};
+  const { clause } = nextDueOnCompletion(t.recurrence, t.due, localDate());
+  return clause ? { note: clause } : {};
+}
 
 /**
  * A task as the model sees it: `{id, content, project}`, the creation date only when asked for, priority
@@ -188,7 +199,7 @@ export const TASK_TOOLS = [
     effect: 'write',
     approval: 'ask',
     confirm: ({ task_id }, { db }) => `Complete task ${quote(getTask(db, task_id).content)}?`,
-    run: ({ task_id }, { db, action }) => mutation(completeTask(db, action, { task: task_id }), () => ({ ok: true })),
+    run: ({ task_id }, { db, action }) => mutation(completeTask(db, action, { task: task_id }), (t) => ({ ok: true, ...repeatEnded(t) })),
   }),
 ];
 

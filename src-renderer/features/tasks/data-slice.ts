@@ -3,7 +3,9 @@ import type { List, ListItem, Task } from '../../../src-shared/domain';
 import type { Output, Topic } from '../../../src-shared/ipc';
 import { createCoalescer } from '../../lib/coalesce';
 import type { Problem } from '../../lib/problem';
-import { dueDateText } from '../../lib/when';
+import { isoDay } from '../../lib/due';
+import { dueDateText, readableDates } from '../../lib/when';
+import { nextDueOnCompletion } from '../../../src-shared/quickadd';
 import { idle, loadInto, type Loadable, type ValueOf } from '../../store/loadable';
 import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
@@ -138,16 +140,21 @@ export const createDataSlice =
         set((s) => Object.fromEntries(pages.map((k) => [k, { ...s[k], value: tick(s[k].value) }])));
         const content = pages.flatMap((k) => get()[k].value?.tasks ?? []).find((t) => t.id === task)?.content;
         let actionId: string | null = null;
-        let next: string | null = null;
+        let after = '';
         const ok = await edit(null, async () => {
           const r = await (done ? api.invoke('tasks.complete', { task }) : api.invoke('tasks.reopen', { task }));
           actionId = r.actionId;
-          // A repeating task stays open with its next due: the notice says when it comes back.
-          if (done && r.value.status === 'open' && r.value.due) next = r.value.due;
+          const t = r.value;
+          // A repeating task stays open with its next due: the notice says when it comes back; one whose
+          // rule gives no later date is done for good, and the notice says why (as the CLI does).
+          if (done && t.status === 'open' && t.due) after = ` · Next: ${dueDateText(t.due)}`;
+          else if (done && t.status === 'done' && t.recurrence && t.due) {
+            const { clause } = nextDueOnCompletion(t.recurrence, t.due, isoDay(new Date()));
+            if (clause) after = ` · ${readableDates(clause)}`;
+          }
         });
         if (!ok) await get().refreshData(['tasks']);
-        else if (content !== undefined && actionId !== null)
-          get().notifyUndoable(`${done ? 'Completed' : 'Reopened'}: ${content}${next ? ` · Next: ${dueDateText(next)}` : ''}`, actionId);
+        else if (content !== undefined && actionId !== null) get().notifyUndoable(`${done ? 'Completed' : 'Reopened'}: ${content}${after}`, actionId);
       },
       createProject: (name) => edit('projects.create', () => api.invoke('projects.create', { name })),
       createList: (name) => edit('lists.create', () => api.invoke('lists.create', { name })),

@@ -98,6 +98,28 @@ describe('data slice', () => {
     expect(store.getState().notices.at(-1)?.text).toBe('no task with id t1 — it may have been archived');
   });
 
+  it('completing a repeating task whose rule gives no later date says why it will not come back', async () => {
+    const repeating = (recurrence: string) => ({ ...task('t1', 'Pay rent'), due: '2020-01-06', recurrence });
+    let rule = 'FREQ=WEEKLY;COUNT=3';
+    const fake = fakeApi({
+      'tasks.list': () => ({ tasks: [repeating(rule)], total: 1 }),
+      'tasks.complete': () => ({ value: { ...repeating(rule), status: 'done' as const }, actionId: 'a1' }),
+    });
+    const store = createAppStore({ api: fake.api });
+    await store.getState().loadInbox();
+    await store.getState().setTaskDone('t1', true);
+    expect(store.getState().notices.at(-1)).toMatchObject({
+      text: 'Completed: Pay rent · its rule gives no later date (COUNT=3: all 3 of its dates are used up), so it will not come back',
+      action: { label: 'Undo' },
+    });
+    // A date in the reason reads as the window's other dates do, not as ISO.
+    rule = 'FREQ=DAILY;UNTIL=20200110';
+    await store.getState().setTaskDone('t1', true);
+    const text = store.getState().notices.at(-1)?.text ?? '';
+    expect(text).toMatch(/^Completed: Pay rent · its rule gives no later date \(it ends on .*10.*\), so it will not come back$/);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  });
+
   it('drops the answer for a project that is no longer open', async () => {
     const slow = deferred<{ tasks: ReturnType<typeof task>[]; total: number }>();
     const fake = fakeApi({ 'tasks.list': ({ project }) => (project === 'p1' ? slow.promise : page('in p2')) });
