@@ -58,8 +58,9 @@ const KILL_POINTS: [name: string, when: ((w: RestoreWatch) => boolean) | number]
   ['at once', 0],
   ['its copy of the backup begun', (w) => staged(w) !== undefined],
   ['that copy whole (being checked)', (w) => { const s = staged(w); return s !== undefined && size(join(w.dir, s)) >= w.backupBytes; }],
-  ['the current database being kept aside', (w) => kept(w) !== undefined],
-  ['the kept copy whole', (w) => { const k = kept(w); return k !== undefined && size(join(backupsDir(w.db), k)) >= w.dbBytes; }],
+  // The old database is copied beside it under a second temporary name, then renamed into backups/.
+  ['the current database being kept aside', (w) => readdirSync(w.dir).filter((n) => /^\.tidy\.db\.\d+\.\d+\.tmp$/.test(n)).length >= 2],
+  ['the kept copy in backups/', (w) => kept(w) !== undefined],
   ['the swap done', (w) => (statSync(w.db, { throwIfNoEntry: false })?.ino ?? w.inode) !== w.inode],
 ];
 /** Delays as shares of an unkilled restore's time, measured first in the same run. */
@@ -118,8 +119,11 @@ export async function restoreKills(dir: string, tasks = 2_000): Promise<Outcome>
     const endedFirst = child.exitCode !== null;
     await kill9(child);
     const j = await judge(work, db);
-    outcomes.push({ name: `${name}${missed || endedFirst ? ' (ended first)' : ''}`, state: j.state, ok: j.ok, ...(j.why ? { why: j.why } : {}) });
-    if (damagedKeptCopy(db)) cutCopies++;
+    // A cut-off copy of the old database in backups/ would be listed as the newest backup: not survived.
+    const cut = damagedKeptCopy(db);
+    if (cut) cutCopies++;
+    const why = j.why ?? (cut ? 'a cut-off copy of the old database left in backups/' : undefined);
+    outcomes.push({ name: `${name}${missed || endedFirst ? ' (ended first)' : ''}`, state: j.state, ok: j.ok && !cut, ...(why ? { why } : {}) });
   }
   const survived = outcomes.filter((o) => o.ok).length;
   const states = (s: string) => outcomes.filter((o) => o.state === s).length;

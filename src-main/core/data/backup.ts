@@ -313,8 +313,19 @@ export function restoreDatabase(file: string, dbPath: string, now: Date = new Da
       mkdirSync(dir, { recursive: true });
       keptAt = join(dir, `tidy-before-restore-${stamp(now)}.db`);
       for (let n = 2; existsSync(keptAt); n++) keptAt = join(dir, `tidy-before-restore-${stamp(now)}-${n}.db`);
-      copyFileSync(dbPath, keptAt);
-      if (existsSync(`${dbPath}-wal`) && statSync(`${dbPath}-wal`).size > 0) copyFileSync(`${dbPath}-wal`, `${keptAt}-wal`);
+      // Copied beside the database under a temporary name (which the next open removes if a kill cuts the
+      // copy off, store/db.ts), then renamed into backups/: a cut-off copy is never listed as a backup.
+      const keptTmp = tempName(dbPath);
+      try {
+        copyFileSync(dbPath, keptTmp);
+        if (existsSync(`${dbPath}-wal`) && statSync(`${dbPath}-wal`).size > 0) {
+          copyFileSync(`${dbPath}-wal`, `${keptTmp}-wal`);
+          renameSync(`${keptTmp}-wal`, `${keptAt}-wal`);
+        }
+        renameSync(keptTmp, keptAt);
+      } finally {
+        for (const side of ['', '-wal']) removeQuietly(`${keptTmp}${side}`);
+      }
       // A -wal left beside the new file would be replayed into it: remove the old one first (its content
       // is in the copy kept aside, and was checkpointed into the file just before).
       for (const side of ['-wal', '-shm', '-journal']) rmSync(`${dbPath}${side}`, { force: true });
