@@ -5,7 +5,7 @@
  * and their fields from words: tasks.ts.
  */
 import { INBOX_ID, type Comment, type Task, type TaskStatus } from '../../../src-shared/domain';
-import { nextOccurrence, recurrenceWords, TASK_FREQS } from '../../../src-shared/quickadd';
+import { nextOccurrence, recurrenceWords, TASK_FREQS } from '../../../src-shared/repeat-rules';
 import { checkRule } from '../../../src-shared/recurrence';
 import type { ChangeSet, Row } from '../actions/changes';
 import type { Db } from '../store/db';

@@ -1,0 +1,114 @@
+/**
+ * A task's stored repeat rule (an RRULE value such as FREQ=WEEKLY;BYDAY=MO): whether Tidy stores it, its
+ * next occurrence after a day (through the bounded walk of rule-walk.ts), and its words for people ("every
+ * Monday"). Reading a repeat from typed words is repeat-phrases.ts.
+ */
+import ICAL from 'ical.js';
+import { dateOf } from './date-words';
+import { checkRule } from './recurrence';
+import { wallIterator, wallOfLocal } from './rule-walk';
+
+/** The frequencies a task repeats by. */
+export const TASK_FREQS = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
+
+/** The recurrence rules Tidy stores: a daily to yearly RRULE that ical.js reads, of bounded size. */
+export function validRecurrence(rule: string): boolean {
+  if (rule.length > 200 || !/^FREQ=(DAILY|WEEKLY|MONTHLY|YEARLY)(;[A-Z]+=[A-Z0-9,+-]+)*$/.test(rule)) return false;
+  if (!checkRule(rule, { freqs: TASK_FREQS }).ok) return false;
+  try {
+    const interval = /;INTERVAL=(\d+)/.exec(rule);
+    if (interval && !(Number(interval[1]) >= 1 && Number(interval[1]) <= 1000)) return false;
+    ICAL.Recur.fromString(rule);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first occurrence of `rule`, counted from `start` (a due date or date-time, the first occurrence
+ * when it fits the rule), that falls on a day after `after` ('YYYY-MM-DD'), in the same form as `start`.
+ * Null when the rule has none within a bounded walk (src-shared/rule-walk.ts): a rule such as
+ * FREQ=YEARLY;BYMONTHDAY=31;BYMONTH=2, or FREQ=DAILY;INTERVAL=7;BYDAY=TU from a Monday.
+ */
+export function nextOccurrence(rule: string, start: string, after: string): string | null {
+  if (!validRecurrence(rule)) return null;
+  const from = wallOfLocal(start);
+  if (!from) return null;
+  try {
+    const it = wallIterator(ICAL.Recur.fromString(rule), from, start.length <= 10);
+    // Every occurrence up to `after` is skipped; a daily rule reaches years ahead well within this bound.
+    for (let i = 0; i < 50_000; i++) {
+      const next = it.next();
+      if (!next) return null;
+      const date = `${String(next.y).padStart(4, '0')}-${String(next.m).padStart(2, '0')}-${String(next.d).padStart(2, '0')}`;
+      if (date > after) return start.length > 10 ? `${date}T${start.slice(11, 16)}` : date;
+    }
+  } catch {
+    // A rule whose walk ran past its bound, or a stored rule ical.js cannot read: no next occurrence.
+  }
+  return null;
+}
+
+/** The first occurrence on or after `today` ('YYYY-MM-DD'): the due a repeating task without one gets. */
+export function firstOccurrence(rule: string, today: string): string | null {
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const yesterday = dateOf(new Date(y, m - 1, d - 1));
+  return nextOccurrence(rule, today, yesterday);
+}
+
+/** The words of a stored rule (the UI's rows and editor, the action log, the CLI): RRULE parts by name. */
+const DAYS: Record<string, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' };
+const UNITS: Record<string, [string, string]> = { DAILY: ['day', 'days'], WEEKLY: ['week', 'weeks'], MONTHLY: ['month', 'months'], YEARLY: ['year', 'years'] };
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const nth = (n: number): string => (n === -1 ? 'last' : ordinal(n));
+
+/**
+ * An RRULE in words: FREQ=WEEKLY;BYDAY=MO → "every Monday", FREQ=DAILY;INTERVAL=2 → "every 2 days",
+ * FREQ=MONTHLY;BYDAY=3FR → "every 3rd Friday", FREQ=MONTHLY;BYMONTHDAY=-1 → "every last day of the month",
+ * with " until Jan 5, 2027" for an UNTIL.
+ */
+export function recurrenceWords(rule: string): string {
+  const parts = new Map(rule.split(';').map((p) => p.split('=') as [string, string]));
+  const until = /^(\d{4})(\d{2})(\d{2})/.exec(parts.get('UNTIL') ?? '');
+  const end = until ? ` until ${MONTH_NAMES[Number(until[2]) - 1]?.slice(0, 3) ?? until[2]} ${Number(until[3])}, ${until[1]}` : '';
+  return repeatWords(parts, rule) + end;
+}
+
+function repeatWords(parts: Map<string, string>, rule: string): string {
+  const freq = parts.get('FREQ') ?? '';
+  const interval = Number(parts.get('INTERVAL') ?? '1');
+  const byday = (parts.get('BYDAY') ?? '').split(',').filter(Boolean);
+  const days = byday.filter((d) => DAYS[d]);
+  const unit = UNITS[freq];
+  if (!unit) return rule;
+  const monthDay = Number(parts.get('BYMONTHDAY'));
+  const validDay = Number.isInteger(monthDay) && ((monthDay >= 1 && monthDay <= 31) || monthDay === -1);
+  if (freq === 'MONTHLY' && interval === 1) {
+    const setpos = Number(parts.get('BYSETPOS'));
+    const workdays = days.length === 5 && ['MO', 'TU', 'WE', 'TH', 'FR'].every((d) => days.includes(d));
+    if (workdays && Number.isInteger(setpos) && setpos !== 0) return `every ${nth(setpos)} workday of the month`;
+    const numbered = byday.length === 1 ? /^([+-]?\d{1,2})([A-Z]{2})$/.exec(byday[0]!) : null;
+    if (numbered && DAYS[numbered[2]!]) return `every ${nth(Number(numbered[1]))} ${DAYS[numbered[2]!]} of the month`;
+    if (monthDay === -1) return 'every last day of the month';
+  }
+  if (freq === 'YEARLY' && interval === 1) {
+    const month = Number(parts.get('BYMONTH'));
+    if (Number.isInteger(month) && month >= 1 && month <= 12 && validDay && monthDay > 0) return `every ${MONTH_NAMES[month - 1]} ${monthDay}`;
+  }
+  if (freq === 'WEEKLY' && days.length > 0) {
+    const names = days.map((d) => DAYS[d]!);
+    const weekdays = days.length === 5 && ['MO', 'TU', 'WE', 'TH', 'FR'].every((d) => days.includes(d));
+    const list = weekdays ? 'weekday' : names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
+    return interval > 1 ? `every ${interval} weeks on ${list}` : `every ${list}`;
+  }
+  const on = freq === 'MONTHLY' && validDay ? ` on the ${monthDay === -1 ? 'last day' : ordinal(monthDay)}` : '';
+  return `${interval > 1 ? `every ${interval} ${unit[1]}` : `every ${unit[0]}`}${on}`;
+}
+
+/** 1 → "1st", 2 → "2nd", 11 → "11th", 23 → "23rd". */
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+}
