@@ -73,6 +73,10 @@ describe('readable dates', () => {
       '  Ring at 10:00 on 2035-01-09 (t2) — needs 3 h, nothing free before its deadline Tue 9 Jan',
     );
     for (const keep of ['Not placed:', '  Sat 2035-01-08 (t2) — no free time', '2 h 30 of tasks, 8 h free']) expect(readableDates(keep, NOW, 'en-US')).toBe(keep);
+    // Hostile: a huge title full of times and unclosed brackets, and a line of nothing but separators; one pass each.
+    const title = 'at 10:00 ('.repeat(50_000);
+    expect(readableDates(`  09:00–10:00  ${title} (t1) — after 09:00`, NOW, 'en-US')).toBe(`  9:00 AM–10:00 AM  ${title} (t1) — after 9:00 AM`);
+    expect(readableDates(`  ${' (t1) — '.repeat(100_000)}x`, NOW, 'en-US')).toHaveLength(800_003);
     // The summary quotes the titles that do not fit.
     expect(readableDates('3 h does not fit: move "Call at 10:00", "2035-01-09 review" to a later day', NOW, 'en-US')).toBe('3 h does not fit: move "Call at 10:00", "2035-01-09 review" to a later day');
   });
