@@ -71,15 +71,33 @@ export function dueDateText(due: string, now = new Date(), lang: string | undefi
   return p.time ? `${date}, ${clockOf(p.time, lang)}` : date;
 }
 
+/** Tidy's machine dates and times: an ISO date with its time and end, or a time alone after a line's indent, "at" or "after". */
+const MACHINE_DATES =
+  /\b(?:(?:Sun|Mon|Tue|Wed|Thu|Fri|Sat) )?(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}))?(?:–(\d{2}:\d{2}))?(?![\d:T])|((?:^|\n) *|\b(?:at|after) )(\d{2}:\d{2})(?:–(\d{2}:\d{2}))?(?![\d:])/g;
+
 /**
- * Dates and times a message of Tidy's own carries in machine form, shown in the locale: an action's summary
- * ("next due 2026-11-27T16:00"), a booking's question ("Sat 2026-12-05 14:00–14:30"), a plan's lines
- * ("  14:00–14:30  Report") and a routine's schedule ("every weekday at 08:00").
+ * The user's own words inside one of Tidy's messages: what Tidy quotes ('Call at 10:00', “Call at 10:00”,
+ * "…"). A quote opens and closes away from letters and digits, so "Tidy's" or 'Bob's call' stay one piece;
+ * it is at most 300 characters (Tidy quotes at most 60), which keeps a hostile message linear.
  */
-export function readableDates(text: string, now = new Date(), lang: string | undefined = locale): string {
+const QUOTED = /(?<![\p{L}\p{N}])'[^\n]{0,300}?'(?![\p{L}\p{N}])|“[^”\n]{0,300}”|"[^"\n]{0,300}"/gu;
+
+/**
+ * A line of a plan (core/plan/plan.ts planLines), whose task title is not quoted: a block, "  09:00–10:30
+ * TITLE (t1) [pinned] [kept] — REASON", or a task that did not fit, "  TITLE (t1) — REASON". The title is
+ * everything before the last " (id) — ", so a title holding one stays whole.
+ */
+const PLAN_LINE = /^( {2}(?:\d{2}:\d{2}–\d{2}:\d{2} {2})?)(.*)( \([\w.-]{1,60}\)(?: \[pinned\])?(?: \[kept\])? — )(.*)$/;
+
+/** `text` with its machine dates in the locale, except inside the spans `kept` (sorted, apart). */
+function rewrite(text: string, now: Date, lang: string | undefined, kept: readonly (readonly [number, number])[] = []): string {
+  let k = 0;
   return text.replace(
-    /\b(?:(?:Sun|Mon|Tue|Wed|Thu|Fri|Sat) )?(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}))?(?:–(\d{2}:\d{2}))?(?![\d:T])|((?:^|\n) *|\bat )(\d{2}:\d{2})(?:–(\d{2}:\d{2}))?(?![\d:])/g,
-    (whole, date: string | undefined, time: string | undefined, until: string | undefined, lead: string | undefined, alone: string | undefined, aloneUntil: string | undefined) => {
+    MACHINE_DATES,
+    (whole: string, date: string | undefined, time: string | undefined, until: string | undefined, lead: string | undefined, alone: string | undefined, aloneUntil: string | undefined, at: number) => {
+      while (k < kept.length && kept[k]![1] <= at) k++;
+      // No machine date holds a quote mark, so a match lies wholly inside a quote or wholly outside.
+      if (k < kept.length && kept[k]![0] <= at) return whole;
       if (date !== undefined) {
         const shown = dueDateText(time ? `${date}T${time}` : date, now, lang);
         if (shown === `${date}T${time}` || shown === date) return whole;
@@ -88,6 +106,34 @@ export function readableDates(text: string, now = new Date(), lang: string | und
       return `${lead}${clockOf(alone!, lang)}${aloneUntil ? `–${clockOf(aloneUntil, lang)}` : ''}`;
     },
   );
+}
+
+/** Text of one line with its machine dates in the locale; what it quotes of the user's stays as written. */
+function outsideQuotes(text: string, now: Date, lang: string | undefined): string {
+  const kept = [...text.matchAll(QUOTED)].map((m) => [m.index, m.index + m[0].length] as const);
+  return rewrite(text, now, lang, kept);
+}
+
+/** One line of a message; a plan's line keeps its task's title as written. */
+function readableLine(line: string, now: Date, lang: string | undefined): string {
+  const plan = PLAN_LINE.exec(line);
+  if (!plan) return outsideQuotes(line, now, lang);
+  return `${rewrite(plan[1]!, now, lang)}${plan[2]}${plan[3]}${outsideQuotes(plan[4]!, now, lang)}`;
+}
+
+/**
+ * Dates and times a message of Tidy's own carries in machine form, shown in the locale: an action's summary
+ * ("next due 2026-11-27T16:00"), a booking's question ("Sat 2026-12-05 14:00–14:30"), a plan's lines
+ * ("  14:00–14:30  Report (t1) — p1, deadline 2026-12-04; first free 8 h after 09:00") and a routine's
+ * schedule ("every weekday at 08:00"). The user's own words stay as written: what the message quotes
+ * ('Call at 10:00', “…”, "…") and the task titles of a plan's lines. The window and the CLI both show
+ * Tidy's messages through this.
+ */
+export function readableDates(text: string, now = new Date(), lang: string | undefined = locale): string {
+  return text
+    .split('\n')
+    .map((line) => readableLine(line, now, lang))
+    .join('\n');
 }
 
 /**

@@ -2,6 +2,7 @@
 // which run (and are tested) in plain Node; this file wires them to Electron.
 import { app, BrowserWindow, dialog, globalShortcut, ipcMain, Notification, safeStorage } from 'electron';
 import { join } from 'node:path';
+import { setBundleDir } from '../bundle-dir';
 import { createFirstAvailableSecretStore, createKeychainStore, createSafeStorageSecretStore, openDatabase, readSettings, resolveDbPath, userDataDir } from '../core';
 import { scheduleAutoBackups } from '../core/data';
 import { onMainWindowClose, routineNotification } from '../core/routines/desktop';
@@ -16,6 +17,9 @@ import { createTray } from './tray';
 import { createCaptureWindow, createMainWindow, showCaptureWindow } from './windows';
 
 const DEFAULT_SHORTCUT = 'CommandOrControl+Shift+Space';
+
+// This file is the app bundle's entry, out/main/index.js: the calculator's worker is found beside it.
+setBundleDir(import.meta.url);
 
 // The same folder the CLI uses (core/store/paths.ts), so both open one database.
 app.setPath('userData', userDataDir());

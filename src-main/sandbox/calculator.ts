@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Failure } from '../../src-shared/result';
+import { bundleDir } from '../bundle-dir';
 import type { SizeLimits } from './limits';
 import { WorkerMessage, type CalcRequest } from './protocol';
 import { clip } from './text';
@@ -26,7 +27,7 @@ export interface Calculator {
 }
 
 export interface CalculatorOptions {
-  /** The bundled worker script (out/cli/calc-worker.mjs); found next to this file or under the repo when omitted. */
+  /** The bundled worker script (out/cli/calc-worker.mjs); beside the running bundle's entry when omitted. */
   workerPath?: string | URL;
   /** Per-call time limit, in ms, after which the process is killed. Default 1000. */
   timeoutMs?: number;
@@ -74,17 +75,11 @@ export function workerEnvironment(versions: NodeJS.ProcessVersions = process.ver
 }
 
 /**
- * Where the bundled worker is: next to the running file (the CLI bundle out/cli/tidy.mjs, or an
- * Electron main bundle that emits calc-worker.js beside out/main/index.js), else `out/cli/` of the
- * enclosing package (running from source, as under vitest or tsx).
+ * Where the bundled worker is: beside the running bundle's entry (`tidy`'s out/cli/calc-worker.mjs, or the
+ * app's out/main/calc-worker.js); unbundled (vitest, tsx), the package's out/cli/.
  */
-export function defaultWorkerPath(from: string | URL = import.meta.url): string {
-  const here = dirname(fileURLToPath(from));
-  const candidates = [join(here, WORKER_FILE), join(here, WORKER_FILE.replace(/\.mjs$/, '.js'))];
-  for (let dir = here; ; dir = dirname(dir)) {
-    candidates.push(join(dir, 'out', 'cli', WORKER_FILE));
-    if (existsSync(join(dir, 'package.json')) || dirname(dir) === dir) break;
-  }
+export function defaultWorkerPath(dir: string = bundleDir()): string {
+  const candidates = [join(dir, WORKER_FILE), join(dir, WORKER_FILE.replace(/\.mjs$/, '.js'))];
   return candidates.find((p) => existsSync(p)) ?? candidates[0]!;
 }
 

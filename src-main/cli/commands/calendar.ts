@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { getActionRow } from '../../core/actions/log';
-import { ICS_LIMITS, sizeWords } from '../../core/calendar/ics';
+import { ICS_LIMITS, icsTooLarge } from '../../core/calendar/ics-text';
 import { exportIcs, inviteIcs } from '../../core/calendar/ics-export';
 import { localZone } from '../../core/calendar/zones';
 import { exportableEvents, listCalendars, listEvents, parseInstant } from '../../core/domain/calendar';
@@ -20,14 +20,18 @@ function when(e: CalendarEvent, zone: string): string {
   return `${shortTime(s, zone)}–${endText.slice(4, 14) === shortTime(s, zone).slice(4, 14) ? endText.slice(-5) : endText}`;
 }
 
-function readIcs(path: string): string {
+/** A calendar file's text, refused by its size on disk before a huge one is read. */
+export function readIcs(path: string): string {
   let size: number;
   try {
     size = statSync(path).size;
   } catch {
     throw new CliFailure(`cannot read ${path}`, 'check the path of the .ics file');
   }
-  if (size > ICS_LIMITS.maxBytes) throw new CliFailure(`${path} is ${sizeWords(size)}`, `import files of at most ${sizeWords(ICS_LIMITS.maxBytes)}; split the calendar`);
+  if (size > ICS_LIMITS.maxBytes) {
+    const { error, hint } = icsTooLarge(size, path);
+    throw new CliFailure(error, hint);
+  }
   return readFileSync(path, 'utf8');
 }
 

@@ -4,7 +4,7 @@ import { listProjectsWithCounts } from '../../core/domain/projects';
 import { listTasks, type TaskView } from '../../core/domain/tasks';
 import type { Task } from '../../../src-shared/domain';
 import type { SearchKind } from '../../../src-shared/ipc';
-import { recurrenceWords } from '../../../src-shared/quickadd';
+import { recurrenceWords } from '../../../src-shared/repeat-rules';
 import { addFromText, describeDue } from '../../core/domain/quickadd';
 import { searchAll } from '../../core/domain/search';
 import { attempt as attemptFind } from '../../core/fail';

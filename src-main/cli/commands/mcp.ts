@@ -2,6 +2,7 @@
 // `tidy mcp add|list|remove`: MCP servers whose tools Tidy's agent may use (settings `mcpServers`).
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
+import { tidyScript } from '../../bundle-dir';
 import { ENV_NAME, MAX_MCP_SERVERS, McpServerConfig, McpServerName, mcpTarget, mcpUrlProblem, normaliseServerName, type McpServers } from '../../../src-shared/mcp';
 import { readSettings, writeSetting } from '../../core/settings';
 import { TOOLS, createToolServices, type ToolServices } from '../../core/agent';
@@ -11,8 +12,7 @@ const VERSION = '0.1.0';
 
 /** The JSON a client's configuration needs to start this Tidy as an MCP server. */
 export function printConfig(cli: Cli, client: string): unknown {
-  const script = process.argv[1] ? resolve(process.argv[1]) : 'tidy';
-  const args = [script, ...(cli.globals.db ? ['--db', resolve(cli.globals.db)] : []), 'mcp'];
+  const args = [tidyScript(), ...(cli.globals.db ? ['--db', resolve(cli.globals.db)] : []), 'mcp'];
   const server = { command: process.execPath, args };
   return client === 'vscode' ? { servers: { tidy: { type: 'stdio', ...server } } } : { mcpServers: { tidy: server } };
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CliSpec } from '../../../src-shared/operations';
+import type { CliSpec } from '../../../src-shared/operation-spec';
 import { OPERATION_IMPLEMENTATIONS } from '../../core/domain';
 import { commandInput } from '../../core/domain/command-input';
 import type { AnyOperation } from '../../core/domain/operation';

@@ -7,7 +7,7 @@ import { DomainError } from '../../core/fail';
 import { readSettings } from '../../core/settings';
 import { applyPlan, planLines, planRange, proposePlan } from '../../core/plan/plan';
 import { CliFailure, printable, usage, type Cli } from '../context';
-import { shownPlanLine } from '../readable';
+import { shownDates } from '../readable';
 
 interface PlanOptions {
   filter?: string;
@@ -49,7 +49,7 @@ export function registerPlanCommand(program: Command, cli: Cli): void {
       }
       const plan = proposePlan(db, { ...(o.filter ? { filter: o.filter } : {}), fromMs, toMs, now, zone, settings: readSettings(db), ...(o.replan ? { replan: o.replan } : {}) });
       const fresh = plan.blocks.some((b) => !b.event_id);
-      if (!o.json) for (const line of planLines(plan, zone)) cli.out(printable(shownPlanLine(line, new Date(now))));
+      if (!o.json) for (const line of planLines(plan, zone)) cli.out(printable(shownDates(line, new Date(now))));
       let apply = o.yes === true && fresh;
       if (!o.yes && !o.json && fresh) {
         if (process.stdin.isTTY !== true) {

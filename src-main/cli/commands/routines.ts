@@ -1,8 +1,8 @@
 // `tidy routines …`, `tidy approvals`, `tidy approve|decline`: routines by hand, running what is due once
 // (for cron, systemd and launchd), and answering the approvals runs left waiting.
 import type { Command } from 'commander';
-import { fileURLToPath } from 'node:url';
 import type { AgentEvent, ApprovalDecision } from '../../../src-shared/events';
+import { tidyScript } from '../../bundle-dir';
 import { createLiveRuns, createToolServices, getApproval, listApprovals, TOOLS, type StoredApproval } from '../../core/agent';
 import { addRoutine, editRoutine, listRoutines, removeRoutine, resolveRoutine, runTimeWords } from '../../core/domain/routines';
 import { connectionModel } from '../../core/providers/connection';
@@ -70,12 +70,11 @@ function resultLine(r: RoutineRunResult): string {
   return `${r.routine.name}: ${r.kind} ${r.occurrence.startsWith('manual:') ? 'now' : r.occurrence} → ${what}${r.runId ? ` (run ${r.runId})` : ''}${r.message && r.status !== 'waiting' && r.status !== 'done' ? `: ${r.message}` : ''}`;
 }
 
-/** The command a timer runs: this very `tidy`, with the same database. */
+/** The command a timer runs: this very `tidy` (its script in this package), with the same database. */
 function tidyCommand(cli: Cli): string {
-  const bin = fileURLToPath(new URL('../../bin/tidy.mjs', import.meta.url));
   const db = cli.globals.db ?? process.env['TIDY_DB'];
   const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return [quote(process.execPath), quote(process.argv[1] ?? bin), ...(db ? ['--db', quote(db)] : []), 'routines', 'run-due'].join(' ');
+  return [quote(process.execPath), quote(tidyScript()), ...(db ? ['--db', quote(db)] : []), 'routines', 'run-due'].join(' ');
 }
 
 export function printTimer(kind: string, command: string): string {

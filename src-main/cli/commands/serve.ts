@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { bundleDir } from '../../bundle-dir';
 import { openDatabase } from '../../core/store/db';
 import { resolveDbPath } from '../../core/store/paths';
 import { scheduleAutoBackups } from '../../core/data/backup';
@@ -10,11 +10,8 @@ import { startWebHost } from '../../host/web';
 import { CliFailure, usage, type Cli } from '../context';
 import { cliSecrets } from '../keys';
 
-/**
- * The built window, out/renderer beside out/cli: this module runs from the CLI bundle's folder or, split
- * off into a chunk by scripts/build-cli.mjs, from out/cli/chunks/.
- */
-const RENDERER_DIR = ['../renderer/', '../../renderer/'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((d) => existsSync(join(d, 'index.html'))) ?? fileURLToPath(new URL('../../renderer/', import.meta.url));
+/** The built window: out/renderer, beside the CLI bundle's out/cli. */
+const rendererDir = (): string => join(bundleDir(), '..', 'renderer');
 
 /** The first line of an error and where it was thrown: enough to find it, on one line. */
 function oneLine(e: unknown): string {
@@ -51,8 +48,9 @@ export function registerServeCommand(program: Command, cli: Cli): void {
     .action(async (o: { port?: string }) => {
       const port = o.port === undefined ? 0 : Number(o.port);
       if (!/^\d+$/.test(o.port ?? '0') || port > 65_535) throw usage(`--port ${o.port} is not a port number`, 'use a whole number from 1 to 65535, or leave it out for a free port');
-      if (!existsSync(join(RENDERER_DIR, 'index.html')))
-        throw new CliFailure(`the UI is not built yet (no ${join(RENDERER_DIR, 'index.html')})`, 'run `npx electron-vite build` (or `npm start`) in the Tidy folder');
+      const windowDir = rendererDir();
+      if (!existsSync(join(windowDir, 'index.html')))
+        throw new CliFailure(`the UI is not built yet (no ${join(windowDir, 'index.html')})`, 'run `npx electron-vite build` (or `npm start`) in the Tidy folder');
 
       const stopLogging = logProcessFaults();
       // A short busy timeout: requests that find the database locked wait on a timer (host/dispatch.ts).
@@ -62,7 +60,7 @@ export function registerServeCommand(program: Command, cli: Cli): void {
       const reopen = () => openDatabase(dbPath, { verify: 'always', holder: 'tidy serve', busyTimeoutMs: HOST_BUSY_TIMEOUT_MS });
       const host = createHost({ db, secrets: cliSecrets(), env: process.env, owner: 'tidy serve' }, { reminders: true, routines: true, reopen, sync: true });
       const stopBackups = scheduleAutoBackups(() => host.db, dbPath, (line) => process.stderr.write(`tidy serve: ${line}\n`));
-      const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: RENDERER_DIR, port }).catch(async (e: unknown) => {
+      const web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: windowDir, port }).catch(async (e: unknown) => {
         stopBackups();
         await host.close();
         stopLogging();

@@ -49,6 +49,15 @@ export const MB = 1024 * 1024;
 /** A size for people: "70.2 MB", "1,200 bytes". */
 export const sizeWords = (bytes: number): string => (bytes >= MB ? `${Number((bytes / MB).toFixed(1))} MB` : `${bytes.toLocaleString('en')} bytes`);
 
+/**
+ * The refusal of a calendar file over the limit, worded once: for the import ("the file is 70.2 MB") and for
+ * the CLI, which checks a file's size on disk before reading it ("cal.ics is 70.2 MB").
+ */
+export const icsTooLarge = (bytes: number, file = 'the file'): { error: string; hint: string } => ({
+  error: `${file} is ${sizeWords(bytes)}`,
+  hint: `import files of at most ${sizeWords(ICS_LIMITS.maxBytes)}; split the calendar`,
+});
+
 /** The file's size in UTF-8 bytes, counted without a copy (a string of more characters than the limit is over it). */
 export function byteLength(text: string): number {
   return text.length > ICS_LIMITS.maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
@@ -61,7 +70,10 @@ export function byteLength(text: string): number {
  */
 export function checkShape(text: string): { roots: Root[]; children: Child[] } {
   const bytes = byteLength(text);
-  if (bytes > ICS_LIMITS.maxBytes) fail(`the file is ${sizeWords(bytes)}`, `import files of at most ${sizeWords(ICS_LIMITS.maxBytes)}; split the calendar`);
+  if (bytes > ICS_LIMITS.maxBytes) {
+    const { error, hint } = icsTooLarge(bytes);
+    fail(error, hint);
+  }
   const stack: (Begin & { start: number })[] = [];
   const children: Child[] = [];
   const roots: Root[] = [];

@@ -4,7 +4,9 @@
  * the task's text (`keep`), so nothing Todoist had is lost. The rows themselves: todoist.ts.
  */
 import { checkDate } from '../../../src-shared/dates';
-import { nextOccurrence, parseDue, parseQuickAdd } from '../../../src-shared/quickadd';
+import { parseDue } from '../../../src-shared/date-words';
+import { parseQuickAdd } from '../../../src-shared/quickadd';
+import { nextOccurrence } from '../../../src-shared/repeat-rules';
 import { MAX_LABELS } from '../domain/labels';
 import { MAX_DURATION_MIN } from '../domain/tasks';
 import { hasVisibleText, nameKey } from '../domain/text';

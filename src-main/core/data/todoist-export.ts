@@ -2,7 +2,7 @@
  * A project's open tasks as Todoist's CSV template, the file `tidy export todoist` writes and
  * planTodoistImport (todoist.ts) reads back into the same tree.
  */
-import { recurrenceWords } from '../../../src-shared/quickadd';
+import { recurrenceWords } from '../../../src-shared/repeat-rules';
 import type { Db } from '../store/db';
 
 /** The columns of Todoist's CSV template, as its newest exports write them. */

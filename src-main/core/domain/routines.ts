@@ -6,7 +6,8 @@
  * Running them is src-main/core/routines/.
  */
 import ICAL from 'ical.js';
-import { parseQuickAdd, recurrenceWords, validRecurrence } from '../../../src-shared/quickadd';
+import { parseQuickAdd } from '../../../src-shared/quickadd';
+import { recurrenceWords, validRecurrence } from '../../../src-shared/repeat-rules';
 import { wallIterator, wallOfLocal } from '../../../src-shared/rule-walk';
 import type { ActionContext } from '../actions/log';
 import { localZone, wallAt, wallToUtc } from '../calendar/zones';

@@ -5,7 +5,7 @@
  * and their fields from words: tasks.ts.
  */
 import { INBOX_ID, type Comment, type Task, type TaskStatus } from '../../../src-shared/domain';
-import { nextDueOnCompletion, nextOccurrence, recurrenceWords } from '../../../src-shared/quickadd';
+import { nextDueOnCompletion, nextOccurrence, recurrenceWords } from '../../../src-shared/repeat-rules';
 import type { ChangeSet, Row } from '../actions/changes';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';

@@ -5,7 +5,9 @@
  * tasks: task-operations.ts.
  */
 import { DueDate, INBOX_ID, Priority, type Comment, type Task, type TaskStatus } from '../../../src-shared/domain';
-import { parseDue as parseNaturalDue, parseQuickAdd, TASK_FREQS, validRecurrence } from '../../../src-shared/quickadd';
+import { parseDue as parseNaturalDue } from '../../../src-shared/date-words';
+import { parseQuickAdd } from '../../../src-shared/quickadd';
+import { TASK_FREQS, validRecurrence } from '../../../src-shared/repeat-rules';
 import { checkRule } from '../../../src-shared/recurrence';
 import type { Db } from '../store/db';
 import { cached } from '../store/statements';

@@ -13,7 +13,7 @@
  * Pinned blocks are kept as they are and count toward their task.
  */
 import { WEEKDAYS, type Weekday } from '../../../src-shared/calendar';
-import { addDays, parseWall, wallAt, wallToUtc, weekday, type Wall } from '../calendar/zones';
+import { addDays, parseWall, wallAt, wallDate, wallToUtc, weekday, type Wall } from '../calendar/zones';
 
 const MINUTE = 60_000;
 /** Blocks start on this grid (5 minutes) so a plan reads well. */
@@ -112,11 +112,12 @@ export function duration(min: number): string {
   return m % 60 ? `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')}` : `${m / 60} h`;
 }
 
-const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/*
+ * A reason's days and times are in machine form ("deadline 2026-12-04", "after 09:00"): the model reads them
+ * as they are, and the window and the CLI show them in the reader's locale (src-shared/readable-dates.ts), as
+ * "deadline Fri, Dec 4" and "after 9:00 AM" in en-US.
+ */
 const hhmm = (w: Wall): string => `${String(w.h).padStart(2, '0')}:${String(w.mi).padStart(2, '0')}`;
-/** "Fri 4 Dec". */
-const dayLabel = (w: Pick<Wall, 'y' | 'm' | 'd'>): string => `${DAY_NAMES[weekday(w)]} ${w.d} ${MONTHS[w.m - 1]}`;
 
 /** The instant a deadline date ends (midnight after it, in the zone); null for no or a malformed date. */
 export function deadlineEnd(deadline: string | null, zone: string): number | null {
@@ -247,7 +248,7 @@ export function schedule(input: PlanInput): Plan {
     const overdue = dEnd !== null && dEnd <= fromMs;
     const limit = dEnd !== null && !overdue ? Math.min(dEnd, toMs) : toMs;
     const prio = `p${task.priority}`;
-    const deadlineWords = dWall ? `, deadline ${dayLabel(dWall)}` : '';
+    const deadlineWords = dWall ? `, deadline ${wallDate(dWall)}` : '';
     const assumedWords = assumed ? `; no duration set, ${duration(defaultMs / MINUTE)} assumed` : '';
 
     // Free stretches usable before the limit: starts on the grid, ends before the limit.
@@ -295,7 +296,7 @@ export function schedule(input: PlanInput): Plan {
       const longest = stretches.reduce((n, c) => Math.max(n, c.room), 0);
       let reason: string;
       if (dEnd !== null && !overdue && freeBefore < needMs)
-        reason = `needs ${duration(needMs / MINUTE)}, ${freeBefore ? duration(freeBefore / MINUTE) : 'nothing'} free before its deadline ${dayLabel(dWall!)}`;
+        reason = `needs ${duration(needMs / MINUTE)}, ${freeBefore ? duration(freeBefore / MINUTE) : 'nothing'} free before its deadline ${wallDate(dWall!)}`;
       else if (freeBefore >= needMs && !input.split) reason = `needs ${duration(needMs / MINUTE)} in one piece; the longest free stretch is ${duration(longest / MINUTE)} (splitting is off)`;
       else if (freeBefore >= needMs) reason = `needs ${duration(needMs / MINUTE)}; the free time left is in pieces shorter than ${duration(minBlock / MINUTE)}`;
       else reason = `needs ${duration(needMs / MINUTE)}, ${freeBefore ? duration(freeBefore / MINUTE) : 'nothing'} free left in the range`;
@@ -306,7 +307,7 @@ export function schedule(input: PlanInput): Plan {
     chunks.forEach(({ start: s, end: e, stretch }, i) => {
       const w = wallAt(stretch.gapStart, zone);
       const part = chunks.length > 1 ? `part ${i + 1} of ${chunks.length}; ` : '';
-      const late = overdue ? `; late: its deadline ${dayLabel(dWall!)} has passed` : '';
+      const late = overdue ? `; late: its deadline ${wallDate(dWall!)} has passed` : '';
       blocks.push({
         taskId: task.id,
         startMs: s,

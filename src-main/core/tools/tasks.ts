@@ -5,7 +5,7 @@ import { getTask, listTasks, localDate } from '../domain/tasks';
 import { addTask, completeTask, moveTask, updateTask } from '../domain/task-operations';
 import { findTasks } from '../domain/filter';
 import { asWritten } from '../../../src-shared/written';
-import { nextDueOnCompletion } from '../../../src-shared/quickadd';
+import { nextDueOnCompletion } from '../../../src-shared/repeat-rules';
 import { createProject, listProjects } from '../domain/projects';
 import { quote } from '../domain/text';
 import { fail } from '../fail';

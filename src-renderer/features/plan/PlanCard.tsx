@@ -1,6 +1,6 @@
 /**
  * A proposed plan as an editable card: the overload line, each block a row (task, start and end, Pin,
- * Drop, why it landed there) under a timeline that draws them, and the tasks that did not fit with their reasons. The rows are the
+ * Drop, why it landed there, its dates in the locale) under a timeline that draws them, and the tasks that did not fit with their reasons. The rows are the
  * caller's state (model.ts), so the chat's approval card and Today's "Plan my day" send the same edits.
  */
 import { useId } from 'react';
@@ -8,6 +8,7 @@ import type { ShownPlan } from '../../../src-shared/plan';
 import type { PlanRow } from './model';
 import { PlanTimeline } from './PlanTimeline';
 import { FieldError } from '../../ui/FieldError';
+import { readableDates } from '../../lib/when';
 
 export function PlanCard({ plan, rows, onRows, disabled, problem }: { plan: ShownPlan; rows: PlanRow[]; onRows: (rows: PlanRow[]) => void; disabled: boolean; problem: string | null }) {
   const headId = useId();
@@ -46,7 +47,7 @@ export function PlanCard({ plan, rows, onRows, disabled, problem }: { plan: Show
                   {r.dropped ? 'Keep' : 'Drop'}
                 </button>
               </div>
-              <p className="muted plan-reason">{r.reason}</p>
+              <p className="muted plan-reason">{readableDates(r.reason)}</p>
             </li>
           ))}
         </ul>
@@ -57,7 +58,7 @@ export function PlanCard({ plan, rows, onRows, disabled, problem }: { plan: Show
           <ul>
             {plan.unplaced.map((u) => (
               <li key={u.task_id}>
-                <strong>{u.task}</strong>: {u.reason}
+                <strong>{u.task}</strong>: {readableDates(u.reason)}
               </li>
             ))}
           </ul>

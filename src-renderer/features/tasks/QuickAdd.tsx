@@ -10,7 +10,8 @@
  * and scroll), so the field stays a plain <input> for the keyboard, the IME and screen readers.
  */
 import { forwardRef, useEffect, useId, useMemo, useRef, type InputHTMLAttributes, type ReactNode } from 'react';
-import { parseQuickAdd, recurrenceWords, type QuickAdd } from '../../../src-shared/quickadd';
+import { parseQuickAdd, type QuickAdd } from '../../../src-shared/quickadd';
+import { recurrenceWords } from '../../../src-shared/repeat-rules';
 import { dayPhrase, dueParts } from '../../lib/due';
 import { clockOf } from '../../lib/when';
 import { useApp } from '../../store/react';

@@ -22,7 +22,7 @@ import { durationText, progressText, taskTree } from './tree';
 import type { DayGroup } from '../../lib/days';
 import { dayPhrase, dueLabel, dueParts, isoDay } from '../../lib/due';
 import { focusIfIdle, focusIsLost } from '../../lib/focus';
-import { recurrenceWords } from '../../../src-shared/quickadd';
+import { recurrenceWords } from '../../../src-shared/repeat-rules';
 import { actionOf, TASK_LIST_ALT_KEYS, TASK_LIST_KEYS } from '../../ui/keymaps';
 import { useApp } from '../../store/react';
 import { TaskEditor, type EditField } from './TaskEditor';

@@ -5,7 +5,7 @@ import { createCoalescer } from '../../lib/coalesce';
 import type { Problem } from '../../lib/problem';
 import { isoDay } from '../../lib/due';
 import { dueDateText, readableDates } from '../../lib/when';
-import { nextDueOnCompletion } from '../../../src-shared/quickadd';
+import { nextDueOnCompletion } from '../../../src-shared/repeat-rules';
 import { idle, loadInto, type Loadable, type ValueOf } from '../../store/loadable';
 import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';

@@ -1,10 +1,11 @@
 // `tidy routines …`, `tidy approvals`, `tidy approve|decline` as a user runs them: real processes, a temp
 // database and the loopback fake model. Times are relative to now (the CLI has the real clock).
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { addTask, listTasks, openDatabase, type Db } from '../../../src-main/core';
 import { startFakeOpenAI, type FakeToolCall } from '../../fakes/openai-server';
-import { tidy } from '../../support/cli';
+import { REPO, TIDY_BIN, tidy } from '../../support/cli';
 import { tidyAsync } from '../../support/cli-async';
 import { tempDir, userCtx } from '../../support/db';
 
@@ -110,6 +111,9 @@ describe('tidy routines', () => {
     const t = await setup();
     expect(t.run('routines', 'print-timer', 'systemd').stdout).toMatch(/ExecStart=.*routines run-due[\s\S]*\[Timer\][\s\S]*OnCalendar=/);
     expect(t.run('routines', 'print-timer', 'cron').stdout).toMatch(/^\* \* \* \* \* .*--db .*routines run-due/m);
+    // Started as the bundle itself (not through bin/tidy.mjs), the timer still runs the package's `tidy` script.
+    const direct = spawnSync(process.execPath, [join(REPO, 'out', 'cli', 'tidy.mjs'), '--db', t.path, 'routines', 'print-timer', 'cron'], { encoding: 'utf8', env: { ...process.env, ...t.env } });
+    expect(direct.stdout).toContain(`* * * * * ${process.execPath} ${TIDY_BIN} --db ${t.path} routines run-due`);
     expect(t.run('routines', 'print-timer', 'launchd').stdout).toMatch(/<string>run-due<\/string>/);
     const bad = t.run('routines', 'print-timer', 'windows');
     expect(bad.code).toBe(2);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleDir } from '../../../src-main/bundle-dir';
 import { createCalculator, defaultWorkerPath, workerEnvironment, type Calculator, type CalcOutcome } from '../../../src-main/sandbox/calculator';
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
@@ -349,23 +350,21 @@ setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300);
     }
   });
 
-  it('finds the built worker from the sources and from the CLI bundle', () => {
+  it("finds the built worker from the sources (the package's out/cli) and beside the CLI bundle's entry", () => {
     const built = join(REPO, 'out', 'cli', 'calc-worker.mjs');
+    expect(bundleDir()).toBe(join(REPO, 'out', 'cli'));
     expect(defaultWorkerPath()).toBe(built);
-    expect(defaultWorkerPath(pathToFileURL(join(REPO, 'out', 'cli', 'tidy.mjs')))).toBe(built);
+    expect(defaultWorkerPath(join(REPO, 'out', 'cli'))).toBe(built);
   });
 
-  it("prefers a worker beside the running bundle, else the package's out/cli", () => {
+  it("takes the worker beside the app bundle's entry (calc-worker.js), else names the CLI's", () => {
     const pkg = mkdtempSync(join(tmpdir(), 'tidy-calc-pkg-'));
     try {
-      mkdirSync(join(pkg, 'out', 'cli'), { recursive: true });
-      mkdirSync(join(pkg, 'out', 'main'), { recursive: true });
-      writeFileSync(join(pkg, 'package.json'), '{}');
-      writeFileSync(join(pkg, 'out', 'cli', 'calc-worker.mjs'), '');
-      const electronMain = pathToFileURL(join(pkg, 'out', 'main', 'index.js'));
-      expect(defaultWorkerPath(electronMain)).toBe(join(pkg, 'out', 'cli', 'calc-worker.mjs'));
-      writeFileSync(join(pkg, 'out', 'main', 'calc-worker.js'), '');
-      expect(defaultWorkerPath(electronMain)).toBe(join(pkg, 'out', 'main', 'calc-worker.js'));
+      const main = join(pkg, 'out', 'main');
+      mkdirSync(main, { recursive: true });
+      expect(defaultWorkerPath(main)).toBe(join(main, 'calc-worker.mjs'));
+      writeFileSync(join(main, 'calc-worker.js'), '');
+      expect(defaultWorkerPath(main)).toBe(join(main, 'calc-worker.js'));
     } finally {
       rmSync(pkg, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTask, completeTask, getActionRow, importCalendar, listEvents, updateTask, type Db } from '../../../src-main/core';
 import { MAX_QUERY_OCCURRENCES } from '../../../src-main/core/domain/calendar';
 import { checkRule } from '../../../src-shared/recurrence';
-import { firstOccurrence, nextOccurrence, validRecurrence } from '../../../src-shared/quickadd';
+import { firstOccurrence, nextOccurrence, validRecurrence } from '../../../src-shared/repeat-rules';
 import { nextRuns, parseSchedule } from '../../../src-main/core/domain/routines';
 import { hourlySince1950, setposSince1000, vtimezoneFlood, BAD_PROPERTIES, BAD_RULES } from '../../../bench/hostile-calendar';
 import { okValue, tempDb, userCtx } from '../../support/db';

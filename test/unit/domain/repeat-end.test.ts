@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { addTask, completeTask, getActionRow, type Db } from '../../../src-main/core';
 import { createToolServices, TOOLS, type ToolOutcome } from '../../../src-main/core/tools';
-import { nextDueOnCompletion } from '../../../src-shared/quickadd';
+import { nextDueOnCompletion } from '../../../src-shared/repeat-rules';
 import { okValue, tempDb, userCtx } from '../../support/db';
 
 /** A task due `due` whose stored rule is `rule` (as a restored file or an old Tidy may hold it). */

@@ -2,7 +2,8 @@
 // fragment behind: an "every …" it cannot read stays whole (and `unread` says so for the preview).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nextOccurrence, parseQuickAdd, readRepeat, recurrenceWords, validRecurrence } from '../../../src-shared/quickadd';
+import { parseQuickAdd, readRepeat } from '../../../src-shared/quickadd';
+import { nextOccurrence, recurrenceWords, validRecurrence } from '../../../src-shared/repeat-rules';
 
 // Monday 23 November 2026, 10:00 local time (fixed: nothing here depends on the day the tests run).
 const now = new Date(2026, 10, 23, 10, 0);

@@ -1,7 +1,9 @@
 // The quick-add grammar (src-shared/quickadd.ts) over real phrasing, and its invariants over any text.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nextOccurrence, parseDue, parseQuickAdd, QUICK_ADD_MAX_CHARS, validRecurrence } from '../../../src-shared/quickadd';
+import { parseDue } from '../../../src-shared/date-words';
+import { parseQuickAdd, QUICK_ADD_MAX_CHARS } from '../../../src-shared/quickadd';
+import { nextOccurrence, validRecurrence } from '../../../src-shared/repeat-rules';
 
 // Monday 23 November 2026, 10:00 local time.
 const now = new Date(2026, 10, 23, 10, 0);

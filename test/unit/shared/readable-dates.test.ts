@@ -1,7 +1,6 @@
 // Tidy's own machine dates in the user's locale (src-shared/readable-dates.ts), shared by the window and the
 // CLI's human output. A fixed `now` and far-away dates keep it true on any day.
 import { afterEach, describe, expect, it } from 'vitest';
-import { shownPlanLine } from '../../../src-main/cli/readable';
 import { dueDateText, localeFromEnv, readableDates, setDisplayLocale } from '../../../src-shared/readable-dates';
 
 const NOW = new Date(2035, 5, 12, 10, 30); // Tuesday 12 June 2035, 10:30 local time
@@ -59,13 +58,36 @@ describe('readable dates', () => {
     expect(localeFromEnv({})).toBeUndefined();
   });
 
-  it("rewrites a printed plan's day and block times, never the task's own title", () => {
-    expect(shownPlanLine('Mon 2035-01-08', NOW, 'en-US')).toBe('Mon, Jan 8');
-    expect(shownPlanLine('  09:00–10:30  Call at 10:00 (t1) — p1; first free 8 h after 09:00', NOW, 'en-US')).toBe(
-      '  9:00 AM–10:30 AM  Call at 10:00 (t1) — p1; first free 8 h after 09:00',
+  it("rewrites a printed plan's day, block times and reasons, never the task's own title", () => {
+    expect(readableDates('Mon 2035-01-08', NOW, 'en-US')).toBe('Mon, Jan 8');
+    // The reason's deadline and time are machine forms (core/plan/schedule.ts), read in the locale.
+    expect(readableDates('  09:00–10:30  Call at 10:00 (t1) — p1, deadline 2035-01-10; first free 8 h after 09:00', NOW, 'en-US')).toBe(
+      '  9:00 AM–10:30 AM  Call at 10:00 (t1) — p1, deadline Wed, Jan 10; first free 8 h after 9:00 AM',
     );
-    expect(shownPlanLine('  09:00–10:30  Call at 10:00 (t1) — p1', NOW, 'en-GB')).toBe('  09:00–10:30  Call at 10:00 (t1) — p1');
-    for (const keep of ['Not placed:', '  Sat 2035-01-08 (t2) — no free time', '2 h 30 of tasks, 8 h free']) expect(shownPlanLine(keep, NOW, 'en-US')).toBe(keep);
+    expect(readableDates('  09:00–10:30  Call at 10:00 (t1) — p1', NOW, 'en-GB')).toBe('  09:00–10:30  Call at 10:00 (t1) — p1');
+    // A title that looks like a plan line itself, pinned and kept flags, a synced id, and a task that did not fit.
+    expect(readableDates('  14:00–15:00  Sat 2035-01-13 — at 10:00 (t9) — x (t7.k2) [pinned] [kept] — pinned: kept where you put it', NOW, 'en-US')).toBe(
+      '  2:00 PM–3:00 PM  Sat 2035-01-13 — at 10:00 (t9) — x (t7.k2) [pinned] [kept] — pinned: kept where you put it',
+    );
+    expect(readableDates('  Ring at 10:00 on 2035-01-09 (t2) — needs 3 h, nothing free before its deadline 2035-01-09', NOW, 'en-GB')).toBe(
+      '  Ring at 10:00 on 2035-01-09 (t2) — needs 3 h, nothing free before its deadline Tue 9 Jan',
+    );
+    for (const keep of ['Not placed:', '  Sat 2035-01-08 (t2) — no free time', '2 h 30 of tasks, 8 h free']) expect(readableDates(keep, NOW, 'en-US')).toBe(keep);
+    // Hostile: a huge title full of times and unclosed brackets, and a line of nothing but separators; one pass each.
+    const title = 'at 10:00 ('.repeat(50_000);
+    expect(readableDates(`  09:00–10:00  ${title} (t1) — after 09:00`, NOW, 'en-US')).toBe(`  9:00 AM–10:00 AM  ${title} (t1) — after 9:00 AM`);
+    expect(readableDates(`  ${' (t1) — '.repeat(100_000)}x`, NOW, 'en-US')).toHaveLength(800_003);
+    // The summary quotes the titles that do not fit.
+    expect(readableDates('3 h does not fit: move "Call at 10:00", "2035-01-09 review" to a later day', NOW, 'en-US')).toBe('3 h does not fit: move "Call at 10:00", "2035-01-09 review" to a later day');
+  });
+
+  it("keeps what a message quotes of the user's as written, in the window as in the CLI (an action's summary in Actions)", () => {
+    setDisplayLocale('en-US');
+    expect(readableDates("Added 'Call at 10:00 on 2035-06-19' to Inbox", NOW)).toBe("Added 'Call at 10:00 on 2035-06-19' to Inbox");
+    expect(readableDates("Updated 'Standup at 10:00': due 2035-06-19T16:00", NOW)).toBe("Updated 'Standup at 10:00': due Tue, Jun 19, 4:00 PM");
+    expect(readableDates("Snoozed 'Pay 2035-06-20 bill' to 2035-06-19T09:00", NOW)).toBe("Snoozed 'Pay 2035-06-20 bill' to Tue, Jun 19, 9:00 AM");
+    // One line's quote never reaches into the next.
+    expect(readableDates("Moved 'a\nat 10:00 '", NOW)).toBe("Moved 'a\nat 10:00 AM '");
   });
 });
 

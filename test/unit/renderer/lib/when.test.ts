@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock, clockOf, dueFieldText, setDisplayLocale, shortTime } from '../../../../src-renderer/lib/when';
 import { dueLabel } from '../../../../src-renderer/lib/due';
-import { parseDue } from '../../../../src-shared/quickadd';
+import { parseDue } from '../../../../src-shared/date-words';
 
 const NOW = new Date(2035, 5, 12, 10, 30); // Tuesday 12 June 2035, 10:30 local time
 

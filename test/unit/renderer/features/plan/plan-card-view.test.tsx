@@ -2,23 +2,26 @@
 // its task with labelled Start/End fields and Pin/Drop toggles, what did not fit with its reason, and a
 // hostile task name shown as text.
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlanCard } from '../../../../../src-renderer/features/plan/PlanCard';
 import { rowsFromPlan } from '../../../../../src-renderer/features/plan/model';
 import type { ShownPlan } from '../../../../../src-shared/plan';
+import { setDisplayLocale } from '../../../../../src-renderer/lib/when';
 
 const PLAN: ShownPlan = {
   from: '2035-03-05T00:00:00Z',
   to: '2035-03-06T00:00:00Z',
   blocks: [
-    { task_id: 't1', task: 'Write <script>alert(1)</script> report', start: '2035-03-05T09:00:00Z', end: '2035-03-05T10:00:00Z', reason: 'p1, deadline Thu' },
+    { task_id: 't1', task: 'Write <script>alert(1)</script> report', start: '2035-03-05T09:00:00Z', end: '2035-03-05T10:00:00Z', reason: 'p1, deadline 2035-03-08; first free 8 h after 09:00' },
     { task_id: 't2', task: 'Call the bank', start: '2035-03-05T10:10:00Z', end: '2035-03-05T10:40:00Z', reason: 'pinned', pinned: true, late: true },
   ],
-  unplaced: [{ task_id: 't3', task: 'Taxes', reason: 'needs 3 h, 1 h 20 free before its deadline Fri' }],
+  unplaced: [{ task_id: 't3', task: 'Taxes', reason: 'needs 3 h, 1 h 20 free before its deadline 2035-03-09' }],
   summary: { neededMin: 270, freeMin: 100, unplacedMin: 180, overloaded: true, text: '4 h 30 of tasks, 1 h 40 free' },
 };
 
 describe('the plan card', () => {
+  beforeAll(() => setDisplayLocale('en-US'));
+  afterAll(() => setDisplayLocale(undefined));
   it('shows every block as an editable row, what did not fit, and the overload line', () => {
     const rows = rowsFromPlan(PLAN);
     const html = renderToStaticMarkup(<PlanCard plan={PLAN} rows={rows} onRows={() => undefined} disabled={false} problem={null} />);
@@ -30,7 +33,9 @@ describe('the plan card', () => {
     expect(html).toMatch(/aria-pressed="false" aria-label="Drop Call the bank"/);
     expect(html).toContain('>late<');
     expect(html).toContain('aria-label="Not placed"');
-    expect(html).toContain('needs 3 h, 1 h 20 free before its deadline Fri');
+    // A reason's machine dates and times in the locale (en-US here), never ISO or a fixed 24-hour clock.
+    expect(html).toMatch(/needs 3 h, 1 h 20 free before its deadline Fri, Mar 9(, 2035)?</);
+    expect(html).toMatch(/p1, deadline Thu, Mar 8(, 2035)?; first free 8 h after 9:00 AM</);
     expect(html).not.toContain('<script>');
     expect(html).toContain('Write &lt;script&gt;alert(1)&lt;/script&gt; report');
     expect(html).not.toContain('role="alert"');

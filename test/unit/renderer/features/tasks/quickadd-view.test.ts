@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuickAdd } from '../../../../../src-shared/quickadd';
-import { recurrenceWords } from '../../../../../src-shared/quickadd';
+import { recurrenceWords } from '../../../../../src-shared/repeat-rules';
 import { quickAddSummary } from '../../../../../src-renderer/features/tasks/QuickAdd';
 import { duePreview } from '../../../../../src-renderer/features/tasks/TaskList';
 import { setDisplayLocale } from '../../../../../src-renderer/lib/when';
