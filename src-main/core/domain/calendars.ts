@@ -96,10 +96,15 @@ export const importCalendar = implement('calendars.import', (cs, input, db): Mut
   let removed = 0;
   const seen = new Set<string>();
   for (const e of parsed.events) {
-    const key = keyOf(e.uid, e.recurrence_id);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const before = existing ? (oldEvent.get(calendarId, e.uid, e.recurrence_id) as EventRow | undefined) : undefined;
+    let before: EventRow | undefined;
+    if (existing) {
+      // A re-import keeps the keys it met (the calendar's other events are the ones gone from the file).
+      const key = keyOf(e.uid, e.recurrence_id);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      before = oldEvent.get(calendarId, e.uid, e.recurrence_id) as EventRow | undefined;
+    } else if (oldEvent.get(calendarId, e.uid, e.recurrence_id)) continue; // a new calendar: an event the file names twice counts once
+
     const data = dataOf(e);
     const cancelledAt = e.cancelled ? t : null;
     if (!before) {
