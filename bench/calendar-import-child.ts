@@ -1,12 +1,12 @@
 // One big .ics import in a process of its own, so its peak RSS is its own (bench/calendar.ts runs it):
 // `n` one-off VEVENTs in a VCALENDAR with a VTIMEZONE, written to a file of about `mb` MB (the import limit
 // is 64 MB) a batch at a time, then read and imported as `tidy cal import` does. Prints one JSON line: ms,
-// peak RSS (VmHWM) of the import (and of writing the file, before it), the file's size.
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+// peak RSS (VmHWM) of the import (and of writing the file, before it), the file's size, then the undo's time and peak.
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { importCalendar, newUserRequest, openDatabase } from '../src-main/core';
+import { importCalendar, newUserRequest, openDatabase, undoAction } from '../src-main/core';
 
 const n = Number(process.argv[2] ?? 100_000);
 const mb = Number(process.argv[3] ?? 63);
@@ -42,7 +42,22 @@ try {
   const t0 = performance.now();
   const r = importCalendar(db, newUserRequest(db), { fileName: 'big.ics', text: readFileSync(file, 'utf8') });
   const ms = performance.now() - t0;
-  console.log(JSON.stringify({ ok: r.ok, error: r.ok ? undefined : r.error, added: r.ok ? r.value.added : 0, ms, peakMb: peakMb(), writingPeakMb: writing, bytes }));
+  const importPeak = peakMb();
+  // Then its undo, with the peak counted afresh (clear_refs 5 resets VmHWM; where it cannot, the figure is the import's too).
+  let undoMs = NaN;
+  let undoPeakMb = NaN;
+  if (r.ok) {
+    try {
+      writeFileSync('/proc/self/clear_refs', '5');
+    } catch {
+      // not Linux, or not allowed: the peak below includes the import's
+    }
+    const t1 = performance.now();
+    const u = undoAction(db, r.actionId, { ctx: newUserRequest(db) });
+    undoMs = u.ok ? performance.now() - t1 : NaN;
+    undoPeakMb = peakMb();
+  }
+  console.log(JSON.stringify({ ok: r.ok, error: r.ok ? undefined : r.error, added: r.ok ? r.value.added : 0, ms, peakMb: importPeak, writingPeakMb: writing, bytes, undoMs, undoPeakMb }));
   db.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -100,10 +100,12 @@ export async function benchCalendar(): Promise<void> {
     const child = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'calendar-import-child.ts'), '100000', '63'], { encoding: 'utf8', timeout: 1_200_000 });
     const line = child.stdout.trim().split('\n').at(-1) ?? '';
     try {
-      const big = JSON.parse(line) as { ok: boolean; error?: string; ms: number; peakMb: number; writingPeakMb: number; bytes: number };
+      const big = JSON.parse(line) as { ok: boolean; error?: string; ms: number; peakMb: number; writingPeakMb: number; bytes: number; undoMs: number; undoPeakMb: number };
       report(`import 100k VEVENTs, ${(big.bytes / 1024 / 1024).toFixed(0)} MB file${big.ok ? '' : ` (refused: ${big.error ?? ''})`}`, big.ms, 'ms');
       report('  peak RSS of that process', big.peakMb, ' MB', { max: 300, label: '300 MB' });
       console.log(`    (${big.writingPeakMb.toFixed(0)} MB of it before the import: Node, tsx, Tidy's modules and writing the file)`);
+      report('undo that import', big.undoMs, 'ms');
+      report('  peak RSS of the undo', big.undoPeakMb, ' MB', { max: 300, label: '300 MB' });
     } catch {
       console.log(`  import 100k VEVENTs: the child process failed (${child.error?.message ?? child.stderr.trim().split('\n').at(-1) ?? ''})`);
     }

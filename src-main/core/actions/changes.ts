@@ -1,5 +1,6 @@
 import type { Db } from '../store/db';
 import type { Row, Table } from '../store/entities';
+import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 
 export { TRACKED_TABLES, type Row, type Table } from '../store/entities';
@@ -27,16 +28,43 @@ export function sameRow(a: Row | null, b: Row | null): boolean {
 }
 
 /**
+ * An action keeps this many changes in its own JSON value (`actions.changes`); the ones after them (an
+ * import of 100,000 events) go to `action_rows` one row each as they happen, so no large action is ever
+ * held in memory whole (migration 21).
+ */
+export const INLINE_CHANGES = 1_000;
+
+/** A large action's changes kept in `action_rows`: the action's id (taken when they started) and how many. */
+export interface Spill {
+  actionId: string;
+  count: number;
+}
+
+/**
  * Collects the before and after image of every row an action writes. Domain operations write only
- * through this, so the action log always holds exactly what is needed to reverse them.
+ * through this, so the action log always holds exactly what is needed to reverse them. The first
+ * INLINE_CHANGES are kept here; the rest are written to `action_rows` as they come (see Spill).
  */
 export class ChangeSet {
   private readonly byEntity = new Map<string, Change>();
+  private spillId: string | null = null;
+  private spilledCount = 0;
 
   constructor(private readonly db: Db) {}
 
+  /** The changes kept in memory: all of them, unless `spill` says more are in `action_rows`. */
   get changes(): Change[] {
     return [...this.byEntity.values()];
+  }
+
+  /** How many rows the action changed in all. */
+  get count(): number {
+    return this.byEntity.size + this.spilledCount;
+  }
+
+  /** The changes beyond `changes`, in `action_rows` under the action's id (null: none). */
+  get spill(): Spill | null {
+    return this.spillId === null ? null : { actionId: this.spillId, count: this.spilledCount };
   }
 
   insert(table: Table, row: Row): Row {
@@ -72,7 +100,19 @@ export class ChangeSet {
   private note(table: Table, id: string, before: Row | null, after: Row | null): void {
     const key = entityKey(table, id);
     const earlier = this.byEntity.get(key);
-    this.byEntity.set(key, { table, id, before: earlier ? earlier.before : before, after });
+    if (earlier || (this.spillId === null && this.byEntity.size < INLINE_CHANGES)) {
+      this.byEntity.set(key, { table, id, before: earlier ? earlier.before : before, after });
+      return;
+    }
+    // Past the first INLINE_CHANGES: to action_rows, keyed by the action's id (taken now; recordAction uses it).
+    this.spillId ??= nextId(this.db, 'a');
+    const n = this.spilledCount;
+    const kept = cached(
+      this.db,
+      `INSERT INTO action_rows (action_id, n, tbl, row_id, before, after) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (action_id, tbl, row_id) DO UPDATE SET after = excluded.after RETURNING n`,
+    ).get(this.spillId, n, table, id, imageText(before), imageText(after)) as { n: number };
+    if (kept.n === n) this.spilledCount++;
   }
 }
 
@@ -90,3 +130,5 @@ export function restoreRow(db: Db, table: string, id: string, image: Row | null)
      ON CONFLICT(id) DO UPDATE SET ${updates.join(', ')}`,
   ).run(...cols.map((c) => image[c]));
 }
+
+const imageText = (image: Row | null): string | null => (image === null ? null : JSON.stringify(image));

@@ -3,7 +3,7 @@ import type { ActionEntry, ActionSource } from '../../../src-shared/domain';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { entityKey, type Change } from './changes';
+import { entityKey, type Change, type Row, type Spill, type Table } from './changes';
 
 /** The request an action belongs to: an agent run (r…), one user command (u…), an MCP client's session. */
 export interface ActionContext {
@@ -19,8 +19,10 @@ export interface ActionRow {
   tool: string;
   args: string;
   result: string | null;
-  /** The before/after image of every row the action wrote (JSON Change[]). */
+  /** The before/after image of every row the action wrote (JSON Change[]); a large action's first ones only (see `spilled`). */
   changes: string;
+  /** How many more of its changes are in `action_rows` (0 for all but large actions; migration 21). */
+  spilled: number;
   summary: string;
   /** What it did, as data (JSON ActionWhat; migration 11 wrote it for the rows logged before). */
   what: string | null;
@@ -49,13 +51,16 @@ const MAX_LOGGED_ARG_CHARS = 10_000;
 const cutLongText = (_key: string, value: unknown): unknown =>
   typeof value === 'string' && value.length > MAX_LOGGED_ARG_CHARS ? `${value.slice(0, 200)}… (${value.length.toLocaleString('en')} characters)` : value;
 
-/** Writes one action row and its entity index. Call inside the transaction that made the changes. */
-export function recordAction(db: Db, ctx: ActionContext, action: NewAction, changes: Change[]): string {
-  const id = nextId(db, 'a');
+/**
+ * Writes one action row and its entity index. Call inside the transaction that made the changes. A large
+ * action's changes beyond `changes` are already in `action_rows` under `spill.actionId`, which becomes its id.
+ */
+export function recordAction(db: Db, ctx: ActionContext, action: NewAction, changes: Change[], spill: Spill | null = null): string {
+  const id = spill?.actionId ?? nextId(db, 'a');
   const info = cached(
     db,
-    `INSERT INTO actions (id, request_id, source, tool, args, result, changes, summary, what, created_at, undoes)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO actions (id, request_id, source, tool, args, result, changes, summary, what, created_at, undoes, spilled)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     ctx.requestId,
@@ -68,9 +73,12 @@ export function recordAction(db: Db, ctx: ActionContext, action: NewAction, chan
     JSON.stringify(action.what),
     new Date().toISOString(),
     action.undoes ?? null,
+    spill?.count ?? 0,
   );
   const link = cached(db, `INSERT OR IGNORE INTO action_entities (entity, action_seq) VALUES (?, ?)`);
   for (const c of changes) link.run(entityKey(c.table, c.id), info.lastInsertRowid);
+  if (spill)
+    cached(db, `INSERT OR IGNORE INTO action_entities (entity, action_seq) SELECT tbl || ':' || row_id, ? FROM action_rows WHERE action_id = ?`).run(info.lastInsertRowid, spill.actionId);
   return id;
 }
 
@@ -78,8 +86,82 @@ export function getActionRow(db: Db, id: string): ActionRow | null {
   return (cached(db, `SELECT * FROM actions WHERE id = ?`).get(id) as ActionRow | undefined) ?? null;
 }
 
+/** The changes an action keeps in its own row (all of them, unless it is a large one: see eachChange). */
 export function changesOf(row: ActionRow): Change[] {
   return JSON.parse(row.changes) as Change[];
+}
+
+const PAGE = 500;
+/** Past any n an action_rows row has (n is a change's place among an action's, at most a few million). */
+const END = 2 ** 52;
+
+interface SideRow {
+  n: number;
+  tbl: string;
+  row_id: string;
+  before: string | null;
+  after: string | null;
+}
+
+const sideChange = (r: SideRow): Change => ({
+  table: r.tbl as Table,
+  id: r.row_id,
+  before: r.before === null ? null : (JSON.parse(r.before) as Row),
+  after: r.after === null ? null : (JSON.parse(r.after) as Row),
+});
+
+/** The action's changes in `action_rows` with lo <= n < hi, a page at a time (no statement stays open between pages). */
+function* side(db: Db, actionId: string, lo: number, hi: number, reverse: boolean): Generator<Change> {
+  const page = reverse
+    ? cached(db, `SELECT * FROM action_rows WHERE action_id = ? AND n >= ? AND n < ? ORDER BY n DESC LIMIT ${PAGE}`)
+    : cached(db, `SELECT * FROM action_rows WHERE action_id = ? AND n >= ? AND n < ? ORDER BY n LIMIT ${PAGE}`);
+  for (;;) {
+    const rows = page.all(actionId, lo, hi) as SideRow[];
+    for (const r of rows) yield sideChange(r);
+    if (rows.length < PAGE) return;
+    if (reverse) hi = rows[rows.length - 1]!.n;
+    else lo = rows[rows.length - 1]!.n + 1;
+  }
+}
+
+/**
+ * Every change of an action in order (or in reverse), a page at a time: those in `action_rows` with n < 0,
+ * then those in its own row, then those in `action_rows` with n >= 0.
+ */
+export function* eachChange(db: Db, row: ActionRow, reverse = false): Generator<Change> {
+  const own = changesOf(row);
+  if (!(row.spilled > 0)) {
+    yield* reverse ? own.reverse() : own;
+    return;
+  }
+  if (reverse) {
+    yield* side(db, row.id, 0, END, true);
+    yield* own.reverse();
+    yield* side(db, row.id, -END, 0, true);
+  } else {
+    yield* side(db, row.id, -END, 0, false);
+    yield* own;
+    yield* side(db, row.id, 0, END, false);
+  }
+}
+
+/** The action's change of one row, if it changed it; `own` is changesOf(row) when the caller has it already. */
+export function changeOf(db: Db, row: ActionRow, table: string, id: string, own: Change[] = changesOf(row)): Change | undefined {
+  const inline = own.find((c) => c.table === table && c.id === id);
+  if (inline || !(row.spilled > 0)) return inline;
+  const r = cached(db, `SELECT * FROM action_rows WHERE action_id = ? AND tbl = ? AND row_id = ?`).get(row.id, table, id) as SideRow | undefined;
+  return r && sideChange(r);
+}
+
+/** Whether a large action changed a row among those kept beside it (in action_rows). */
+export function changedBeside(db: Db, row: ActionRow, table: string, id: string): boolean {
+  return row.spilled > 0 && cached(db, `SELECT 1 FROM action_rows WHERE action_id = ? AND tbl = ? AND row_id = ?`).get(row.id, table, id) !== undefined;
+}
+
+/** Whether all of a large action's changes are in this database (a synced or imported copy of the log has only its first ones). */
+export function changesHere(db: Db, row: ActionRow): boolean {
+  if (!(row.spilled > 0)) return true;
+  return (cached(db, `SELECT count(*) AS n FROM action_rows WHERE action_id = ?`).get(row.id) as { n: number }).n === row.spilled;
 }
 
 /** What an action did; an unreadable value (a hand-edited database) reads as a change of no kind. */
@@ -105,7 +187,7 @@ export function toEntry(row: ActionRow): ActionEntry {
     undoneAt: row.undone_at,
     undoes: row.undoes,
     // A call of an MCP server's tool: logged, but nothing in Tidy to reverse.
-    ...(row.changes === '[]' ? { external: true } : {}),
+    ...(row.changes === '[]' && !(row.spilled > 0) ? { external: true } : {}),
   };
 }
 

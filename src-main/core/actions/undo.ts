@@ -5,7 +5,8 @@ import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import { childrenOf, entity } from '../store/entities';
 import { entityKey, readRow, restoreRow, sameRow, type Change, type Row, type Table } from './changes';
-import { changesOf, getActionRow, recordAction, whatOf, type ActionContext, type ActionRow } from './log';
+import { nextId } from '../store/ids';
+import { changedBeside, changeOf, changesHere, changesOf, eachChange, getActionRow, recordAction, whatOf, type ActionContext, type ActionRow } from './log';
 
 export interface UndoOptions {
   /** The request the undo itself is logged under. */
@@ -104,12 +105,18 @@ export function undoLast(db: Db, options: UndoOptions): Result<UndoReport> {
  * An action that changed nothing in Tidy's data: a call of an MCP server's tool, logged so the user sees
  * it, but holding no before-image to restore.
  */
-export const isExternal = (row: ActionRow): boolean => row.changes === '[]';
+export const isExternal = (row: ActionRow): boolean => row.changes === '[]' && !(row.spilled > 0);
 
 function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoReport): void {
   if (isExternal(row))
     fail(`can't undo ${row.id} (${row.summary}): it happened outside Tidy, on an MCP server`, 'undo it in the app or service it happened in', 'refused');
   if (row.undone_at !== null) alreadyUndone(db, row, `action ${row.id} is already undone`);
+  if (!changesHere(db, row))
+    fail(
+      `can't undo ${row.id} (${row.summary}): it changed ${(row.spilled + changesOf(row).length).toLocaleString('en')} rows, and the record of most of them is kept only in the database it was made in`,
+      'undo it on the device it was made on, or in that database',
+      'refused',
+    );
   let blockers = findBlockers(db, row);
   if (blockers.length > 0 && options.cascade) {
     for (const b of blockers) {
@@ -134,7 +141,7 @@ function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoRepor
 function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): void {
   const changes = changesOf(row);
   try {
-    for (const c of [...changes].reverse()) restoreRow(db, c.table, c.id, c.before);
+    for (const c of eachChange(db, row, true)) restoreRow(db, c.table, c.id, c.before);
   } catch (e) {
     const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
     if (code === 'SQLITE_CONSTRAINT_UNIQUE')
@@ -149,13 +156,20 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
       });
     throw e;
   }
-  for (const c of changes) checkParentLive(db, row, c.table, c.before);
+  for (const c of eachChange(db, row)) checkParentLive(db, row, c.table, c.before);
   const root = chainRoot(db, row);
   const reversed = whatOf(row);
   const verb = reversalOf(reversed);
   const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: c.before })).reverse();
+  // A large action's other changes, reversed in SQL: n -> -(n + 1) turns their order around and moves those
+  // after its own row's changes before them (eachChange), as the reversed list above is.
+  let spill = null;
+  if (row.spilled > 0) {
+    spill = { actionId: nextId(db, 'a'), count: row.spilled };
+    cached(db, `INSERT INTO action_rows (action_id, n, tbl, row_id, before, after) SELECT ?, -(n + 1), tbl, row_id, after, before FROM action_rows WHERE action_id = ?`).run(spill.actionId, row.id);
+  }
   const what = { ...reversed, verb, reverses: row.id };
-  const id = recordAction(db, ctx, { tool: 'undo', args: { actionId: row.id }, summary: reversalSummary(verb, root.summary), what, undoes: row.id }, inverse);
+  const id = recordAction(db, ctx, { tool: 'undo', args: { actionId: row.id }, summary: reversalSummary(verb, root.summary), what, undoes: row.id }, inverse, spill);
   markUndone(db, row.id);
   report.reversed.push({ id: row.id, summary: row.summary, what: reversed, subject: root.summary });
   report.created.push(id);
@@ -219,8 +233,16 @@ interface LaterRow extends ActionRow {
  */
 function findBlockers(db: Db, row: ActionRow): ActionRow[] {
   const found = new Map<number, ActionRow>();
-  const changes = changesOf(row);
-  const own = new Set(changes.map((c) => entityKey(c.table, c.id)));
+  const inline = new Set(changesOf(row).map((c) => entityKey(c.table, c.id)));
+  // Each later action's own changes, parsed once (a re-import that changed many of this action's rows is met once per row).
+  const parsed = new Map<number, Change[]>();
+  const own = {
+    has: (key: string): boolean => {
+      if (inline.has(key)) return true;
+      const at = key.indexOf(':');
+      return changedBeside(db, row, key.slice(0, at), key.slice(at + 1));
+    },
+  };
   const walk = (key: string, settled: (image: Row | null) => boolean): void => {
     const later = cached(
       db,
@@ -232,11 +254,14 @@ function findBlockers(db: Db, row: ActionRow): ActionRow[] {
       if (l.undone_at !== null) continue;
       if (l.undoes_seq !== null && l.undoes_seq > row.seq) continue;
       found.set(l.seq, l);
-      const change = changesOf(l).find((c) => entityKey(c.table, c.id) === key);
+      const at = key.indexOf(':');
+      let own = parsed.get(l.seq);
+      if (!own) parsed.set(l.seq, (own = changesOf(l)));
+      const change = changeOf(db, l, key.slice(0, at), key.slice(at + 1), own);
       if (change && settled(change.before)) break;
     }
   };
-  for (const c of changes) {
+  for (const c of eachChange(db, row)) {
     if (!sameRow(readRow(db, c.table, c.id), c.after)) walk(entityKey(c.table, c.id), (image) => sameRow(image, c.after));
     // The row comes back pointing at a parent that is gone now (a redo of a move after "Undo all" removed
     // the project it moved into): the later change that removed the parent comes back first.

@@ -106,7 +106,7 @@ export function importTidyExport(db: Db, path: string, options: { maxBytes?: num
         // A subtask may come before its parent in id order (t10 < t9): its parent is set once all tasks are in.
         const later = (k: string, row: Record<string, unknown>) => c.key === 'tasks' && k === 'parentId' && row[k] != null;
         // A column a file of an older schema does not have takes its default (null; positions are set below).
-        for (const row of rows) insert.run(keys.map((k) => (later(k, row) ? null : bools.has(k) ? (row[k] ? 1 : 0) : (row[k] ?? (k === 'position' ? 0 : null)))));
+        for (const row of rows) insert.run(keys.map((k) => (later(k, row) ? null : bools.has(k) ? (row[k] ? 1 : 0) : (row[k] ?? (k === 'position' || k === 'spilled' ? 0 : null)))));
         if (c.key === 'tasks') {
           const parent = db.prepare(`UPDATE tasks SET parent_id = ? WHERE id = ?`);
           for (const row of rows) if (row['parentId'] != null) parent.run(row['parentId'], row['id']);

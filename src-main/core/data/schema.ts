@@ -238,6 +238,8 @@ export const actionRow = z.strictObject({
   createdAt: text,
   undoneAt: maybe,
   undoes: id.nullable(),
+  /** How many of its changes were kept beside it (schema 21; absent before): action_rows is not exported, so such an action cannot be undone after an import. */
+  spilled: int.min(0).optional(),
 });
 export const actionEntityRow = z.strictObject({ entity: text, actionSeq: int.min(1) });
 
@@ -524,6 +526,7 @@ export const COLLECTIONS: { key: Collection; table: string; order: string; colum
       createdAt: 'created_at',
       undoneAt: 'undone_at',
       undoes: 'undoes',
+      spilled: 'spilled',
     },
   },
   { key: 'actionEntities', table: 'action_entities', order: 'action_seq, entity', columns: { entity: 'entity', actionSeq: 'action_seq' } },
@@ -574,5 +577,8 @@ export const NOT_EXPORTED = ['settings', 'model_protocols', 'model_quirks', 'sea
   'sync_state', 'sync_cells', 'sync_outbox', 'sync_cursors', 'sync_devices', 'sync_pending', 'sync_read',
   // Sync's record of values overwritten by a concurrent edit on another device: history of sync itself, kept by it.
   'sync_conflicts',
+  // The row images of large actions (an import of 100,000 events), kept beside the log on this device for undo;
+  // an exported action says how many it had (`spilled`), and after an import its undo refuses in one line.
+  'action_rows',
   // Sync's copy of the settings that sync (settings are not exported either), and which device runs a routine.
   'synced_settings', 'routine_claims'];

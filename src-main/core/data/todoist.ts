@@ -408,7 +408,7 @@ export function applyTodoistImport(db: Db, plan: TodoistPlan, source = 'Todoist'
           for (const c of task.comments) cs.insert('comments', { id: nextId(db, 'n'), task_id: id, text: c.text, created_at: c.at ?? t, updated_at: t });
         }
         const summary = `Imported ${p.tasks.length} task${p.tasks.length === 1 ? '' : 's'} from ${source} into ${p.existingId === null ? 'new project ' : ''}'${p.name}'`;
-        recordAction(db, ctx, { tool: 'import_todoist', args: { file: p.file, project: p.name }, summary, what: { verb: 'imported', kind: 'task', id: null, name: null, count: p.tasks.length, reverses: null }, result: { project: projectId, tasks: p.tasks.length } }, cs.changes);
+        recordAction(db, ctx, { tool: 'import_todoist', args: { file: p.file, project: p.name }, summary, what: { verb: 'imported', kind: 'task', id: null, name: null, count: p.tasks.length, reverses: null }, result: { project: projectId, tasks: p.tasks.length } }, cs.changes, cs.spill);
       }
       return { requestId: ctx.requestId };
     })

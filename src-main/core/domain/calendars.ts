@@ -86,19 +86,25 @@ export const importCalendar = implement('calendars.import', (cs, input, db): Mut
     });
   }
 
-  const old = new Map(
-    (cached(db, `SELECT * FROM events WHERE calendar_id = ?`).all(calendarId) as EventRow[]).map((r) => [`${r.uid}\u0000${r.recurrence_id ?? ''}`, r]),
-  );
+  // The calendar's events are looked up one by one (by uid), not read whole: a re-import of 100,000 events
+  // holds only their keys. Of two rows with one key (the last of them wins, as it always did).
+  const oldEvent = cached(db, `SELECT * FROM events WHERE calendar_id = ? AND uid = ? AND recurrence_id IS ? ORDER BY rowid DESC LIMIT 1`);
+  const keyOf = (uid: string, recurrenceId: string | null): string => `${uid}\u0000${recurrenceId ?? ''}`;
   let added = 0;
   let updated = 0;
   let unchanged = 0;
   let removed = 0;
   const seen = new Set<string>();
   for (const e of parsed.events) {
-    const key = `${e.uid}\u0000${e.recurrence_id ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const before = old.get(key);
+    let before: EventRow | undefined;
+    if (existing) {
+      // A re-import keeps the keys it met (the calendar's other events are the ones gone from the file).
+      const key = keyOf(e.uid, e.recurrence_id);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      before = oldEvent.get(calendarId, e.uid, e.recurrence_id) as EventRow | undefined;
+    } else if (oldEvent.get(calendarId, e.uid, e.recurrence_id)) continue; // a new calendar: an event the file names twice counts once
+
     const data = dataOf(e);
     const cancelledAt = e.cancelled ? t : null;
     if (!before) {
@@ -114,14 +120,18 @@ export const importCalendar = implement('calendars.import', (cs, input, db): Mut
       updated++;
     } else unchanged++;
   }
-  for (const [key, r] of old) {
-    if (seen.has(key) || r.cancelled_at !== null) continue;
-    cs.update('events', r.id, { cancelled_at: t, updated_at: t });
-    removed++;
+  if (existing) {
+    const gone = (cached(db, `SELECT id, uid, recurrence_id, cancelled_at FROM events WHERE calendar_id = ? ORDER BY rowid`).all(calendarId) as Pick<EventRow, 'id' | 'uid' | 'recurrence_id' | 'cancelled_at'>[])
+      .filter((r) => r.cancelled_at === null && !seen.has(keyOf(r.uid, r.recurrence_id)))
+      .map((r) => r.id);
+    for (const id of gone) {
+      cs.update('events', id, { cancelled_at: t, updated_at: t });
+      removed++;
+    }
   }
   const row = cached(db, `SELECT * FROM calendars WHERE id = ?`).get(calendarId) as CalendarRow;
   // The same file again, nothing in it new: no action is logged (it would have nothing to undo).
-  if (cs.changes.length === 0)
+  if (cs.count === 0)
     fail(`calendar ${quote(row.name)} already matches ${source} (${unchanged} event${unchanged === 1 ? '' : 's'}, none changed)`, 'nothing to change; import it again once the calendar has changed');
   const calendar = toCalendar(row, eventCount(db, calendarId));
   const counts = existing ? `${added} added, ${updated} updated, ${removed} removed, ${unchanged} unchanged` : `${added} event${added === 1 ? "" : "s"}`;

@@ -48,7 +48,7 @@ export function mutate<T>(
       .transaction(() => {
         const cs = new ChangeSet(db);
         const { value, summary, what: said } = body(cs);
-        const actionId = recordAction(db, ctx, { tool, args, summary, what: whatOfValue(value, what, said), result: value }, cs.changes);
+        const actionId = recordAction(db, ctx, { tool, args, summary, what: whatOfValue(value, what, said), result: value }, cs.changes, cs.spill);
         return { ok: true as const, value, actionId };
       })
       .immediate();

@@ -12,6 +12,7 @@ import { SCHEMA_17 } from './migrations/schema-17';
 import { SCHEMA_18 } from './migrations/schema-18';
 import { SCHEMA_19 } from './migrations/schema-19';
 import { SCHEMA_20 } from './migrations/schema-20';
+import { SCHEMA_21 } from './migrations/schema-21';
 
 export type { Migration } from './migrations/migration';
 export { backfillActionWhat, EVENT_COLUMNS_15, TASK_COLUMNS_12, upgradeEventImagesTo15, upgradeTaskImagesTo12, upgradeTasksTo6 } from './migrations/images';
@@ -25,6 +26,7 @@ export const migrations: Migration[] = [
   ...SCHEMA_18,
   ...SCHEMA_19,
   ...SCHEMA_20,
+  ...SCHEMA_21,
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;
