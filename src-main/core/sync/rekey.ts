@@ -9,7 +9,7 @@
 // - columns: every `id`, every `…_id` and `actions.undoes` of every table of this database (user data, the
 //   action log, conversations and messages, runs and their steps, routines' state and runs, approvals,
 //   reminders sent, memory uses), the action log's entity index (`tasks:t12`) and the search index's refs;
-// - JSON: the action log's images (`changes`: what undo and redo write back), `what`, `args` and `result`;
+// - JSON: the action log's images (`changes` and a large action's `action_rows`: what undo and redo write back), `what`, `args` and `result`;
 //   a waiting approval's arguments; a conversation's tool calls and tool results, so the model reads the new
 //   ids. In JSON only values under id keys move (`id`, `…Id`, `…_id`, a kind's name such as `task` or
 //   `project` (not a plural: `labels` holds names), `undoes`, `reverses`), never a text that happens to read `t1`.
@@ -152,6 +152,19 @@ export function rekeyOwnIds(db: Db, part: string): number {
   for (const a of db.prepare(`SELECT seq, changes, what, args, result FROM actions`).all() as { seq: number; changes: string; what: string | null; args: string; result: string | null }[]) {
     const next = [remapJsonText(a.changes, rekey), remapJsonText(a.what, rekey), remapJsonText(a.args, rekey), remapJsonText(a.result, rekey)] as const;
     if (next[0] !== a.changes || next[1] !== a.what || next[2] !== a.args || next[3] !== a.result) action.run(next[0], next[1], next[2], next[3], a.seq);
+  }
+  // a large action's images past its first 1,000 changes (actions/changes.ts, migration 21), read a page at a time
+  const spilled = db.prepare(`UPDATE action_rows SET before = ?, after = ? WHERE action_id = ? AND n = ?`);
+  const page = db.prepare(`SELECT action_id, n, before, after FROM action_rows WHERE action_id > ? OR (action_id = ? AND n > ?) ORDER BY action_id, n LIMIT 1000`);
+  for (let at = { action_id: '', n: -Infinity }; ; ) {
+    const rows = page.all(at.action_id, at.action_id, at.n) as { action_id: string; n: number; before: string | null; after: string | null }[];
+    for (const r of rows) {
+      const before = remapJsonText(r.before, rekey);
+      const after = remapJsonText(r.after, rekey);
+      if (before !== r.before || after !== r.after) spilled.run(before, after, r.action_id, r.n);
+    }
+    if (rows.length < 1000) break;
+    at = rows[rows.length - 1]!;
   }
   const approval = db.prepare(`UPDATE approvals SET args = ?, decided_args = ? WHERE id = ?`);
   for (const a of db.prepare(`SELECT id, args, decided_args FROM approvals`).all() as { id: string; args: string; decided_args: string | null }[]) {

@@ -34,8 +34,14 @@ describe('re-keying a joining database', () => {
     db.prepare(`INSERT INTO messages (id, conversation_id, run_id, role, content, tool_calls, tool_call_id, created_at) VALUES ('x2', 'c1', 'r1', 'tool', ?, NULL, 'call_1', '2035-01-01')`).run(
       JSON.stringify({ id: 't1', content: 'Added t1' }),
     );
+    // a large action's images past its first 1,000 changes (migration 21's action_rows)
+    const first = db.prepare(`SELECT id FROM actions`).get() as { id: string };
+    db.prepare(`INSERT INTO action_rows (action_id, n, tbl, row_id, before, after) VALUES (?, 0, 'tasks', ?, NULL, ?)`).run(first.id, t.id, JSON.stringify({ id: t.id, project_id: 'inbox' }));
     db.transaction(() => rekeyOwnIds(db, 'abc123')).immediate();
     expect(db.prepare(`SELECT id, content FROM tasks`).all()).toEqual([{ id: `${t.id}.abc123`, content: 't1' }]);
+    expect(db.prepare(`SELECT action_id, row_id, after FROM action_rows`).all()).toEqual([
+      { action_id: `${first.id}.abc123`, row_id: `${t.id}.abc123`, after: JSON.stringify({ id: `${t.id}.abc123`, project_id: 'inbox' }) },
+    ]);
     expect(db.prepare(`SELECT task_id, label_id FROM task_labels`).all()).toEqual([{ task_id: 't1.abc123', label_id: 'g1.abc123' }]);
     const action = db.prepare(`SELECT id, request_id, changes, what FROM actions`).get() as { id: string; request_id: string; changes: string; what: string };
     expect([action.id, action.request_id]).toEqual(['a1.abc123', 'u1.abc123']);
