@@ -152,7 +152,7 @@ describe('tidy CLI (temp database)', () => {
       expect(oneLine(r.stderr)).toBe(true);
       expect(r.stderr).not.toMatch(/\bat .*\.(m?js|ts):\d+/);
     }
-  });
+  }, 120_000); // ten processes: generous, the machine may be loaded
 
   it('refuses a file that is not a Tidy database without touching it', async () => {
     const db = join(tempDir(), 'notes.db');
