@@ -7,6 +7,9 @@ const ALONE = ['test/unit/sandbox/hostile.test.ts'];
 // retry. A pass on the retry is listed after the run (test/support/retried-reporter.ts, scripts/test.sh), so
 // it stays visible. Unit tests get none: a pure function that fails once is a bug.
 const PROCESSES = ['test/e2e/**/*.test.ts', 'test/integration/**/*.test.ts'];
+// Unit tests are plain Node functions: two run at once (vitest's default on 2 cores is one). Projects with a
+// different worker count need a group of their own, so the groups run one after the other: units, processes,
+// then the lone timing test.
 
 export default defineConfig({
   test: {
@@ -22,16 +25,17 @@ export default defineConfig({
           name: 'suite',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
           exclude: [...ALONE, ...PROCESSES],
+          maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
       },
       {
         extends: true,
-        test: { name: 'processes', include: PROCESSES, retry: 1, sequence: { groupOrder: 0 } },
+        test: { name: 'processes', include: PROCESSES, retry: 1, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,
-        test: { name: 'alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } },
+        test: { name: 'alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 2 } },
       },
     ],
   },

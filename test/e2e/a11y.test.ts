@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai-server';
-import { REPO, tidy } from '../support/cli';
+import { REPO } from '../support/cli';
+import { tidyIn } from '../support/cli-inproc';
 import { launchChromium, openPage, screenshot } from '../support/browser';
 import { buildRendererOnce } from '../support/renderer';
 import { seedForFake, startServe, type Served } from '../support/serve';
@@ -55,14 +56,14 @@ beforeAll(async () => {
   dbPath = join(dir, 'tidy.db');
   for (const [content, id] of seedForFake(dbPath, fake.url)) ids.set(content, id);
   // Something in every view: a project with tasks, a list with items, and so entries in the action log.
-  const by = (args: string[]) => {
-    const r = tidy(dbPath, args);
+  const by = async (args: string[]) => {
+    const r = await tidyIn(dbPath, args);
     if (r.code !== 0) throw new Error(`tidy ${args.join(' ')}: ${r.stderr}`);
   };
-  by(['project', 'add', 'Birthday Celebration']);
-  for (const task of ['Bake the birthday cake', 'Buy birthday balloons']) by(['move', ids.get(task)!, 'Birthday Celebration']);
-  by(['list', 'add', 'Packing list']);
-  for (const item of ['Passport', 'Charger']) by(['list', 'item', 'Packing list', item]);
+  await by(['project', 'add', 'Birthday Celebration']);
+  for (const task of ['Bake the birthday cake', 'Buy birthday balloons']) await by(['move', ids.get(task)!, 'Birthday Celebration']);
+  await by(['list', 'add', 'Packing list']);
+  for (const item of ['Passport', 'Charger']) await by(['list', 'item', 'Packing list', item]);
 
   served = await startServe(dbPath);
   browser = await launchChromium();
@@ -82,34 +83,46 @@ afterAll(async () => {
 
 const nav = (p: Page, name: string | RegExp) => p.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 
-/** Runs axe on each page (a zoom) in each colour scheme; returns the serious and critical violations found. */
-async function check(view: string, on: { zoom: number; page: Page }[] = pages): Promise<string[]> {
+/** Runs axe on one page (a zoom) in each colour scheme, in turn. */
+async function checkPage(view: string, zoom: number, p: Page): Promise<{ found: Finding[]; serious: string[] }> {
+  const found: Finding[] = [];
   const serious: string[] = [];
-  for (const { zoom, page: p } of on) {
-    for (const scheme of SCHEMES) {
-      await p.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-      // Let the virtual lists measure their rows in the new layout.
-      await p.waitForTimeout(150);
-      const result = await new AxeBuilder({ page: p }).withTags(WCAG_TAGS).analyze();
-      const violations = result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-      findings.push({ view, zoom, scheme, violations });
-      for (const v of violations) {
-        if (v.impact === 'serious' || v.impact === 'critical') serious.push(`${view} at ${zoom * 100}% ${scheme}: ${v.id} (${v.impact}) — ${v.help}: ${v.nodes.slice(0, 3).join(', ')}`);
-      }
-      if (zoom === 2) await screenshot(p, `a11y-${view.toLowerCase().replace(/\W+/g, '-')}-200-${scheme}`);
+  for (const scheme of SCHEMES) {
+    await p.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    // Let the virtual lists measure their rows in the new layout.
+    await p.waitForTimeout(150);
+    const result = await new AxeBuilder({ page: p }).withTags(WCAG_TAGS).analyze();
+    const violations = result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+    found.push({ view, zoom, scheme, violations });
+    for (const v of violations) {
+      if (v.impact === 'serious' || v.impact === 'critical') serious.push(`${view} at ${zoom * 100}% ${scheme}: ${v.id} (${v.impact}) — ${v.help}: ${v.nodes.slice(0, 3).join(', ')}`);
     }
-    await p.emulateMedia({ colorScheme: 'light' });
+    if (zoom === 2) await screenshot(p, `a11y-${view.toLowerCase().replace(/\W+/g, '-')}-200-${scheme}`);
   }
-  return serious;
+  await p.emulateMedia({ colorScheme: 'light' });
+  return { found, serious };
+}
+
+/**
+ * Runs axe on each page (a zoom) in each colour scheme; returns the serious and critical violations found.
+ * The pages are separate browser contexts (their own renderer processes), so they are checked at the same
+ * time; the findings are kept in page order.
+ */
+async function check(view: string, on: { zoom: number; page: Page }[] = pages): Promise<string[]> {
+  const results = await Promise.all(on.map(({ zoom, page: p }) => checkPage(view, zoom, p)));
+  for (const r of results) findings.push(...r.found);
+  return results.flatMap((r) => r.serious);
 }
 
 /** Opens a view in every zoom. */
 async function openView(name: string | RegExp, heading: string, ready: (p: Page) => Promise<unknown>): Promise<void> {
-  for (const { page: p } of pages) {
-    await nav(p, name).click();
-    await p.getByRole('heading', { name: heading, level: 1 }).waitFor();
-    await ready(p);
-  }
+  await Promise.all(
+    pages.map(async ({ page: p }) => {
+      await nav(p, name).click();
+      await p.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await ready(p);
+    }),
+  );
 }
 
 describe('axe-core finds no serious or critical WCAG 2.1 A/AA violation', () => {
@@ -136,7 +149,7 @@ describe('axe-core finds no serious or critical WCAG 2.1 A/AA violation', () => 
     await card(page).getByRole('button', { name: 'Approve' }).click();
     for (const { page: p } of pages) await p.getByRole('log', { name: 'Messages' }).getByText('Done: the milk is bought.').waitFor();
     expect(problems).toEqual([]);
-  }, 60_000);
+  }, 120_000); // a model run and two windows: generous, the machine may be loaded
 
   it('in the chat after the run, with its trace', async () => {
     await page.getByRole('list', { name: 'Trace steps' }).getByText('Finished: Done').waitFor();
@@ -146,7 +159,7 @@ describe('axe-core finds no serious or critical WCAG 2.1 A/AA violation', () => 
     await zoomed.getByRole('list', { name: 'Trace steps' }).getByText('Finished: Done').waitFor();
     expect(await check('Chat finished')).toEqual([]);
     await zoomed.getByRole('button', { name: 'Hide trace' }).click();
-  }, 60_000);
+  }, 120_000); // a model run and two windows: generous, the machine may be loaded
 
   it('in the Inbox', async () => {
     await openView(/^Inbox/, 'Inbox', (p) => p.getByRole('list', { name: 'Inbox tasks' }).waitFor());

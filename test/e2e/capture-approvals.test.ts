@@ -5,7 +5,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeOpenAI } from '../fakes/openai-server';
-import { tidy } from '../support/cli';
+import { tidyIn } from '../support/cli-inproc';
 import { openPage, screenshot } from '../support/browser';
 import { startStage, type Stage } from '../support/e2e';
 
@@ -27,7 +27,7 @@ const box = () => small.getByRole('textbox', { name: 'Quick capture' });
 /** The accessible label of what has the focus (page code as a string: the node tsconfig has no DOM types). */
 const focused = () => small.evaluate<string | null>('document.activeElement?.getAttribute("aria-label") ?? null');
 const answer = () => small.getByRole('region', { name: "Tidy's answer" });
-const status = (content: string) => (JSON.parse(tidy(stage!.dbPath, ['tasks', '--all', '--json']).stdout) as { content: string; status: string }[]).find((t) => t.content === content)?.status;
+const status = async (content: string) => (JSON.parse((await tidyIn(stage!.dbPath, ['tasks', '--all', '--json'])).stdout) as { content: string; status: string }[]).find((t) => t.content === content)?.status;
 
 async function ask(text: string): Promise<void> {
   await box().fill(text);
@@ -51,14 +51,14 @@ describe('approvals in the quick-capture window', () => {
     await visible(small.getByRole('status').filter({ hasText: 'Added to the inbox: ad' }));
     await small.keyboard.press('Enter'); // an empty box: nothing
     expect(await card.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true);
-    expect(status('Bake the birthday cake')).toBe('open');
+    expect(await status('Bake the birthday cake')).toBe('open');
     expect((await new AxeBuilder({ page: small }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     await screenshot(small, 'capture-approval');
 
     await small.keyboard.press('Alt+A');
     await visible(answer().getByText('the cake'));
     await visible(answer().getByRole('group', { name: 'Approval: Complete task' }).getByText('Approved'));
-    expect(status('Bake the birthday cake')).toBe('done');
+    expect(await status('Bake the birthday cake')).toBe('done');
     await visible(answer().getByRole('list', { name: 'Changes' }).getByText(/Bake the birthday cake/));
     await expect.poll(() => focused()).toBe('Quick capture');
   }, 40_000);
@@ -72,7 +72,7 @@ describe('approvals in the quick-capture window', () => {
     await card.getByRole('button', { name: 'Decline' }).click();
     await visible(answer().getByText('Left the balloons open.'));
     await visible(answer().getByRole('group', { name: 'Approval: Complete task' }).getByText('Declined'));
-    expect(status('Buy birthday balloons')).toBe('open');
+    expect(await status('Buy birthday balloons')).toBe('open');
     const told = JSON.stringify(fake.chatRequests.at(-1)?.body);
     expect(told).toMatch(/declined/i);
     await small.emulateMedia({ colorScheme: 'dark' });

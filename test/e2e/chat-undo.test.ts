@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeOpenAI, FakeToolCall } from '../fakes/openai-server';
-import { tidy } from '../support/cli';
+import { tidyIn } from '../support/cli-inproc';
 import { screenshot } from '../support/browser';
 import { startStage, type Stage } from '../support/e2e';
 
@@ -42,7 +42,7 @@ const changes = () => lastAnswer().getByRole('region', { name: 'Changes' });
 const status = () => page.locator('[role=status][aria-live=polite]');
 const visible = (l: Locator) => l.waitFor({ state: 'visible' });
 const call = (name: string, args: Record<string, unknown> = {}): FakeToolCall => ({ name, arguments: args });
-const inbox = (): string[] => (JSON.parse(tidy(dbPath, ['tasks', '--inbox', '--json']).stdout) as { content: string }[]).map((t) => t.content);
+const inbox = async (): Promise<string[]> => (JSON.parse((await tidyIn(dbPath, ['tasks', '--inbox', '--json'])).stdout) as { content: string }[]).map((t) => t.content);
 /** Where an element is on screen (its top), to see that it does not move. */
 const top = async (l: Locator): Promise<number> => (await l.boundingBox())!.y;
 
@@ -76,7 +76,7 @@ describe('undo where you are', () => {
       (el) => el.querySelector('.md, .markdown, p')!.compareDocumentPosition(el.querySelector('[aria-label="Changes"]')!) & 4 /* DOCUMENT_POSITION_FOLLOWING */,
     );
     expect(order).toBeTruthy();
-    expect(inbox()).toEqual([]);
+    expect(await inbox()).toEqual([]);
     await shot('chat-undo-summary');
 
     // Expandable to the list of changes, each with its own Undo.
@@ -88,7 +88,7 @@ describe('undo where you are', () => {
 
     await changes().getByRole('button', { name: 'Undo all changes' }).click();
     await visible(changes().getByText('Undone', { exact: true }).first());
-    await expect.poll(() => inbox().length).toBe(9);
+    await expect.poll(async () => (await inbox()).length).toBe(9);
     await expect.poll(() => status().innerText()).toContain('Undid 12 changes');
     expect(await changes().getByRole('button', { name: 'Undo all changes' }).count()).toBe(0);
     // Undo all hands the focus to Redo, and Redo puts everything back.
@@ -104,7 +104,7 @@ describe('undo where you are', () => {
     await list.getByRole('button', { name: `Undo: ${moved}` }).click();
     await visible(list.getByRole('button', { name: `Redo: ${moved}` }));
     await expect.poll(() => changes().innerText()).toContain('1 undone');
-    expect(inbox()).toEqual(['Bake the birthday cake']);
+    expect(await inbox()).toEqual(['Bake the birthday cake']);
     await list.getByRole('button', { name: `Redo: ${moved}` }).click();
     await expect.poll(() => inbox()).toEqual([]);
     expect(consoleProblems).toEqual([]);
@@ -150,7 +150,7 @@ describe('undo where you are', () => {
     await log.getByRole('button', { name: `Undo request: ${request}` }).click();
     const redoRequest = log.getByRole('button', { name: `Redo request: ${request}` });
     await visible(redoRequest);
-    await expect.poll(() => inbox().length).toBe(9);
+    await expect.poll(async () => (await inbox()).length).toBe(9);
     await shot('chat-undo-actions-redo-request');
     await redoRequest.click();
     await expect.poll(() => inbox()).toEqual([]);
@@ -160,28 +160,28 @@ describe('undo where you are', () => {
   it('Ctrl+Z undoes the last request, Ctrl+Shift+Z and Ctrl+Y redo it (never an older capture), in every view', async () => {
     await nav('Inbox').click();
     await pressOutsideFields('Control+z');
-    await expect.poll(() => inbox().length).toBe(9);
+    await expect.poll(async () => (await inbox()).length).toBe(9);
     await expect.poll(() => status().innerText()).toContain('Undid 12 changes');
     // Redo brings back the request Ctrl+Z took back, not the undo of an older hand-made change.
     await pressOutsideFields('Control+Shift+z');
     await expect.poll(() => inbox()).toEqual([]);
     await expect.poll(() => status().innerText()).toContain('Redid 12 changes');
-    expect(JSON.parse(tidy(dbPath, ['tasks', '--all', '--json']).stdout)).toHaveLength(9);
+    expect(JSON.parse((await tidyIn(dbPath, ['tasks', '--all', '--json'])).stdout)).toHaveLength(9);
 
     await nav('Projects').click();
     await pressOutsideFields('Control+z');
-    await expect.poll(() => inbox().length).toBe(9);
+    await expect.poll(async () => (await inbox()).length).toBe(9);
     await pressOutsideFields('Control+y');
     await expect.poll(() => inbox()).toEqual([]);
     // Nothing left to redo: said so, nothing changes.
     await pressOutsideFields('Control+y');
     await expect.poll(() => page.getByText(/There is nothing to redo/).count()).toBeGreaterThan(0);
-    expect(inbox()).toEqual([]);
+    expect(await inbox()).toEqual([]);
     // In a text field the keys are the field's own.
     await nav('Chat').click();
     await composer().fill('typing');
     await composer().press('Control+z');
-    expect(inbox()).toEqual([]);
+    expect(await inbox()).toEqual([]);
     await composer().fill('');
   }, 40_000);
 
@@ -195,11 +195,11 @@ describe('undo where you are', () => {
     expect(await refusal.innerText()).toContain('"Undo with later changes"');
     await shot('chat-undo-refusal');
     await refusal.getByRole('button', { name: 'Undo with later changes' }).click();
-    await expect.poll(() => inbox().length).toBe(4);
+    await expect.poll(async () => (await inbox()).length).toBe(4);
 
     // A redo blocked by a later edit by hand: the card says redo, and its button does what it says.
     const sugar = ids.get('Buy sugar for the birthday cake')!;
-    expect(tidy(dbPath, ['edit', sugar, '--content', 'Buy brown sugar for the birthday cake']).code).toBe(0);
+    expect((await tidyIn(dbPath, ['edit', sugar, '--content', 'Buy brown sugar for the birthday cake'])).code).toBe(0);
     await list.getByRole('button', { name: "Redo: Created project 'Birthday Celebration'" }).click();
     await visible(list.getByRole('button', { name: "Undo: Created project 'Birthday Celebration'" }));
     const moveSugar = "Moved 'Buy sugar for the birthday cake' to Birthday Celebration";
@@ -211,10 +211,10 @@ describe('undo where you are', () => {
     await shot('chat-undo-redo-refusal');
     await redoRefusal.getByRole('button', { name: 'Redo, undoing later changes' }).click();
     await visible(list.getByRole('button', { name: `Undo: ${moveSugar}` }));
-    expect(inbox().sort()).toEqual(['Bake the birthday cake', 'Buy birthday balloons', 'Buy milk birthday cake']);
+    expect((await inbox()).sort()).toEqual(['Bake the birthday cake', 'Buy birthday balloons', 'Buy milk birthday cake']);
     await changes().getByRole('button', { name: 'Redo all changes' }).click();
     await expect.poll(() => inbox()).toEqual([]);
-    expect(JSON.parse(tidy(dbPath, ['tasks', '--all', '--json']).stdout).map((t: { content: string }) => t.content)).toContain('Buy sugar for the birthday cake');
+    expect(JSON.parse((await tidyIn(dbPath, ['tasks', '--all', '--json'])).stdout).map((t: { content: string }) => t.content)).toContain('Buy sugar for the birthday cake');
   }, 40_000);
 
   it('puts an approval card, in words, before the answer it leads to', async () => {

@@ -5,7 +5,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeOpenAI, FakeToolCall } from '../fakes/openai-server';
-import { tidy } from '../support/cli';
+import { tidyIn } from '../support/cli-inproc';
 import { openPage, screenshot } from '../support/browser';
 import { startStage, type Stage } from '../support/e2e';
 import type { Served } from '../support/serve';
@@ -45,8 +45,8 @@ const focused = () =>
     const name = el.getAttribute('aria-label') || (by && document.getElementById(by)?.textContent) || el.labels?.[0]?.textContent || (el.textContent || '').trim().slice(0, 60);
     return (el.getAttribute('role') || el.tagName.toLowerCase()) + ':' + name;
   })()`) as Promise<string>;
-const taskStatus = (content: string): string => {
-  const r = tidy(dbPath, ['tasks', '--all', '--json']);
+const taskStatus = async (content: string): Promise<string> => {
+  const r = await tidyIn(dbPath, ['tasks', '--all', '--json']);
   const tasks = JSON.parse(r.stdout) as { content: string; status: string }[];
   return tasks.find((t) => t.content === content)?.status ?? 'missing';
 };
@@ -72,7 +72,7 @@ describe('approvals are answered on purpose', () => {
     expect(await focused()).toBe('textarea:Message');
     // Still waiting: nothing answered, the task open, the model not asked again.
     expect(await card.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true);
-    expect(taskStatus('Buy milk birthday cake')).toBe('open');
+    expect(await taskStatus('Buy milk birthday cake')).toBe('open');
     expect(fake.chatRequests).toHaveLength(1);
     // It was announced, with its shortcuts, which the card shows too.
     await expect.poll(() => status().innerText()).toMatch(/Approval needed: Complete task 'Buy milk birthday cake'\?.*Alt\+A approves/);
@@ -103,10 +103,10 @@ describe('approvals are answered on purpose', () => {
     await page.keyboard.press('Space');
     await page.keyboard.press('Enter');
     expect(await card.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true);
-    expect(taskStatus('Buy sugar for the birthday cake')).toBe('open');
+    expect(await taskStatus('Buy sugar for the birthday cake')).toBe('open');
     await page.keyboard.press('Alt+D');
     await visible(messages().getByText('Left the sugar task open.'));
-    expect(taskStatus('Buy sugar for the birthday cake')).toBe('open');
+    expect(await taskStatus('Buy sugar for the birthday cake')).toBe('open');
     await expect.poll(() => status().innerText()).toMatch(/Declined: Complete task/);
     // From the card, the focus goes on to the message box.
     await expect.poll(focused).toBe('textarea:Message');
@@ -154,7 +154,7 @@ describe('the focus follows the user and what changed is said', () => {
     await expect.poll(() => list.getByRole('listitem').first().innerText()).toBe(next);
     await expect.poll(focused).toBe(`input:${next}`);
     await expect.poll(() => status().innerText()).toContain(`Completed: ${ticked}`);
-    expect(taskStatus(ticked!)).toBe('done');
+    expect(await taskStatus(ticked!)).toBe('done');
   }, 30_000);
 
   it('Undo hands the focus to the new Redo, Redo back to Undo, each said in the status region', async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUserRequest, openDatabase } from '../../src-main/core';
 import { applyPlan } from '../../src-main/core/plan/plan';
 import type { FakeOpenAI } from '../fakes/openai-server';
-import { tidy } from '../support/cli';
+import { tidyIn } from '../support/cli-inproc';
 import { screenshot } from '../support/browser';
 import { startStage, type Stage } from '../support/e2e';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
     ['workEnd', '23:59'],
     ['workDays', 'mon,tue,wed,thu,fri,sat,sun'],
   ] as const)
-    expect(tidy(dbPath, ['config', 'set', k, v]).code).toBe(0);
+    expect((await tidyIn(dbPath, ['config', 'set', k, v])).code).toBe(0);
 }, 120_000);
 
 afterAll(() => stage?.close());
@@ -37,8 +37,8 @@ afterAll(() => stage?.close());
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const main = () => page.getByRole('main');
 const visible = (l: Locator) => l.waitFor({ state: 'visible' });
-const taskId = (content: string): string => (JSON.parse(tidy(dbPath, ['tasks', '--json']).stdout) as { id: string; content: string }[]).find((t) => t.content === content)!.id;
-const events = (from: string, to: string) => JSON.parse(tidy(dbPath, ['events', '--from', from, '--to', to, '--json']).stdout) as { id: string; title: string; start: string; end: string }[];
+const taskId = async (content: string): Promise<string> => (JSON.parse((await tidyIn(dbPath, ['tasks', '--json'])).stdout) as { id: string; content: string }[]).find((t) => t.content === content)!.id;
+const events = async (from: string, to: string) => JSON.parse((await tidyIn(dbPath, ['events', '--from', from, '--to', to, '--json'])).stdout) as { id: string; title: string; start: string; end: string }[];
 const hhmm = (t: number) => `${pad(new Date(t).getHours())}:${pad(new Date(t).getMinutes())}`;
 
 describe('planning a day from Today', () => {
@@ -46,7 +46,7 @@ describe('planning a day from Today', () => {
     const now = new Date();
     const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
     const dayAfter = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 2);
-    expect(tidy(dbPath, ['add', 'Write the plan report', '--due', localDay(tomorrow), '--duration', '1h']).code).toBe(0);
+    expect((await tidyIn(dbPath, ['add', 'Write the plan report', '--due', localDay(tomorrow), '--duration', '1h'])).code).toBe(0);
 
     await nav('Today').click();
     await visible(page.getByRole('heading', { name: 'Today', level: 1 }));
@@ -67,9 +67,9 @@ describe('planning a day from Today', () => {
     await card.getByRole('button', { name: 'Approve plan' }).click();
     const notice = page.locator('.notices').filter({ hasText: /Planned \d+ blocks? in the calendar/ });
     await visible(notice);
-    const planned = () => events(localDay(tomorrow), localDay(dayAfter)).filter((e) => e.title === 'Write the plan report');
-    await expect.poll(() => planned().length, { timeout: 15_000 }).toBe(1);
-    expect(Date.parse(planned()[0]!.start)).toBe(new Date(tomorrow.getFullYear(), tomorrow.getMonth(), tomorrow.getDate(), 14).getTime());
+    const planned = async () => (await events(localDay(tomorrow), localDay(dayAfter))).filter((e) => e.title === 'Write the plan report');
+    await expect.poll(async () => (await planned()).length, { timeout: 15_000 }).toBe(1);
+    expect(Date.parse((await planned())[0]!.start)).toBe(new Date(tomorrow.getFullYear(), tomorrow.getMonth(), tomorrow.getDate(), 14).getTime());
 
     await nav('Calendar').click();
     await visible(page.getByRole('heading', { name: 'Calendar', level: 1 }));
@@ -81,7 +81,7 @@ describe('planning a day from Today', () => {
     await nav('Actions').click();
     const log = page.getByRole('list', { name: 'Action log' });
     await log.getByRole('button', { name: /^Undo: .*planned/i }).first().click();
-    await expect.poll(() => planned().length, { timeout: 15_000 }).toBe(0);
+    await expect.poll(async () => (await planned()).length, { timeout: 15_000 }).toBe(0);
     await nav('Calendar').click();
     if (mondayOf(tomorrow) !== mondayOf(now)) await main().getByRole('button', { name: 'Next week' }).click();
     await expect.poll(() => main().getByRole('button', { name: /^Write the plan report, / }).count(), { timeout: 15_000 }).toBe(0);
@@ -96,8 +96,8 @@ describe('planning a day from Today', () => {
       ['Draft the budget', '1h'],
       ['Answer the landlord', '30m'],
     ])
-      expect(tidy(dbPath, ['add', text!, '--due', localDay(tomorrow), '--duration', d!]).code).toBe(0);
-    const ids = [taskId('Draft the budget'), taskId('Answer the landlord')];
+      expect((await tidyIn(dbPath, ['add', text!, '--due', localDay(tomorrow), '--duration', d!])).code).toBe(0);
+    const ids = [await taskId('Draft the budget'), await taskId('Answer the landlord')];
     fake.enqueue({ toolCalls: [{ name: 'plan_tasks', arguments: { task_ids: ids, from: tomorrow.toISOString(), to: dayAfter.toISOString() } }] }, { text: 'Your day is planned.' });
     await nav('Chat').click();
     await page.getByRole('textbox', { name: 'Message' }).fill('Plan my tomorrow');
@@ -123,9 +123,9 @@ describe('planning a day from Today', () => {
     const answer = page.getByRole('log', { name: 'Messages' }).getByRole('article', { name: 'Tidy' }).last();
     await visible(answer.getByText('Your day is planned.'));
 
-    const planned = () => events(localDay(tomorrow), localDay(dayAfter)).filter((e) => e.title === 'Draft the budget' || e.title === 'Answer the landlord');
-    await expect.poll(() => planned().length, { timeout: 15_000 }).toBe(2);
-    expect(Date.parse(planned().find((e) => e.title === 'Draft the budget')!.start)).toBe(at(16));
+    const planned = async () => (await events(localDay(tomorrow), localDay(dayAfter))).filter((e) => e.title === 'Draft the budget' || e.title === 'Answer the landlord');
+    await expect.poll(async () => (await planned()).length, { timeout: 15_000 }).toBe(2);
+    expect(Date.parse((await planned()).find((e) => e.title === 'Draft the budget')!.start)).toBe(at(16));
 
     await nav('Calendar').click();
     await visible(page.getByRole('heading', { name: 'Calendar', level: 1 }));
@@ -136,7 +136,7 @@ describe('planning a day from Today', () => {
     // Undo all, from the answer in the chat: every block of the plan is gone.
     await nav('Chat').click();
     await answer.getByRole('region', { name: 'Changes' }).getByRole('button', { name: 'Undo all changes' }).click();
-    await expect.poll(() => planned().length, { timeout: 15_000 }).toBe(0);
+    await expect.poll(async () => (await planned()).length, { timeout: 15_000 }).toBe(0);
     await nav('Calendar').click();
     await expect.poll(() => main().getByRole('button', { name: /^(Draft the budget|Answer the landlord), / }).count(), { timeout: 15_000 }).toBe(0);
   }, 120_000);
@@ -146,22 +146,22 @@ describe('planning a day from Today', () => {
     const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
     const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
     const inTwoDays = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 2);
-    for (const text of ['Call the plumber', 'Renew the passport']) expect(tidy(dbPath, ['add', text, '--duration', '30m']).code).toBe(0);
+    for (const text of ['Call the plumber', 'Renew the passport']) expect((await tidyIn(dbPath, ['add', text, '--duration', '30m'])).code).toBe(0);
     // Two blocks planned earlier whose time has passed (an hour and more ago), their tasks still open.
     const hour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
     const db = openDatabase(dbPath);
     try {
       const blocks = [
-        { task_id: taskId('Call the plumber'), start: new Date(hour - 3 * 3_600_000).toISOString(), end: new Date(hour - 2.5 * 3_600_000).toISOString() },
-        { task_id: taskId('Renew the passport'), start: new Date(hour - 2 * 3_600_000).toISOString(), end: new Date(hour - 1.5 * 3_600_000).toISOString() },
+        { task_id: await taskId('Call the plumber'), start: new Date(hour - 3 * 3_600_000).toISOString(), end: new Date(hour - 2.5 * 3_600_000).toISOString() },
+        { task_id: await taskId('Renew the passport'), start: new Date(hour - 2 * 3_600_000).toISOString(), end: new Date(hour - 1.5 * 3_600_000).toISOString() },
       ];
       const r = applyPlan(db, newUserRequest(db), { blocks }, 'UTC', now.getTime());
       expect(r.ok).toBe(true);
     } finally {
       db.close();
     }
-    const mine = () => events(localDay(yesterday), localDay(inTwoDays)).filter((e) => e.title === 'Call the plumber' || e.title === 'Renew the passport');
-    const missedIds = mine().map((e) => e.id);
+    const mine = async () => (await events(localDay(yesterday), localDay(inTwoDays))).filter((e) => e.title === 'Call the plumber' || e.title === 'Renew the passport');
+    const missedIds = (await mine()).map((e) => e.id);
     expect(missedIds).toHaveLength(2);
 
     await nav('Today').click();
@@ -176,10 +176,10 @@ describe('planning a day from Today', () => {
     await card.getByRole('button', { name: 'Approve plan' }).click();
     await expect.poll(() => missed.count(), { timeout: 15_000 }).toBe(0);
     // Placed anew after now; the missed blocks were not moved.
-    await expect.poll(() => mine().length, { timeout: 15_000 }).toBe(4);
-    const fresh = mine().filter((e) => !missedIds.includes(e.id));
+    await expect.poll(async () => (await mine()).length, { timeout: 15_000 }).toBe(4);
+    const fresh = (await mine()).filter((e) => !missedIds.includes(e.id));
     for (const e of fresh) expect(Date.parse(e.start)).toBeGreaterThanOrEqual(now.getTime() - 60_000);
-    expect(mine().filter((e) => missedIds.includes(e.id)).map((e) => Date.parse(e.start))).toEqual([hour - 3 * 3_600_000, hour - 2 * 3_600_000]);
+    expect((await mine()).filter((e) => missedIds.includes(e.id)).map((e) => Date.parse(e.start))).toEqual([hour - 3 * 3_600_000, hour - 2 * 3_600_000]);
 
     // Moved by hand from its details in the Calendar: the block is pinned in the same action.
     const block = fresh.find((e) => e.title === 'Call the plumber')!;
@@ -207,7 +207,7 @@ describe('planning a day from Today', () => {
     await form.getByRole('button', { name: 'Save time' }).click();
     await visible(page.locator('.notices').filter({ hasText: 'Moved Call the plumber and pinned it' }));
     await expect.poll(() => pinned(block.id), { timeout: 15_000 }).toBe(1);
-    expect(Date.parse(mine().find((e) => e.id === block.id)!.start)).toBe(new Date(tomorrow.getFullYear(), tomorrow.getMonth(), tomorrow.getDate(), 20).getTime());
+    expect(Date.parse((await mine()).find((e) => e.id === block.id)!.start)).toBe(new Date(tomorrow.getFullYear(), tomorrow.getMonth(), tomorrow.getDate(), 20).getTime());
     if (mondayOf(tomorrow) !== mondayOf(new Date(Date.parse(block.start)))) await main().getByRole('button', { name: 'Next week' }).click();
     await visible(main().getByRole('button', { name: /^Call the plumber, .*20:00 to 20:30.*planned block, pinned/ }));
   }, 120_000);

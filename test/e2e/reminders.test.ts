@@ -1,23 +1,41 @@
-// End to end: reminders in Chromium through `tidy serve`. When a task's due time comes the host pushes
-// `reminder.due`; the page shows a system notification when allowed (the page's Notification is replaced
-// by a recorder, as headless Chromium shows none) and a card with Complete and Snooze. Settings asks for
-// the permission from a click. The tasks fall due at the next whole minute, so this file waits up to a minute.
+// End to end: reminders in Chromium through the web host (what `tidy serve` runs, here in this process so
+// its reminders take a clock the test moves). When a task's due time comes the host pushes `reminder.due`;
+// the page shows a system notification when allowed (the page's Notification is replaced by a recorder, as
+// headless Chromium shows none) and a card with Complete and Snooze. Settings asks for the permission from
+// a click. The tasks fall due two minutes from now; the test moves the reminders' clock there instead of
+// waiting for it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTask, listTasks, newUserRequest, openDatabase } from '../../src-main/core';
+import { addTask, listTasks, newUserRequest, openDatabase, type Db } from '../../src-main/core';
+import type { ReminderClock } from '../../src-main/core/reminders';
+import { createHost, type Host } from '../../src-main/host';
+import { startWebHost, type WebHost } from '../../src-main/host/web';
 import { launchChromium, openPage, screenshot } from '../support/browser';
+import { REPO } from '../support/cli';
+import { testDeps } from '../support/host';
 import { buildRendererOnce } from '../support/renderer';
-import { startServe, type Served } from '../support/serve';
-
 
 let browser: Browser;
-let served: Served;
+let db: Db;
+let host: Host;
+let web: WebHost;
 let dir = '';
 let dbPath = '';
 let dueAt = '';
+
+/** The reminders' clock: real time until the test moves it; the timer it sets waits until the test fires it. */
+let offsetMs = 0;
+let pending: (() => void) | null = null;
+const clock: ReminderClock = {
+  now: () => new Date(Date.now() + offsetMs),
+  setTimeout: (fn) => ((pending = fn), fn),
+  clearTimeout: (h) => {
+    if (pending === h) pending = null;
+  },
+};
 
 const local = (d: Date): string =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
@@ -42,26 +60,40 @@ beforeAll(async () => {
   await buildRendererOnce();
   dir = mkdtempSync(join(tmpdir(), 'tidy-e2e-reminders-'));
   dbPath = join(dir, 'tidy.db');
-  // Due at the next whole minute (the one after when less than 15 s are left, so the page is up in time).
+  // Due two whole minutes from now: not yet due when the host starts, whatever the second.
   const at = new Date();
   at.setSeconds(0, 0);
-  at.setMinutes(at.getMinutes() + (new Date().getSeconds() > 45 ? 2 : 1));
+  at.setMinutes(at.getMinutes() + 2);
   dueAt = local(at);
-  const db = openDatabase(dbPath);
-  for (const content of ['Call the dentist', 'Water the plants']) addTask(db, newUserRequest(db), { content, due: dueAt });
-  db.close();
-  served = await startServe(dbPath);
+  const seed = openDatabase(dbPath);
+  for (const content of ['Call the dentist', 'Water the plants']) addTask(seed, newUserRequest(seed), { content, due: dueAt });
+  seed.close();
+  // The web host as `tidy serve` builds it (src-main/cli/commands/serve.ts), its reminders on the clock above.
+  db = openDatabase(dbPath);
+  host = createHost(testDeps(db), { reminders: { clock } });
+  web = await startWebHost({ dispatch: host.dispatch, hub: host.hub, rendererDir: join(REPO, 'out', 'renderer') });
   browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await served?.stop();
+  await web?.close();
+  await host?.close();
+  db?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Moves the reminders' clock to `to` and lets their timer go off, as it would at that time. */
+function timeComes(to: Date): void {
+  offsetMs = to.getTime() - Date.now();
+  const fire = pending;
+  pending = null;
+  expect(fire, 'the reminders wait on their timer').not.toBeNull();
+  fire!();
+}
+
 async function open(permission: string): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await openPage(browser, served.url, { viewport: { width: 1280, height: 800 }, initScript: fakeNotifications(permission), timeout: 10_000 });
+  const { context, page } = await openPage(browser, web.url, { viewport: { width: 1280, height: 800 }, initScript: fakeNotifications(permission), timeout: 10_000 });
   await page.getByRole('textbox', { name: 'Message' }).waitFor();
   return { context, page };
 }
@@ -90,7 +122,12 @@ describe('reminders', () => {
   it('when the due time comes: a notification, and a card whose Snooze and Complete are logged changes', async () => {
     const { context, page } = await open('granted');
     const dentist = page.getByRole('group', { name: 'Reminder: Call the dentist' });
-    await dentist.waitFor({ timeout: 100_000 });
+    // The page is connected once the Inbox it asked for shows the tasks; nothing was announced before their time.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Inbox/ }).click();
+    await page.getByRole('list', { name: 'Inbox tasks' }).getByText('Call the dentist').waitFor();
+    expect(await dentist.count()).toBe(0);
+    timeComes(new Date(`${dueAt}:00.500`));
+    await dentist.waitFor({ timeout: 20_000 });
     const plants = page.getByRole('group', { name: 'Reminder: Water the plants' });
     await plants.waitFor();
     const shown = (await page.evaluate('window.__shown')) as { title: string }[];
@@ -108,5 +145,5 @@ describe('reminders', () => {
     await log.getByText(/Completed 'Water the plants'/).first().waitFor();
     await log.getByText(/Call the dentist/).first().waitFor();
     await context.close();
-  }, 150_000);
+  }, 60_000);
 });

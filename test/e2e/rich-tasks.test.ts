@@ -12,7 +12,7 @@ import { listComments } from '../../src-main/core/domain/tasks';
 import { listLabels } from '../../src-main/core/domain/labels';
 import { listFilters } from '../../src-main/core/domain/filter';
 import type { Task } from '../../src-shared/domain';
-import { tidy } from '../support/cli';
+import { tidyIn } from '../support/cli-inproc';
 import { screenshot } from '../support/browser';
 import { localDay as day, startDataStage, type DataStage } from '../support/e2e';
 
@@ -49,7 +49,7 @@ function read<T>(f: (db: ReturnType<typeof openDatabase>) => T): T {
   }
 }
 const task = (content: string): Task | undefined => read((db) => listTasks(db, { status: 'all', limit: 10_000 }).tasks.find((t) => t.content === content));
-const log = (): { tool: string; summary: string }[] => JSON.parse(tidy(dbPath, ['log', '--json']).stdout) as { tool: string; summary: string }[];
+const log = async (): Promise<{ tool: string; summary: string }[]> => JSON.parse((await tidyIn(dbPath, ['log', '--json'])).stdout) as { tool: string; summary: string }[];
 
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
 const visible = (l: Locator) => l.waitFor({ state: 'visible' });
@@ -106,11 +106,11 @@ describe('rich tasks in the window', () => {
     // 100 px to the left, back up a level. Each is one logged action.
     await row(top, 'Book the DJ').dragTo(menuRow, { sourcePosition: { x: 200, y: 10 }, targetPosition: { x: 300, y: 10 } });
     await expect.poll(() => task('Book the DJ')?.parentId).toBe(menuId);
-    expect(log()[0]?.tool).toBe('update_task');
+    expect((await log())[0]?.tool).toBe('update_task');
     await visible(top.getByRole('img', { name: '1 of 4 subtasks done' }));
     await row(top, 'Book the DJ').dragTo(row(top, 'Book the DJ'), { sourcePosition: { x: 300, y: 10 }, targetPosition: { x: 200, y: 10 } });
     await expect.poll(() => task('Book the DJ')?.parentId).toBe(null);
-    expect(log()[0]?.tool).toBe('outdent_task');
+    expect((await log())[0]?.tool).toBe('outdent_task');
 
     // Completing a parent with open subtasks asks: Cancel changes nothing; Complete all is one action.
     await menuRow.getByRole('checkbox', { name: 'Plan the menu' }).click();
@@ -125,7 +125,7 @@ describe('rich tasks in the window', () => {
     await expect.poll(() => task('Choose the dessert')?.status).toBe('done');
     expect(task('Plan the menu')?.status).toBe('done');
     expect(task('Ask about allergies')?.status).toBe('done');
-    expect(log()[0]).toMatchObject({ tool: 'complete_task', summary: "Completed 'Plan the menu' and 2 subtasks" });
+    expect((await log())[0]).toMatchObject({ tool: 'complete_task', summary: "Completed 'Plan the menu' and 2 subtasks" });
     // One Undo takes it all back.
     await notices().getByRole('button', { name: 'Undo' }).last().click();
     await expect.poll(() => task('Ask about allergies')?.status).toBe('open');
@@ -142,7 +142,7 @@ describe('rich tasks in the window', () => {
     expect(await main().getByRole('button', { name: 'Move section Day of down' }).isDisabled()).toBe(true);
     await main().getByRole('button', { name: 'Move section Day of up' }).click();
     await expect.poll(async () => (await sectionOrder()).map((t) => t.replace(/\s*\d+$/, ''))).toEqual(['Day of', 'Shopping']);
-    expect(log()[0]?.tool).toBe('reorder_section');
+    expect((await log())[0]?.tool).toBe('reorder_section');
     await main().getByRole('button', { name: 'Move section Day of down' }).click();
     await expect.poll(async () => (await sectionOrder()).map((t) => t.replace(/\s*\d+$/, ''))).toEqual(['Shopping', 'Day of']);
     await main().getByRole('button', { name: 'Rename section Day of' }).click();
@@ -151,7 +151,7 @@ describe('rich tasks in the window', () => {
     await visible(main().getByRole('heading', { name: /^On the day/ }));
     await main().getByRole('button', { name: 'Archive section On the day' }).click();
     await expect.poll(() => main().getByRole('heading', { name: /^On the day/ }).count()).toBe(0);
-    expect(log()[0]?.tool).toBe('archive_section');
+    expect((await log())[0]?.tool).toBe('archive_section');
 
     // Into a section from the editor.
     await row(top, 'Book the DJ').getByRole('button', { name: 'Edit: Book the DJ' }).click();
@@ -175,7 +175,7 @@ describe('rich tasks in the window', () => {
     await expect.poll(() => colours.getByRole('button', { name: 'Green' }).getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => row(tagged, 'Order the cake').locator('.label-chip.coloured').count()).toBe(1);
     expect(read((db) => listLabels(db)).find((l) => l.name === 'errands')?.colour).toBe('#2e9d5b');
-    expect(log()[0]?.tool).toBe('set_label_colour');
+    expect((await log())[0]?.tool).toBe('set_label_colour');
     await shots('rich-label-colour');
     await notices().getByRole('button', { name: 'Undo' }).last().click();
     await expect.poll(() => read((db) => listLabels(db)).find((l) => l.name === 'errands')?.colour).toBe(null);

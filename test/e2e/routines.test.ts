@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src-main/core';
 import type { FakeOpenAI } from '../fakes/openai-server';
-import { tidy } from '../support/cli';
+import { tidyIn } from '../support/cli-inproc';
 import { screenshot } from '../support/browser';
 import { startStage, type Stage } from '../support/e2e';
 
@@ -31,7 +31,7 @@ afterAll(() => stage?.close());
 /** The machine is loaded on CI: conditions get long to come true (vitest's default is 1 s). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 100 });
 const TASK = 'Block 9-11 for the conference talk';
-const taskContents = (): string[] => (JSON.parse(tidy(dbPath, ['tasks', '--inbox', '--json']).stdout) as { content: string }[]).map((t) => t.content);
+const taskContents = async (): Promise<string[]> => (JSON.parse((await tidyIn(dbPath, ['tasks', '--inbox', '--json'])).stdout) as { content: string }[]).map((t) => t.content);
 const form = () => page.getByRole('form', { name: 'New routine' });
 const routine = () => page.getByRole('list', { name: 'Routines' }).getByRole('listitem', { name: 'Morning plan' });
 const history = () => page.getByRole('list', { name: 'Runs, newest first' });
@@ -58,7 +58,7 @@ describe('the Routines view', () => {
     await poll(() => routine().innerText()).toContain('Next run:');
     expect(await form().getByRole('alert').count()).toBe(0);
     expect(await form().getByRole('textbox', { name: 'Name' }).inputValue()).toBe('');
-    const listed = JSON.parse(tidy(dbPath, ['routines', 'list', '--json']).stdout) as { name: string; request: string; rrule: string }[];
+    const listed = JSON.parse((await tidyIn(dbPath, ['routines', 'list', '--json'])).stdout) as { name: string; request: string; rrule: string }[];
     expect(listed.map((r) => [r.name, r.request])).toEqual([['Morning plan', 'plan my day']]);
     expect(listed[0]!.rrule).toContain('BYDAY=MO,TU,WE,TH,FR');
 
@@ -69,7 +69,7 @@ describe('the Routines view', () => {
     await poll(() => run.innerText()).toMatch(/Done/);
     const changes = run.getByRole('region', { name: 'Changes' });
     await poll(() => changes.innerText()).toContain(TASK);
-    expect(taskContents()).toContain(TASK);
+    expect(await taskContents()).toContain(TASK);
     await poll(() => routine().innerText()).toMatch(/Last: Done/);
     await screenshot(page, 'routines-run');
     // axe-core: no serious or critical WCAG 2.1 A/AA violation in the view, light and dark.
@@ -87,7 +87,7 @@ describe('the Routines view', () => {
     await poll(() => taskContents()).not.toContain(TASK);
 
     // The run links to its trace: the routine's conversation opens in the chat at that run.
-    const runId = (JSON.parse(tidy(dbPath, ['routines', 'history', '--json']).stdout) as { runId: string | null }[])[0]!.runId!;
+    const runId = (JSON.parse((await tidyIn(dbPath, ['routines', 'history', '--json'])).stdout) as { runId: string | null }[])[0]!.runId!;
     await run.getByRole('button', { name: /^Open the trace of Morning plan, / }).click();
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
     await poll(() => page.locator('.conversation-item[aria-current="true"]').getAttribute('title')).toBe('plan my day');
@@ -114,7 +114,7 @@ describe('the Routines view', () => {
     await waiting.getByRole('button', { name: 'Approve' }).click();
     const told = page.locator('.notice').filter({ hasText: 'Routine "Morning plan" changed things' });
     await told.getByRole('button', { name: 'Show routines' }).waitFor();
-    await poll(() => (JSON.parse(tidy(dbPath, ['tasks', '--done', '--json']).stdout) as { id: string }[]).map((t) => t.id)).toContain(taskId);
+    await poll(async () => (JSON.parse((await tidyIn(dbPath, ['tasks', '--done', '--json'])).stdout) as { id: string }[]).map((t) => t.id)).toContain(taskId);
     await screenshot(page, 'routines-notice');
 
     // Edited in place: the schedule's one-line error while typing, then its words and next three runs;
@@ -138,14 +138,14 @@ describe('the Routines view', () => {
     const friday = page.getByRole('list', { name: 'Routines' }).getByRole('listitem', { name: 'Friday review' });
     await poll(() => friday.innerText()).toMatch(/every friday at 4:00 PM/i);
     type Listed = { name: string; request: string; rrule: string; catchUp: string; tools: string[] | null; maxActions: number | null; timeLimitSec: number | null };
-    const listedNow = () => JSON.parse(tidy(dbPath, ['routines', 'list', '--json']).stdout) as Listed[];
-    expect(listedNow()).toMatchObject([{ name: 'Friday review', request: 'review the week', catchUp: 'skip', tools: ['get_inbox_tasks', 'add_task'], maxActions: 5, timeLimitSec: 60 }]);
-    expect(listedNow()[0]!.rrule).toContain('BYDAY=FR');
+    const listedNow = async () => JSON.parse((await tidyIn(dbPath, ['routines', 'list', '--json'])).stdout) as Listed[];
+    expect(await listedNow()).toMatchObject([{ name: 'Friday review', request: 'review the week', catchUp: 'skip', tools: ['get_inbox_tasks', 'add_task'], maxActions: 5, timeLimitSec: 60 }]);
+    expect((await listedNow())[0]!.rrule).toContain('BYDAY=FR');
     await page.locator('.notice').filter({ hasText: 'Changed routine: Friday review' }).getByRole('button', { name: 'Undo' }).click();
     await routine().waitFor();
-    await poll(() => listedNow()[0]!.name).toBe('Morning plan');
-    expect(listedNow()).toMatchObject([{ request: 'plan my day', catchUp: 'once', tools: null, maxActions: null, timeLimitSec: null }]);
-    expect(listedNow()[0]!.rrule).toContain('BYDAY=MO,TU,WE,TH,FR');
+    await poll(async () => (await listedNow())[0]!.name).toBe('Morning plan');
+    expect(await listedNow()).toMatchObject([{ request: 'plan my day', catchUp: 'once', tools: null, maxActions: null, timeLimitSec: null }]);
+    expect((await listedNow())[0]!.rrule).toContain('BYDAY=MO,TU,WE,TH,FR');
 
     // Its request edited on another device at the same time and overwritten here (as sync records it): the edit
     // form shows the sync history, and Restore writes it back as an ordinary, undoable edit.
@@ -187,7 +187,7 @@ describe('the Routines view', () => {
     const tray = page.getByRole('switch', { name: 'Keep Tidy running in the tray when the window closes (routines keep running)' });
     await poll(() => tray.isChecked()).toBe(true);
     await tray.click();
-    await poll(() => tidy(dbPath, ['config', 'get', 'keepInTray']).stdout.trim()).toBe('false');
+    await poll(async () => (await tidyIn(dbPath, ['config', 'get', 'keepInTray'])).stdout.trim()).toBe('false');
     await page.getByText('Closing the window quits Tidy').waitFor();
     await screenshot(page, 'settings-tray');
     expect(consoleProblems).toEqual([]);

@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addListItem, addTask, bookEvent, createProject, listTasks, makeList, openDatabase } from '../../src-main/core';
-import { tidy } from '../support/cli';
+import { tidyIn } from '../support/cli-inproc';
 import { screenshot } from '../support/browser';
 import { localDay as day, startDataStage, type DataStage } from '../support/e2e';
 
@@ -57,7 +57,7 @@ function task(content: string): TaskJson | undefined {
     db.close();
   }
 }
-const log = (): { tool: string; summary: string }[] => JSON.parse(tidy(dbPath, ['log', '--json']).stdout) as { tool: string; summary: string }[];
+const log = async (): Promise<{ tool: string; summary: string }[]> => JSON.parse((await tidyIn(dbPath, ['log', '--json'])).stdout) as { tool: string; summary: string }[];
 
 const shot = (name: string) => screenshot(page, name);
 const nav = (name: string | RegExp) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name });
@@ -112,7 +112,7 @@ describe('task rows', () => {
     await notices().getByRole('button', { name: 'Undo' }).last().click();
     await expect.poll(() => task('Buy candles')?.status).toBe('open');
     await expect.poll(() => row('Buy candles').count()).toBe(1);
-    expect(log().slice(0, 2).map((a) => a.tool)).toEqual(['undo', 'complete_task']);
+    expect((await log()).slice(0, 2).map((a) => a.tool)).toEqual(['undo', 'complete_task']);
   });
 
   it('clicking the text edits it inline: content, due in words, priority and project, each logged', async () => {
@@ -129,7 +129,7 @@ describe('task rows', () => {
     await shot('tasks-edit');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => task('Buy birthday candles')).toMatchObject({ project: 'Birthday Celebration', priority: 2, due: day(1) });
-    expect(log().slice(0, 2).map((a) => a.tool)).toEqual(['move_task', 'update_task']);
+    expect((await log()).slice(0, 2).map((a) => a.tool)).toEqual(['move_task', 'update_task']);
     // A due that is no date is refused in place, and nothing is stored.
     await row('Book the photographer').getByRole('button', { name: 'Edit: Book the photographer' }).click();
     const second = page.getByRole('form', { name: 'Edit task: Book the photographer' });
@@ -190,7 +190,7 @@ describe('projects and lists by hand', () => {
     await shot('tasks-projects-archived');
     await page.getByRole('button', { name: 'Unarchive project Older Stuff' }).click();
     await visible(page.getByRole('list', { name: 'Projects' }).getByRole('button', { name: /^Older Stuff/ }));
-    expect(log().slice(0, 3).map((a) => a.tool)).toEqual(['unarchive_project', 'archive_project', 'rename_project']);
+    expect((await log()).slice(0, 3).map((a) => a.tool)).toEqual(['unarchive_project', 'archive_project', 'rename_project']);
   });
 
   it('a refused rename is said by the field, and nothing changes', async () => {
@@ -228,7 +228,7 @@ describe('projects and lists by hand', () => {
     await page.getByText('Archived lists', { exact: true }).click();
     await page.getByRole('button', { name: 'Unarchive list Packing for Lisbon' }).click();
     await visible(page.getByRole('checkbox', { name: 'Phone charger' }));
-    const tools = log().map((a) => a.tool);
+    const tools = (await log()).map((a) => a.tool);
     for (const t of ['edit_list_item', 'archive_list_item', 'undo', 'rename_list', 'archive_list', 'unarchive_list']) expect(tools).toContain(t);
   });
 });
@@ -263,7 +263,7 @@ describe('the quick-add field', () => {
     await page.getByRole('form', { name: 'Edit task: Water the plants' }).getByRole('button', { name: 'Archive task' }).click();
     await expect.poll(() => task('Water the plants')?.status).toBe('archived');
     await visible(notices().getByText('Archived: Water the plants'));
-    expect(log()[0]!.tool).toBe('archive_task');
+    expect((await log())[0]!.tool).toBe('archive_task');
   });
 
   it('marks an unknown #project and keeps it in the text', async () => {
@@ -300,7 +300,7 @@ describe('reordering within a project', () => {
     await expect.poll(() => tasksIn().getByRole('checkbox').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(order('Personal Website'));
     await page.keyboard.press('Alt+ArrowDown');
     await expect.poll(() => order('Personal Website')).toEqual(['Set up version control', 'Write the about page', 'Pick a theme']);
-    expect(log()[0]!.tool).toBe('reorder_task');
+    expect((await log())[0]!.tool).toBe('reorder_task');
   });
 
   it('by drag and drop', async () => {
@@ -433,14 +433,14 @@ describe('repeating, from the task editor', () => {
     await shot('tasks-edit-repeat');
     await page.keyboard.press('Enter');
     await expect.poll(() => task('Order the cake')?.recurrence).toBe('FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR');
-    expect(log()[0]).toMatchObject({ tool: 'update_task', summary: expect.stringContaining('repeats every weekday') });
+    expect((await log())[0]).toMatchObject({ tool: 'update_task', summary: expect.stringContaining('repeats every weekday') });
     await visible(row('Order the cake').getByRole('img', { name: 'Repeats every weekday' }));
     expect(await row('Order the cake').getByText('↻ every weekday').count()).toBe(1);
     await expect.poll(focused).toBe('input:Order the cake');
     await page.keyboard.press('Control+z');
     await expect.poll(() => task('Order the cake')?.recurrence).toBeNull();
     await expect.poll(() => row('Order the cake').getByRole('img', { name: /^Repeats/ }).count()).toBe(0);
-    expect(log()[0]!.tool).toBe('undo');
+    expect((await log())[0]!.tool).toBe('undo');
   });
 
   it('Stop repeating empties the field; saving stores no repeat, the due kept', async () => {
@@ -464,7 +464,7 @@ describe('repeating, from the task editor', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => task('Order the cake')?.recurrence).toBeNull();
     expect(task('Order the cake')?.due).toBe(day(0));
-    expect(log()[0]).toMatchObject({ tool: 'update_task', summary: expect.stringContaining('does not repeat') });
+    expect((await log())[0]).toMatchObject({ tool: 'update_task', summary: expect.stringContaining('does not repeat') });
     await expect.poll(() => row('Order the cake').getByRole('img', { name: /^Repeats/ }).count()).toBe(0);
   });
 
@@ -484,7 +484,7 @@ describe('repeating, from the task editor', () => {
     await row('Book the photographer').getByRole('button', { name: 'Edit: Book the photographer' }).click();
     const form = editor('Book the photographer');
     const field = form.getByRole('textbox', { name: 'Repeats' });
-    const before = log().length;
+    const before = (await log()).length;
     const cases: [string, string][] = [
       ['a'.repeat(10_000), 'That is too long for a repeat rule (10000 characters).'],
       ['every -1 days', '"every -1 days": the number must be from 1 to 999.'],
@@ -502,7 +502,7 @@ describe('repeating, from the task editor', () => {
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     expect(await form.locator('img').count()).toBe(0);
     expect(task('Book the photographer')).toMatchObject({ recurrence: null, due: day(3) });
-    expect(log().length).toBe(before);
+    expect((await log()).length).toBe(before);
     // Words it reads clear the error; Esc still leaves without saving them.
     await field.fill('every month on the 1st');
     await visible(form.getByText('repeats every month on the 1st'));
@@ -517,7 +517,7 @@ describe('Completed by day', () => {
   it('groups what was done under Today, Yesterday and dates, newest first, with counts', async () => {
     for (const content of ['Buy milk', 'Pick a theme', 'Write the about page']) {
       const t = task(content)!;
-      if (t.status !== 'done') tidy(dbPath, ['done', t.id]);
+      if (t.status !== 'done') expect((await tidyIn(dbPath, ['done', t.id])).code).toBe(0);
     }
     const db = openDatabase(dbPath);
     try {

@@ -1,8 +1,9 @@
 /** `tidy serve` as a child process for end-to-end tests: started on a free port, its printed URL read back. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openDatabase } from '../../src-main/core';
+import { writeSetting } from '../../src-main/core/settings';
 import { SEED_INBOX, seedInbox } from './agent';
-import { TIDY_BIN, tidy } from './cli';
+import { TIDY_BIN } from './cli';
 
 export interface Served {
   /** The URL with the access token, as printed. */
@@ -37,8 +38,8 @@ export function startServe(dbPath: string, env: NodeJS.ProcessEnv = process.env)
 }
 
 /**
- * A database at `dbPath` holding the seed inbox, set (through the real `tidy config`) to talk to the fake
- * model at `fakeUrl`: what every end-to-end test starts from. Returns the task ids by content.
+ * A database at `dbPath` holding the seed inbox, set to talk to the fake model at `fakeUrl`: what every
+ * end-to-end test starts from. Returns the task ids by content.
  */
 export function seedForFake(dbPath: string, fakeUrl: string): Map<string, string> {
   const db = openDatabase(dbPath);
@@ -48,13 +49,21 @@ export function seedForFake(dbPath: string, fakeUrl: string): Map<string, string
   return ids;
 }
 
-/** Points the database's settings at the fake model server. */
+/**
+ * Points the database's settings at the fake model server, as `tidy config set baseUrl|model` does (the
+ * same core call, in this process: the CLI's own tests cover the command).
+ */
 export function useFakeModel(dbPath: string, fakeUrl: string): void {
-  for (const [key, value] of [
-    ['baseUrl', fakeUrl],
-    ['model', 'fake-model'],
-  ]) {
-    const r = tidy(dbPath, ['config', 'set', key!, value!]);
-    if (r.code !== 0) throw new Error(`tidy config set ${key}: ${r.stderr}`);
+  const db = openDatabase(dbPath);
+  try {
+    for (const [key, value] of [
+      ['baseUrl', fakeUrl],
+      ['model', 'fake-model'],
+    ] as const) {
+      const r = writeSetting(db, key, value);
+      if (!r.ok) throw new Error(`setting ${key}: ${r.error}`);
+    }
+  } finally {
+    db.close();
   }
 }

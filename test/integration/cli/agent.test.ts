@@ -1,5 +1,7 @@
-// `tidy ask | runs | trace` as a user runs them: the real CLI process against a temp database and the
-// loopback fake OpenAI server, which records every request so the tests assert on what was sent.
+// `tidy ask | runs | trace` as a user runs them: the CLI against a temp database and the loopback fake
+// OpenAI server, which records every request so the tests assert on what was sent. Most command lines run
+// in this process (test/support/cli-inproc.ts); the real process is run where it is what is tested: the
+// first seed inbox run, no terminal to ask, Ctrl-C, and a pseudo-terminal.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -7,8 +9,9 @@ import { AgentEvent, type RunInfo } from '../../../src-shared/events';
 import { addTask, listProjects, listTasks, openDatabase, TOOLS, type Db } from '../../../src-main/core';
 import { fakeError, startFakeOpenAI, type FakeReply, type FakeToolCall, type RecordedRequest } from '../../fakes/openai-server';
 import { SEED_GROUPS, SEED_INBOX } from '../../support/agent';
-import { TIDY_BIN, tidy } from '../../support/cli';
+import { TIDY_BIN } from '../../support/cli';
 import { tidyAsync } from '../../support/cli-async';
+import { tidyIn } from '../../support/cli-inproc';
 import { tempDir, userCtx } from '../../support/db';
 
 async function setup(seed?: (db: Db) => void) {
@@ -23,9 +26,11 @@ async function setup(seed?: (db: Db) => void) {
     path,
     fake,
     env,
-    ask: (...args: string[]) => tidyAsync(path, ['ask', ...args], { env }).done,
-    run: (...args: string[]) => tidy(path, args, { env }),
-    json: <T>(...args: string[]): T => JSON.parse(tidy(path, [...args, '--json'], { env }).stdout) as T,
+    ask: (...args: string[]) => tidyIn(path, ['ask', ...args], { env }),
+    /** `tidy ask` as its own process. */
+    askProcess: (...args: string[]) => tidyAsync(path, ['ask', ...args], { env }).done,
+    run: (...args: string[]) => tidyIn(path, args, { env }),
+    json: async <T>(...args: string[]): Promise<T> => JSON.parse((await tidyIn(path, [...args, '--json'], { env })).stdout) as T,
     /** Reads the database in this process (cheaper than another `tidy … --json` process). */
     read: <T>(fn: (db: Db) => T): T => {
       const db = openDatabase(path);
@@ -85,7 +90,9 @@ describe('tidy ask: the seed inbox (001) through the real CLI', () => {
   it.each(cases)('$protocol protocol, stream $stream: three projects, empty inbox, then undo --run restores it', async ({ protocol, stream, replies, actions }) => {
     const t = await setup(seedInbox);
     t.fake.enqueue(...replies);
-    const r = await t.ask('--protocol', protocol, stream ? '--stream' : '--no-stream', 'Get all tasks in the inbox, group them into projects and leave the inbox empty');
+    // The first case runs the real process (the built bundle); the others run in this one.
+    const ask = protocol === 'native' && stream ? t.askProcess : t.ask;
+    const r = await ask('--protocol', protocol, stream ? '--stream' : '--no-stream', 'Get all tasks in the inbox, group them into projects and leave the inbox empty');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Tidy: ${ANSWER}`);
@@ -109,11 +116,11 @@ describe('tidy ask: the seed inbox (001) through the real CLI', () => {
     expect(JSON.stringify(sent[1]!.body?.messages)).toContain('Bake the birthday cake');
     for (const q of sent) expect(outsideToolResults(q)).not.toContain('Bake the birthday cake');
 
-    const runs = t.json<RunInfo[]>('runs');
+    const runs = await t.json<RunInfo[]>('runs');
     expect(runs).toMatchObject([{ id: 'r1', status: 'done', answer: ANSWER, protocol, actions }]);
     expect(runs[0]!.usage.totalTokens).toBeGreaterThan(0);
 
-    const undo = t.run('undo', '--run', 'r1');
+    const undo = await t.run('undo', '--run', 'r1');
     expect(undo.code).toBe(0);
     expect(t.read((db) => listTasks(db).tasks.map((x) => x.project))).toEqual(SEED_INBOX.map(() => 'Inbox'));
     expect(t.read((db) => listProjects(db).map((p) => p.name))).toEqual(['Inbox']);
@@ -130,14 +137,14 @@ describe('tidy ask: the seed inbox (001) through the real CLI', () => {
     expect(events.some((e) => e.type === 'text_delta')).toBe(true);
 
     // The stored trace is the same events, without the streamed pieces.
-    const stored = t.json<unknown[]>('trace', 'r1').map((e) => AgentEvent.parse(e));
+    const stored = (await t.json<unknown[]>('trace', 'r1')).map((e) => AgentEvent.parse(e));
     expect(stored).toEqual(events.filter((e) => e.type !== 'text_delta'));
-    const trace = t.run('trace', 'r1');
+    const trace = await t.run('trace', 'r1');
     expect(trace.stdout).toContain('You: clear my inbox');
     expect(trace.stdout).toContain('  thinking: First, the inbox and the projects.');
     expect(trace.stdout).toContain('  → move_task {"task_id":"t4","project_id":"p2"}');
     expect(trace.stdout).toContain(`Tidy: ${ANSWER}`);
-    expect(t.run('trace', 'r9')).toMatchObject({ code: 1, stderr: 'tidy: no run with id r9 — tidy runs lists the runs\n' });
+    expect(await t.run('trace', 'r9')).toMatchObject({ code: 1, stderr: 'tidy: no run with id r9 — tidy runs lists the runs\n' });
   });
 });
 
@@ -169,7 +176,7 @@ describe('tidy ask: the seed list conversation (002), three requests in one conv
     );
     expect((await t.ask('-c', 'I need to buy vitamin B at some point')).code).toBe(0);
 
-    const runs = t.json<RunInfo[]>('runs');
+    const runs = await t.json<RunInfo[]>('runs');
     expect(runs.map((r) => [r.id, r.conversationId, r.status])).toEqual([
       ['r3', 'c1', 'done'],
       ['r2', 'c1', 'done'],
@@ -186,7 +193,7 @@ describe('tidy ask: the seed list conversation (002), three requests in one conv
     expect(thirdFirst[1]!.role).toBe('assistant');
     expect(thirdFirst.some((m) => m['content'] === 'Orange, being the color most similar to yellow, has been removed.')).toBe(true);
 
-    expect(t.json<{ name: string; items: { text: string }[] }[]>('lists').map((l) => [l.name, l.items.map((i) => i.text)])).toEqual([
+    expect((await t.json<{ name: string; items: { text: string }[] }[]>('lists')).map((l) => [l.name, l.items.map((i) => i.text)])).toEqual([
       ['Favorite colors', ['Green', 'Purple']],
       ['Grocery list', ['Vitamin B']],
     ]);
@@ -195,7 +202,7 @@ describe('tidy ask: the seed list conversation (002), three requests in one conv
     t.fake.enqueue({ text: 'Hello!' }, { text: 'Still here.' });
     expect((await t.ask('--new', 'hi')).code).toBe(0);
     expect((await t.ask('--conversation', 'c1', 'still there?')).code).toBe(0);
-    expect(t.json<RunInfo[]>('runs').slice(0, 2).map((r) => r.conversationId)).toEqual(['c1', 'c2']);
+    expect((await t.json<RunInfo[]>('runs')).slice(0, 2).map((r) => r.conversationId)).toEqual(['c1', 'c2']);
     expect(t.fake.chatRequests.at(-1)!.body!.messages!.some((m) => m['content'] === "I've added Vitamin B to your grocery list.")).toBe(true);
     expect((await t.ask('--conversation', 'c9', 'x')).stderr).toBe('tidy: no conversation with id c9 — see tidy runs for conversation ids, or use --new\n');
   });
@@ -214,7 +221,7 @@ describe('tidy ask: the seed list conversation (002), three requests in one conv
     expect(await t.ask('--new', 'and another thing')).toMatchObject({ code: 0, stderr: '' });
     expect(await t.ask('--conversation', 'c1', 'back to the birthday')).toMatchObject({ code: 0, stderr: '' });
     expect(await t.ask('-c', 'and the guests?')).toMatchObject({ code: 0, stderr: 'tidy: continuing conversation c1 ("plan the birthday")\n' });
-    expect(t.json<RunInfo[]>('runs').map((r) => r.conversationId)).toEqual(['c1', 'c1', 'c3', 'c2', 'c1', 'c1']);
+    expect((await t.json<RunInfo[]>('runs')).map((r) => r.conversationId)).toEqual(['c1', 'c1', 'c3', 'c2', 'c1', 'c1']);
     expect((await t.ask('-c', '--conversation', 'c1', 'x')).stderr).toBe('tidy: --continue and --conversation cannot be used together — pick one\n');
   }, 180_000);
 
@@ -239,7 +246,7 @@ describe('tidy ask: faults', () => {
     const r = await t.ask('hello');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^tidy: 401 invalid_api_key: Incorrect API key provided[^\n]* — run r1; details: tidy trace r1\n$/);
-    expect(t.json<RunInfo[]>('runs')[0]).toMatchObject({ status: 'error', message: expect.stringMatching(/^401 invalid_api_key/) });
+    expect((await t.json<RunInfo[]>('runs'))[0]).toMatchObject({ status: 'error', message: expect.stringMatching(/^401 invalid_api_key/) });
   });
 
   it('a 500 that retries do not cure ends the run with status error', async () => {
@@ -249,7 +256,7 @@ describe('tidy ask: faults', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')).toHaveLength(2);
     expect(r.stderr).toMatch(/^tidy: .*500.*server had an error/);
-    expect(t.json<RunInfo[]>('runs')[0]!.status).toBe('error');
+    expect((await t.json<RunInfo[]>('runs'))[0]!.status).toBe('error');
   });
 
   it('an unknown tool, truncated JSON arguments and bogus ids go back to the model, which recovers', async () => {
@@ -270,14 +277,14 @@ describe('tidy ask: faults', () => {
 
   it('a model that never stops hits the action limit: status limit, exit 1, one line', async () => {
     const t = await setup();
-    expect(t.run('config', 'set', 'maxActions', '3').code).toBe(0);
+    expect((await t.run('config', 'set', 'maxActions', '3')).code).toBe(0);
     let n = 0;
     const fake = await startFakeOpenAI({ handler: () => ({ toolCalls: [call('search', { query: `word${++n}` })] }) });
     onTestFinished(() => fake.close());
-    const r = await tidyAsync(t.path, ['ask', 'find everything'], { env: { ...t.env, TIDY_BASE_URL: fake.url } }).done;
+    const r = await tidyIn(t.path, ['ask', 'find everything'], { env: { ...t.env, TIDY_BASE_URL: fake.url } });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('tidy: stopped: reached the limit of 3 actions — run r1; undo its changes with: tidy undo --run r1\n');
-    expect(t.json<RunInfo[]>('runs')[0]).toMatchObject({ status: 'limit', actions: 3, stopReason: 'actions', message: 'stopped: reached the limit of 3 actions' });
+    expect((await t.json<RunInfo[]>('runs'))[0]).toMatchObject({ status: 'limit', actions: 3, stopReason: 'actions', message: 'stopped: reached the limit of 3 actions' });
     expect(fake.chatRequests).toHaveLength(4);
   });
 
@@ -290,10 +297,10 @@ describe('tidy ask: faults', () => {
     const r = await running.done;
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('tidy: cancelled — run r1; undo its changes with: tidy undo --run r1\n');
-    expect(t.json<RunInfo[]>('runs')[0]).toMatchObject({ status: 'cancelled', actions: 1 });
-    expect(t.json<unknown[]>('tasks')).toHaveLength(1);
-    expect(t.run('undo', '--run', 'r1').code).toBe(0);
-    expect(t.json<unknown[]>('tasks')).toHaveLength(0);
+    expect((await t.json<RunInfo[]>('runs'))[0]).toMatchObject({ status: 'cancelled', actions: 1 });
+    expect(await t.json<unknown[]>('tasks')).toHaveLength(1);
+    expect((await t.run('undo', '--run', 'r1')).code).toBe(0);
+    expect(await t.json<unknown[]>('tasks')).toHaveLength(0);
   });
 });
 
@@ -301,11 +308,11 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
   it('declines a tool that needs approval when there is no terminal to ask; --yes runs it', async () => {
     const t = await setup(seedInbox);
     t.fake.enqueue({ toolCalls: [call('complete_task', { task_id: 't1' })] }, { text: 'You declined.' });
-    const declined = await t.ask('complete the first task');
+    const declined = await t.askProcess('complete the first task');
     expect(declined.code).toBe(0);
     expect(declined.stderr).toBe(`tidy: declined "Complete task 'Finish presentation for PyData Amsterdam'?": there is no terminal to ask (use --yes to allow it)\n`);
     expect(declined.stdout).toContain("  ? Complete task 'Finish presentation for PyData Amsterdam'?\n    declined\n");
-    expect(t.json<unknown[]>('tasks')).toHaveLength(9);
+    expect(await t.json<unknown[]>('tasks')).toHaveLength(9);
     const back = JSON.parse(String(t.fake.chatRequests[1]!.body!.messages!.at(-1)!['content'])) as { error: string };
     expect(back.error).toMatch(/^the user declined/);
 
@@ -313,18 +320,18 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
     const approved = await t.ask('--yes', '-c', 'complete the first task');
     // The second request continues the first one's conversation (-c), and says so.
     expect(approved).toMatchObject({ code: 0, stderr: 'tidy: continuing conversation c1 ("complete the first task")\n' });
-    expect(t.json<unknown[]>('tasks')).toHaveLength(8);
+    expect(await t.json<unknown[]>('tasks')).toHaveLength(8);
 
     // With approvals.complete_task = auto nothing is asked either.
-    expect(t.run('config', 'set', 'approvals.complete_task', 'auto').code).toBe(0);
+    expect((await t.run('config', 'set', 'approvals.complete_task', 'auto')).code).toBe(0);
     t.fake.enqueue({ toolCalls: [call('complete_task', { task_id: 't2' })] }, { text: 'Done.' });
     expect((await t.ask('complete the second task')).stdout).not.toContain('  ? ');
-    expect(t.json<unknown[]>('tasks')).toHaveLength(7);
+    expect(await t.json<unknown[]>('tasks')).toHaveLength(7);
   });
 
   it('sends every step of the current run however long it gets; historyLength trims only earlier turns, never splitting a step', async () => {
     const t = await setup(seedInbox);
-    expect(t.run('config', 'set', 'historyLength', '4').code).toBe(0);
+    expect((await t.run('config', 'set', 'historyLength', '4')).code).toBe(0);
     t.fake.enqueue(
       ...['cake', 'website', 'pydata', 'milk'].map((query) => ({ toolCalls: [call('search', { query })] })),
       { toolCalls: [call('get_inbox_tasks'), call('get_all_projects')] },
@@ -359,23 +366,23 @@ describe('tidy ask: approvals, history, protocol fallback', () => {
     });
     onTestFinished(() => fake.close());
     const env = { ...t.env, TIDY_BASE_URL: fake.url, TIDY_MODEL: 'gemma:2b' };
-    const first = await tidyAsync(t.path, ['ask', 'hi'], { env }).done;
+    const first = await tidyIn(t.path, ['ask', 'hi'], { env });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('does not support tools; switched to the json protocol (remembered for this model)');
     expect(first.stdout).toContain('Tidy: Hi from gemma:2b');
     expect(fake.chatRequests.map((q) => q.body?.tools !== undefined)).toEqual([true, false]);
-    expect(t.json<RunInfo[]>('runs')[0]!.protocol).toBe('json');
+    expect((await t.json<RunInfo[]>('runs'))[0]!.protocol).toBe('json');
 
-    const again = await tidyAsync(t.path, ['ask', 'hi again'], { env }).done;
+    const again = await tidyIn(t.path, ['ask', 'hi again'], { env });
     expect(again.code).toBe(0);
     expect(fake.chatRequests.map((q) => q.body?.tools !== undefined)).toEqual([true, false, false]);
 
-    const other = await tidyAsync(t.path, ['ask', '--new', 'hi'], { env: { ...env, TIDY_MODEL: 'llama3.1' } }).done;
+    const other = await tidyIn(t.path, ['ask', '--new', 'hi'], { env: { ...env, TIDY_MODEL: 'llama3.1' } });
     expect(other.code).toBe(0);
     expect(fake.chatRequests.slice(3).map((q) => q.body?.tools !== undefined)).toEqual([true, false]);
 
     // An explicit --protocol native does not fall back.
-    const forced = await tidyAsync(t.path, ['ask', '--protocol', 'native', 'hi'], { env: { ...env, TIDY_MODEL: 'qwen' } }).done;
+    const forced = await tidyIn(t.path, ['ask', '--protocol', 'native', 'hi'], { env: { ...env, TIDY_MODEL: 'qwen' } });
     expect(forced.code).toBe(1);
     expect(forced.stderr).toMatch(/^tidy: .*does not support tools/m);
   });
@@ -404,7 +411,7 @@ describe.skipIf(!hasScript)('tidy ask on a terminal', () => {
     expect(code).toBe(0);
     expect(out.match(/approve\? \[y\]es \/ \[n\]o \/ \[a\]lways: /g)).toHaveLength(1);
     expect(out).toContain('approved (always)');
-    expect(t.json<unknown[]>('tasks')).toHaveLength(7);
-    expect(t.run('config', 'get', 'approvals').stdout.trim()).toBe('{"complete_task":"auto"}');
+    expect(await t.json<unknown[]>('tasks')).toHaveLength(7);
+    expect((await t.run('config', 'get', 'approvals')).stdout.trim()).toBe('{"complete_task":"auto"}');
   });
 });

@@ -1,6 +1,8 @@
 // `tidy key …`, `tidy config profile …` and `tidy config test` as real processes against a temp database,
-// with the fake OpenAI server in this process (hence an asynchronous spawn). The key must reach the server
-// as the bearer token and nowhere else: not the database, its WAL, the trace, stdout or stderr.
+// with the fake OpenAI server in this process (hence an asynchronous spawn). The profile commands, which
+// touch no key, run in this process (test/support/cli-inproc.ts); removing a profile (its key goes too)
+// runs the process. The key must reach the server as the bearer token and nowhere else: not the database,
+// its WAL, the trace, stdout or stderr.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/openai-server';
 import { TIDY_BIN } from '../../support/cli';
+import { tidyIn } from '../../support/cli-inproc';
 import { tempDir } from '../../support/db';
 import { describeWithKeyring, NO_KEYCHAIN_ENV } from '../../support/keyring';
 
@@ -75,35 +78,35 @@ async function fake(models = ['fake-model']): Promise<FakeOpenAI> {
   return f;
 }
 
-describe('tidy config profile (real process)', () => {
+describe('tidy config profile', () => {
   it('lists, adds, switches, edits and removes; config get/set baseUrl and model follow the active profile', async () => {
     const db = join(tempDir(), 'tidy.db');
-    const list = await tidy(db, ['config', 'profile', 'list', '--json']);
+    const list = await tidyIn(db, ['config', 'profile', 'list', '--json']);
     expect(JSON.parse(list.stdout)).toEqual([
       { id: 'openai', preset: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', active: true },
       { id: 'ollama', preset: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2', active: false },
       { id: 'lmstudio', preset: 'lmstudio', baseUrl: 'http://127.0.0.1:1234/v1', model: 'qwen2.5-7b-instruct', active: false },
       { id: 'llamacpp', preset: 'llamacpp', baseUrl: 'http://127.0.0.1:8080/v1', model: 'default', active: false },
     ]);
-    expect(await tidy(db, ['config', 'profile', 'use', 'ollama'])).toMatchObject({
+    expect(await tidyIn(db, ['config', 'profile', 'use', 'ollama'])).toMatchObject({
       code: 0,
       stdout: 'active profile: ollama (Ollama, http://127.0.0.1:11434/v1, model llama3.2)\n',
     });
-    expect((await tidy(db, ['config', 'get', 'baseUrl'])).stdout).toBe('http://127.0.0.1:11434/v1\n');
-    expect((await tidy(db, ['config', 'set', 'model', 'qwen3:8b'])).stdout).toBe('model = qwen3:8b\n');
+    expect((await tidyIn(db, ['config', 'get', 'baseUrl'])).stdout).toBe('http://127.0.0.1:11434/v1\n');
+    expect((await tidyIn(db, ['config', 'set', 'model', 'qwen3:8b'])).stdout).toBe('model = qwen3:8b\n');
 
-    const added = await tidy(db, ['config', 'profile', 'add', 'az', '--preset', 'azure', '--base-url', 'https://res.openai.azure.com/openai/v1', '--model', 'prod', '--use']);
+    const added = await tidyIn(db, ['config', 'profile', 'add', 'az', '--preset', 'azure', '--base-url', 'https://res.openai.azure.com/openai/v1', '--model', 'prod', '--use']);
     expect(added).toMatchObject({ code: 0, stderr: '' });
     expect(added.stdout).toBe('added profile az (Azure OpenAI, https://res.openai.azure.com/openai/v1, model prod) and made it active\nstore its key with: tidy key set --profile az\n');
-    expect((await tidy(db, ['config', 'get', 'profile'])).stdout).toBe('az\n');
-    expect((await tidy(db, ['config', 'profile', 'edit', 'ollama', '--base-url', 'http://127.0.0.1:11500/v1'])).stdout).toBe(
+    expect((await tidyIn(db, ['config', 'get', 'profile'])).stdout).toBe('az\n');
+    expect((await tidyIn(db, ['config', 'profile', 'edit', 'ollama', '--base-url', 'http://127.0.0.1:11500/v1'])).stdout).toBe(
       'profile ollama: Ollama, http://127.0.0.1:11500/v1, model qwen3:8b\n',
     );
 
-    const refused = await tidy(db, ['config', 'profile', 'remove', 'az']);
+    const refused = await tidyIn(db, ['config', 'profile', 'remove', 'az']);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
     expect(refused.stderr).toBe("tidy: 'az' is the active profile — switch first: tidy config profile use openai\n");
-    await tidy(db, ['config', 'set', 'profile', 'openai']);
+    await tidyIn(db, ['config', 'set', 'profile', 'openai']);
     const removed = await tidy(db, ['config', 'profile', 'remove', 'az'], { env: NO_KEYCHAIN_ENV });
     expect(removed.code).toBe(0);
     expect(removed.stdout).toBe('removed profile az\n');
@@ -123,7 +126,7 @@ describe('tidy config profile (real process)', () => {
       [['config', 'test', '--timeout', '0'], '--timeout "0" is not allowed'],
     ];
     for (const [args, message] of cases) {
-      const r = await tidy(db, args);
+      const r = await tidyIn(db, args);
       expect([args.join(' '), r.code]).toEqual([args.join(' '), args[1] === 'set' && args[0] === 'config' ? 1 : 2]);
       expect(oneLine(r.stderr)).toBe(true);
       expect(r.stderr).toContain(message);
