@@ -172,7 +172,7 @@ describe('the Routines view', () => {
     await syncHistory.getByText(/^Request changed on Desktop at .+ to “plan my week”, overwritten by Laptop at .+ · Restore$/).waitFor();
     await syncHistory.getByRole('button', { name: 'Restore request “plan my week”' }).click();
     await again.getByRole('status').filter({ hasText: 'Restored the request written on Desktop. Undo it in Actions.' }).waitFor();
-    await poll(() => listedNow()[0]!.request).toBe('plan my week');
+    await poll(async () => (await listedNow())[0]!.request).toBe('plan my week');
     expect(await again.getByRole('textbox', { name: 'Request' }).inputValue()).toBe('plan my week');
     await again.getByRole('button', { name: 'Cancel' }).click();
 
