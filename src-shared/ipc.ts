@@ -199,8 +199,12 @@ export const SyncView = z.object({
   lastSyncedAt: z.string().nullable(),
   /** Local changes not sent yet. */
   pending: z.number().int(),
-  /** Received changes waiting (a newer Tidy's, or for a row not arrived yet). */
+  /** Received changes waiting: made by a newer Tidy, for a row not arrived yet, or not valid here (`waitingText` says which). */
   waiting: z.number().int(),
+  /** The waiting changes and why, in one line; null when none waits. */
+  waitingText: z.string().nullable().default(null),
+  /** The latest names two devices both gave a row, settled by sync, newest first: one line each. */
+  renamed: z.array(z.string()).default([]),
   devices: z.array(z.object({ name: z.string(), lastSeen: z.string().nullable(), self: z.boolean() })),
   running: z.boolean(),
   /** No key to sync with: the passphrase is to be entered (Settings → Sync). */

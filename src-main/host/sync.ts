@@ -8,7 +8,8 @@ import type { SyncView } from '../../src-shared/ipc';
 import { DATA_TOPICS } from '../../src-shared/topics';
 import { DomainError, KeychainUnavailableError, type Db, type SecretStore } from '../core';
 import { startBackgroundSync, type BackgroundSync, type RoundOutcome } from '../core/sync/background';
-import { keyAccount, listDevices, openTarget, passwordAccount, runSync, targetOf, type TargetSpec } from '../core/sync/service';
+import { listRenames } from '../core/sync/names';
+import { keyAccount, listDevices, openTarget, passwordAccount, runSync, targetOf, waitingCounts, waitingText, type TargetSpec } from '../core/sync/service';
 import { joinTarget } from '../core/sync/setup';
 import { readSyncState } from '../core/sync/store-device';
 import type { EventHub } from './hub';
@@ -133,9 +134,27 @@ export function createSyncHost(options: SyncHostOptions): SyncHost {
     const running = bg.state().running;
     const setup = SETUP_COMMAND;
     if (!s)
-      return { on: false, kind: null, target: null, user: null, name: null, device: null, lastSyncedAt: null, pending: 0, waiting: 0, devices: [], running, locked: false, error: null, setup };
+      return {
+        on: false,
+        kind: null,
+        target: null,
+        user: null,
+        name: null,
+        device: null,
+        lastSyncedAt: null,
+        pending: 0,
+        waiting: 0,
+        waitingText: null,
+        renamed: [],
+        devices: [],
+        running,
+        locked: false,
+        error: null,
+        setup,
+      };
     const count = (sql: string): number => (db.prepare(sql).get() as { n: number }).n;
     const isLocked = locked === s.device && !session.has(s.device);
+    const waiting = waitingCounts(db);
     const error = isLocked ? null : (problem ?? (s.last_error ? { text: oneLine(s.last_error), hint: hintFor(s.last_error) } : null));
     return {
       on: true,
@@ -146,7 +165,9 @@ export function createSyncHost(options: SyncHostOptions): SyncHost {
       device: s.device,
       lastSyncedAt: s.last_synced_at,
       pending: count(`SELECT COUNT(*) AS n FROM sync_outbox`),
-      waiting: count(`SELECT COUNT(*) AS n FROM sync_pending`),
+      waiting: waiting.newer + waiting.rows + waiting.refused,
+      waitingText: waitingText(waiting),
+      renamed: listRenames(db, { limit: 5 }).map((r) => r.text),
       devices: listDevices(db).map((d) => ({ name: d.name ?? `device ${d.device.slice(0, 6)}`, lastSeen: d.lastSeen, self: d.self })),
       running,
       locked: isLocked,

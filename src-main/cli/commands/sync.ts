@@ -20,6 +20,7 @@ import {
   targetOf,
   type SyncSummary,
   type TargetSpec,
+  waitingText,
 } from '../../core/sync/service';
 import type { RoundOptions } from '../../core/sync/round';
 import { readSyncState } from '../../core/sync/store-device';
@@ -89,7 +90,8 @@ function describe(s: SyncSummary): string {
     `sent ${s.sent} change${s.sent === 1 ? '' : 's'}`,
     got.length ? `received ${got.join(', ')}` : s.received ? `received ${s.received} change${s.received === 1 ? '' : 's'}, nothing new` : 'nothing new from other devices',
   ];
-  if (s.pending) parts.push(`${s.pending} change${s.pending === 1 ? '' : 's'} waiting (a newer Tidy's, or for a row not arrived yet)`);
+  const waiting = waitingText(s.waiting);
+  if (waiting) parts.push(waiting);
   return parts.join('; ');
 }
 
@@ -119,6 +121,7 @@ export function registerSyncCommands(program: Command, cli: Cli): void {
       if (o.json) cli.json(summary);
       else {
         cli.out(`synced with ${target.label}: ${describe(summary)}`);
+        for (const r of summary.renamed) cli.out(r);
         for (const p of summary.problems) cli.out(`problem: ${p}`);
       }
       if (summary.problems.length > 0) process.exitCode = 1;
@@ -163,7 +166,8 @@ export function registerSyncCommands(program: Command, cli: Cli): void {
       if (o.json) return cli.json(s);
       if (!s.on) return cli.out('sync is off on this device (tidy sync setup --folder PATH | --webdav URL)');
       cli.out(`sync is on: ${s.target}, as ${s.name} (${s.device})`);
-      cli.out(`last synced: ${s.lastSyncedAt ?? 'never'}; ${s.outbox} local change(s) to send; ${s.pending} received change(s) waiting`);
+      cli.out(`last synced: ${s.lastSyncedAt ?? 'never'}; ${s.outbox} local change(s) to send; ${(s.waiting && waitingText(s.waiting)) ?? 'no received change waiting'}`);
+      for (const r of s.renamed ?? []) cli.out(r);
       if (s.lastError) cli.out(`last error: ${s.lastError}`);
     });
 

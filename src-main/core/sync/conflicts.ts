@@ -24,6 +24,7 @@ import { cached } from '../store/statements';
 import { EXISTS_COLUMN, syncedColumns } from '../store/sync-capture';
 import { parseHlc } from './hlc';
 import { MAX_VALUE_CHARS, type Message, type Value } from './messages';
+import { RENAMED, takeRenameRecord } from './names';
 
 export const CONFLICTS_TABLE = 'sync_conflicts';
 /** Tables whose cells' conflicts are recorded (the action log's are not: its rows are written once). */
@@ -105,6 +106,17 @@ function parseRecord(m: Message): ConflictRecord | null {
   return { tbl, row, col, lostValue: lost as Value, lostHlc, lostDevice: lostClock.node, wonHlc, wonDevice: wonClock.node, merged: r['merged'] === true };
 }
 
+/** A received record that says a rename of a unique name (sync/names.ts), as its parsed JSON. */
+function renameRecordOf(m: Message): Record<string, unknown> | null {
+  if (m.column !== 'record' || typeof m.value !== 'string' || m.value.length > MAX_VALUE_CHARS || !m.value.startsWith('{"renamed":true')) return null;
+  try {
+    const v: unknown = JSON.parse(m.value);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) && (v as Record<string, unknown>)['renamed'] === true ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The one call from applyMessages, where a received message meets the local cell's clock (`current`, before
  * the merge). Records a conflict when the message loses to this device's own concurrent change (and merges
@@ -113,6 +125,11 @@ function parseRecord(m: Message): ConflictRecord | null {
  */
 export function noteConflict(db: Db, m: Message, current: { hlc: string } | undefined): boolean {
   if (m.table === CONFLICTS_TABLE) {
+    const renamed = renameRecordOf(m);
+    if (renamed) {
+      takeRenameRecord(db, m, renamed);
+      return true;
+    }
     const r = parseRecord(m);
     if (r) insert(db, r, new Date().toISOString());
     return true;
@@ -157,9 +174,10 @@ export interface ConflictView {
 export function listConflicts(db: Db, table: string, row: string, limit = 50): ConflictView[] {
   const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_conflicts'`).get();
   if (!has) return [];
-  const rows = cached(db, `SELECT col, lost_value, lost_hlc, lost_device, won_hlc, won_device, merged FROM sync_conflicts WHERE tbl = ? AND row = ? ORDER BY won_hlc DESC, id DESC LIMIT ?`).all(
+  const rows = cached(db, `SELECT col, lost_value, lost_hlc, lost_device, won_hlc, won_device, merged FROM sync_conflicts WHERE tbl = ? AND row = ? AND col != ? ORDER BY won_hlc DESC, id DESC LIMIT ?`).all(
     table,
     row,
+    RENAMED,
     limit,
   ) as { col: string; lost_value: string | number | bigint | null; lost_hlc: string; lost_device: string; won_hlc: string; won_device: string; merged: number }[];
   const iso = (hlc: string): string => new Date(parseHlc(hlc)?.millis ?? 0).toISOString();

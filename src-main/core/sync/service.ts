@@ -14,6 +14,7 @@ import { formatHlc, HlcClock, newNodeId } from './hlc';
 import { DEVICE_ID, HEADER_FILE } from './layout';
 import { syncRound, type RoundOptions, type RoundResult } from './round';
 import { hasDottedIds, rekeyOwnIds } from './rekey';
+import { lastRecord, listRenames } from './names';
 import { joinTarget, setupTarget } from './setup';
 import { DEVICES_TABLE, READ_TABLE, readSyncState, StoreDevice, type StoreDeviceOptions, type SyncStateRow } from './store-device';
 import { FolderTarget } from './targets/folder';
@@ -212,14 +213,48 @@ export interface SyncSummary extends Omit<RoundResult, 'applied'> {
   changed: Record<string, number>;
   /** Rows received and written, by table. */
   rows: Record<string, number>;
-  /** Received changes waiting (a newer Tidy's column, a row whose parent has not arrived). */
+  /** Received changes waiting, all reasons together (`waiting` says which). */
   pending: number;
+  waiting: Waiting;
+  /** Names two devices gave two rows, settled this round, one line each ("Two devices made a project “Errands”; Laptop's is now “Errands (Laptop)”"). */
+  renamed: string[];
+}
+
+/** Received changes waiting, by why: made by a newer Tidy (a table or column this one lacks), for a row not arrived yet, or not valid here. */
+export interface Waiting {
+  newer: number;
+  rows: number;
+  refused: number;
+}
+
+export function waitingCounts(db: Db): Waiting {
+  const out: Waiting = { newer: 0, rows: 0, refused: 0 };
+  for (const r of cached(db, `SELECT reason, COUNT(*) AS n FROM sync_pending GROUP BY reason`).all() as { reason: string; n: number }[]) {
+    if (r.reason === 'unknown') out.newer += r.n;
+    else if (r.reason === 'waiting' || r.reason === 'no row') out.rows += r.n;
+    else out.refused += r.n;
+  }
+  return out;
+}
+
+/** What waits, in words: "3 received changes waiting: 2 made by a newer Tidy (update Tidy on this device), 1 for a row not arrived yet"; null when nothing does. */
+export function waitingText(w: Waiting): string | null {
+  const total = w.newer + w.rows + w.refused;
+  if (total === 0) return null;
+  const why = [
+    w.newer ? `${w.newer.toLocaleString('en-US')} made by a newer Tidy (update Tidy on this device)` : '',
+    w.rows ? `${w.rows.toLocaleString('en-US')} for a row not arrived yet` : '',
+    w.refused ? `${w.refused.toLocaleString('en-US')} not valid here (kept, not applied)` : '',
+  ].filter(Boolean);
+  return `${total.toLocaleString('en-US')} received change${total === 1 ? '' : 's'} waiting: ${why.join(', ')}`;
 }
 
 /** One round for this database: send, receive, merge; what changed. Records when it last synced, or the error. */
 export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, options: RoundOptions & StoreDeviceOptions = {}): Promise<SyncSummary> {
   const device = new StoreDevice(db, key, { now: options.now, tuning: options.tuning });
   try {
+    const before = lastRecord(db);
+    device.retryWaiting();
     const result = await syncRound(device, target, options);
     const changed: Record<string, number> = {};
     const rows: Record<string, Set<string>> = {};
@@ -229,10 +264,13 @@ export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, optio
       changed[t] = (changed[t] ?? 0) + 1;
       (rows[t] ??= new Set()).add(a.message.row);
     }
-    const pending = (db.prepare(`SELECT COUNT(*) AS n FROM sync_pending`).get() as { n: number }).n;
+    const waiting = waitingCounts(db);
+    const renamed = listRenames(db, { after: before, limit: 1000 })
+      .reverse()
+      .map((r) => r.text);
     cached(db, `UPDATE sync_state SET last_synced_at = ?, last_error = ? WHERE id = 1`).run(new Date().toISOString(), result.problems[0] ?? null);
     const { applied: _applied, ...rest } = result;
-    return { ...rest, changed, rows: Object.fromEntries(Object.entries(rows).map(([t, s]) => [t, s.size])), pending };
+    return { ...rest, changed, rows: Object.fromEntries(Object.entries(rows).map(([t, s]) => [t, s.size])), pending: waiting.newer + waiting.rows + waiting.refused, waiting, renamed };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (readSyncState(db)) cached(db, `UPDATE sync_state SET last_error = ? WHERE id = 1`).run(message.slice(0, 500));
@@ -249,14 +287,18 @@ export interface SyncStatus {
   lastError?: string | null;
   /** Local changes not yet sent. */
   outbox?: number;
-  /** Received changes waiting to be applied. */
+  /** Received changes waiting to be applied (`waiting` says why). */
   pending?: number;
+  waiting?: Waiting;
+  /** The latest names sync settled, newest first, one line each. */
+  renamed?: string[];
 }
 
 export function syncStatus(db: Db): SyncStatus {
   const s = readSyncState(db);
   if (!s) return { on: false };
   const count = (sql: string): number => (db.prepare(sql).get() as { n: number }).n;
+  const waiting = waitingCounts(db);
   return {
     on: true,
     device: s.device,
@@ -265,7 +307,9 @@ export function syncStatus(db: Db): SyncStatus {
     lastSyncedAt: s.last_synced_at,
     lastError: s.last_error,
     outbox: count(`SELECT COUNT(*) AS n FROM sync_outbox`),
-    pending: count(`SELECT COUNT(*) AS n FROM sync_pending`),
+    pending: waiting.newer + waiting.rows + waiting.refused,
+    waiting,
+    renamed: listRenames(db, { limit: 5 }).map((r) => r.text),
   };
 }
 

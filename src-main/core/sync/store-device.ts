@@ -16,6 +16,7 @@ import { cellKey, type Applied, type Message, type Value } from './messages';
 import type { RoundDevice, SnapshotSupport } from './round';
 import { packStamps, snapshotMessages, type Snapshot, type SnapshotTable } from './snapshot';
 import { noteConflict } from './conflicts';
+import { NAME_RULES, renamedHere, renamesStamped, settleNameClash, type NamedWrite } from './names';
 
 export interface SyncStateRow {
   device: string;
@@ -142,6 +143,7 @@ const jsonOk = (v: unknown, nullable: boolean): boolean => {
 
 /** Stamps the captured, unstamped local changes (oldest first) and records their stamps as the cells' clocks. Inside a transaction. */
 export function stampOutbox(db: Db, clock: HlcClock): number {
+  renamesStamped(db);
   const first = cached(db, `SELECT 1 FROM sync_outbox WHERE hlc IS NULL LIMIT 1`).get();
   if (first === undefined) return 0;
   // Of several unsent changes of one cell only the last needs to travel.
@@ -277,6 +279,28 @@ export class StoreDevice implements RoundDevice {
         } finally {
           cached(this.db, `UPDATE sync_state SET applying = 0 WHERE id = 1`).run();
         }
+      })
+      .immediate();
+  }
+
+  /**
+   * Writes what waits and can be written now, without a batch to merge (its own transaction): rows that
+   * waited before this Tidy settled names two devices made (sync/names.ts) are renamed and written at the
+   * next round, whether or not anything new arrives. Nothing waiting: one read.
+   */
+  retryWaiting(): void {
+    if (cached(this.db, `SELECT 1 FROM sync_pending WHERE reason IN ('waiting', 'no row') LIMIT 1`).get() === undefined) return;
+    this.db
+      .transaction(() => {
+        const clock = this.clock();
+        stampOutbox(this.db, clock);
+        cached(this.db, `UPDATE sync_state SET applying = 1 WHERE id = 1`).run();
+        try {
+          retryPending(this.db);
+        } finally {
+          cached(this.db, `UPDATE sync_state SET applying = 0 WHERE id = 1`).run();
+        }
+        this.saveClock(clock);
       })
       .immediate();
   }
@@ -462,6 +486,11 @@ interface Group {
   table: string;
   row: string;
   values: Map<string, { hlc: string; value: Value }>;
+  /**
+   * A name clash is settled (sync/names.ts) only once the rest of the batch is written (retryPending): a
+   * rename then sees every name the batch brings, as the sender's side does.
+   */
+  settle?: boolean;
 }
 
 /** The clock of every cell of the given rows, one primary-key range read per row (keyed table \0 row \0 column). */
@@ -556,14 +585,17 @@ function pend(db: Db, table: string, row: string, col: string, hlc: string, valu
 
 let savepoints = 0;
 
-/** Runs one write; a constraint it breaks undoes that write alone (SQLite rolls back a failed statement) and answers false. */
-function attempt(db: Db, write: () => void, statements: 'one' | 'several'): boolean {
+/**
+ * Runs one write; a constraint it breaks undoes that write alone (SQLite rolls back a failed statement) and
+ * answers the constraint's code (`SQLITE_CONSTRAINT_UNIQUE`, …); null when it was written.
+ */
+function attempt(db: Db, write: () => void, statements: 'one' | 'several'): string | null {
   const name = statements === 'several' ? `sync_row_${++savepoints}` : null;
   if (name) db.exec(`SAVEPOINT ${name}`);
   try {
     write();
     if (name) db.exec(`RELEASE ${name}`);
-    return true;
+    return null;
   } catch (e) {
     if (name) {
       db.exec(`ROLLBACK TO ${name}`);
@@ -571,8 +603,17 @@ function attempt(db: Db, write: () => void, statements: 'one' | 'several'): bool
     }
     const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
     if (!code.startsWith('SQLITE_CONSTRAINT')) throw e;
-    return false;
+    return code;
   }
+}
+
+/**
+ * A write that broke a unique index: when it is a name two devices gave two rows (sync/names.ts), the later-made
+ * row is renamed and the write done; true when it was.
+ */
+function settled(db: Db, code: string | null, g: Group, image: Record<string, Value>, write: NamedWrite): boolean {
+  if (!g.settle || code !== 'SQLITE_CONSTRAINT_UNIQUE' || !Object.hasOwn(NAME_RULES, g.table)) return false;
+  return settleNameClash(db, g.table, { ...image, id: g.row }, write, Date.now());
 }
 
 /** Writes one row's winning values: insert (when `_exists` won as 1), update, or delete (`_exists` = 0); what cannot be written waits. */
@@ -587,6 +628,8 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
     }[]) {
       if (!g.values.has(p.col) && cols.has(p.col)) g.values.set(p.col, { hlc: p.hlc, value: toValue(p.value) });
     }
+  // a name renamed here in this apply (sync/names.ts) keeps the rename: what was received for it is older
+  if (Object.hasOwn(NAME_RULES, g.table)) for (const c of ['name', 'name_key']) if (renamedHere(db, `${g.table}\u0000${g.row}\u0000${c}`)) g.values.delete(c);
   const exists = cached(db, `SELECT 1 FROM ${g.table} WHERE id = ?`).get(g.row) !== undefined;
   const flag = g.values.get(EXISTS_COLUMN)?.value;
   const waitAll = (reason: string): void => {
@@ -619,7 +662,7 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
     const names = data.map(([c]) => c);
     const insert = cached(db, `INSERT INTO ${g.table} (id${names.map((c) => `, ${c}`).join('')}) VALUES (?${names.map(() => ', ?').join('')})`);
     const values = data.map(([, v]) => v.value);
-    const ok =
+    const code =
       g.table === 'actions'
         ? attempt(
             db,
@@ -630,16 +673,27 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
             'several',
           )
         : attempt(db, () => insert.run(g.row, ...values), 'one');
-    if (ok) done();
+    const image = (): Record<string, Value> => Object.fromEntries(data.map(([c, v]) => [c, v.value]));
+    if (code === null || settled(db, code, g, image(), (r) => insert.run(g.row, ...data.map(([c, v]) => (r && (c === 'name' || c === 'name_key') ? r[c] : v.value))))) done();
     else waitAll('waiting');
     return;
   }
   const patch = g.table === 'actions' ? data.filter(([c]) => ACTION_MUTABLE.has(c)) : data;
   if (patch.length > 0) {
     const update = cached(db, `UPDATE ${g.table} SET ${patch.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`);
-    if (!attempt(db, () => update.run(...patch.map(([, v]) => v.value), g.row), 'one')) {
-      waitAll('waiting');
-      return;
+    const code = attempt(db, () => update.run(...patch.map(([, v]) => v.value), g.row), 'one');
+    if (code !== null) {
+      // the row as the update would leave it, and the same update with the name a clash gives it
+      const row = () => ({ ...(cached(db, `SELECT * FROM ${g.table} WHERE id = ?`).get(g.row) as Record<string, Value>), ...Object.fromEntries(patch.map(([c, v]) => [c, v.value])) });
+      const renaming: NamedWrite = (r) => {
+        const cols = r ? [...new Set([...patch.map(([c]) => c), 'name', 'name_key'])] : patch.map(([c]) => c);
+        const vals = cols.map((c) => (r && (c === 'name' || c === 'name_key') ? r[c] : g.values.get(c)!.value));
+        cached(db, `UPDATE ${g.table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...vals, g.row);
+      };
+      if (!settled(db, code, g, row(), renaming)) {
+        waitAll('waiting');
+        return;
+      }
     }
   }
   done();
@@ -673,11 +727,11 @@ export function retryPending(db: Db): void {
   const promote = cached(db, `UPDATE sync_pending SET reason = 'waiting' WHERE tbl = ? AND col = ? AND reason = 'unknown'`);
   for (const u of cached(db, `SELECT DISTINCT tbl, col FROM sync_pending WHERE reason = 'unknown'`).all() as { tbl: string; col: string }[])
     if (schema.get(u.tbl)?.has(u.col)) promote.run(u.tbl, u.col);
-  for (let pass = 0; pass < 8; pass++) {
+  for (let pass = 0; pass < 64; pass++) {
     const rows = cached(db, `SELECT DISTINCT tbl, row FROM sync_pending WHERE reason IN ('waiting', 'no row')`).all() as { tbl: string; row: string }[];
     if (rows.length === 0) return;
     const before = (cached(db, `SELECT COUNT(*) AS n FROM sync_pending`).get() as { n: number }).n;
-    for (const r of rows) if (schema.has(r.tbl)) writeRow(db, schema, { table: r.tbl, row: r.row, values: new Map() });
+    for (const r of rows) if (schema.has(r.tbl)) writeRow(db, schema, { table: r.tbl, row: r.row, values: new Map(), settle: true });
     const after = (cached(db, `SELECT COUNT(*) AS n FROM sync_pending`).get() as { n: number }).n;
     if (after >= before) return;
   }

@@ -61,9 +61,19 @@ export function SyncSection() {
             <dt>Waiting to be sent</dt>
             <dd>
               {s.pending.toLocaleString()} change{s.pending === 1 ? '' : 's'}
-              {s.waiting > 0 ? `; ${s.waiting.toLocaleString()} received change${s.waiting === 1 ? '' : 's'} waiting (a newer Tidy's, or for a row not arrived yet)` : ''}
+              {s.waitingText ? `; ${s.waitingText}` : ''}
             </dd>
           </dl>
+          {s.renamed.length > 0 && (
+            <>
+              <h3 id="set-sync-renamed">Renamed by sync</h3>
+              <ul className="sync-renamed" aria-labelledby="set-sync-renamed">
+                {s.renamed.map((line, i) => (
+                  <li key={i}>{line}</li>
+                ))}
+              </ul>
+            </>
+          )}
           {s.locked && (
             <form
               className="sync-unlock"
