@@ -57,10 +57,13 @@ const cutLongText = (_key: string, value: unknown): unknown =>
  */
 export function recordAction(db: Db, ctx: ActionContext, action: NewAction, changes: Change[], spill: Spill | null = null): string {
   const id = spill?.actionId ?? nextId(db, 'a');
+  const spilled = spill?.count ?? 0;
+  // `spilled` is named only when there is one: an ordinary action writes what every schema since 1 has.
   const info = cached(
     db,
-    `INSERT INTO actions (id, request_id, source, tool, args, result, changes, summary, what, created_at, undoes, spilled)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    spilled > 0
+      ? `INSERT INTO actions (id, request_id, source, tool, args, result, changes, summary, what, created_at, undoes, spilled) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      : `INSERT INTO actions (id, request_id, source, tool, args, result, changes, summary, what, created_at, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     ctx.requestId,
@@ -73,7 +76,7 @@ export function recordAction(db: Db, ctx: ActionContext, action: NewAction, chan
     JSON.stringify(action.what),
     new Date().toISOString(),
     action.undoes ?? null,
-    spill?.count ?? 0,
+    ...(spilled > 0 ? [spilled] : []),
   );
   const link = cached(db, `INSERT OR IGNORE INTO action_entities (entity, action_seq) VALUES (?, ?)`);
   for (const c of changes) link.run(entityKey(c.table, c.id), info.lastInsertRowid);
