@@ -22,6 +22,11 @@ export interface EntityDef {
    * children point at it; and a restored row that is `live` must not land in an archived parent.
    */
   parent?: { table: string; column: string; live: (row: Row) => boolean };
+  /**
+   * Other rows these rows point at, besides the parent (a task's label link points at its label): an action
+   * that created such a row cannot be undone while links point at it, and --cascade undoes what made them.
+   */
+  refs?: readonly { table: string; column: string }[];
   /** Searchable: the text column, indexed (FTS5) by triggers so that undo keeps the index right too. */
   search?: { column: string };
   /**
@@ -89,6 +94,7 @@ export const ENTITIES = [
     prefix: KINDS.taskLabel.letter,
     word: KINDS.taskLabel.noun,
     parent: { table: 'tasks', column: 'task_id', live: () => true },
+    refs: [{ table: 'labels', column: 'label_id' }],
   },
   {
     table: KINDS.comment.table,
@@ -133,5 +139,8 @@ export function entity(table: string): EntityDef {
 
 /** The tables whose rows point at `table`, with the column that points. */
 export function childrenOf(table: string): { table: Table; column: string }[] {
-  return ENTITIES.flatMap((e) => ('parent' in e && e.parent.table === table ? [{ table: e.table, column: e.parent.column }] : []));
+  return ENTITIES.flatMap((e) => [
+    ...('parent' in e && e.parent.table === table ? [{ table: e.table, column: e.parent.column }] : []),
+    ...('refs' in e ? e.refs.filter((r) => r.table === table).map((r) => ({ table: e.table, column: r.column })) : []),
+  ]);
 }

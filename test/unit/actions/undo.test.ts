@@ -100,6 +100,20 @@ describe('undo one action', () => {
     expect(db.prepare(`SELECT count(*) AS n FROM projects`).get()).toEqual({ n: 1 });
   });
 
+  it('a label made by one action and used by a later one: that later action blocks its undo, and --cascade undoes it first', () => {
+    const { db } = tempDb();
+    const start = snapshot(db);
+    const p = createProject(db, userCtx(db), { name: 'P' });
+    const a = addTask(db, userCtx(db), { content: 'A', project: 'P', labels: ['urgent'] });
+    const b = addTask(db, userCtx(db), { content: 'B', labels: ['urgent'] });
+    if (!p.ok || !a.ok || !b.ok) throw new Error('setup failed');
+    // undoing A's addition would remove the label B uses: B's addition is named as what blocks it
+    expect(undoAction(db, a.actionId, { ctx: userCtx(db) })).toMatchObject({ ok: false, error: expect.stringContaining(b.actionId) });
+    const r = okValue(undoAction(db, p.actionId, { ctx: userCtx(db), cascade: true }));
+    expect(r.reversed.map((x) => x.id)).toEqual([b.actionId, a.actionId, p.actionId]);
+    expect(snapshot(db)).toEqual(start);
+  });
+
   it('refuses when the old name is taken now', () => {
     const { db } = tempDb();
     okValue(createProject(db, userCtx(db), { name: 'Work' }));
