@@ -165,6 +165,9 @@ export function stampOutbox(db: Db, clock: HlcClock): number {
   return rows.length;
 }
 
+/** The characters of values one batch holds at most (besides BATCH_MESSAGES): its file stays a few MB, far below what a reader takes. */
+export const BATCH_CHARS = 16_000_000;
+
 const toValue = (v: unknown): Value => {
   if (v === null || typeof v === 'string' || typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
@@ -217,7 +220,7 @@ export class StoreDevice implements RoundDevice {
     return (cached(this.db, `SELECT next_seq FROM sync_state WHERE id = 1`).get() as { next_seq: number }).next_seq;
   }
 
-  unsent(max: number): Message[] {
+  unsent(max: number, maxChars = BATCH_CHARS): Message[] {
     this.stamp();
     const rows = cached(this.db, `SELECT hlc, tbl, row, col, value FROM sync_outbox WHERE hlc IS NOT NULL ORDER BY seq LIMIT ?`).all(max + 1) as {
       hlc: string;
@@ -226,11 +229,19 @@ export class StoreDevice implements RoundDevice {
       col: string;
       value: unknown;
     }[];
-    let take = rows.slice(0, max);
+    // a batch holds at most BATCH_CHARS of values too (a large action's pages of before images: sync/action-rows.ts)
+    let limit = Math.min(rows.length, max);
+    let chars = 0;
+    for (let i = 0; i < limit; i++) {
+      const v = rows[i]!.value;
+      chars += typeof v === 'string' ? v.length : 8;
+      if (chars > maxChars && i > 0) limit = i;
+    }
+    let take = rows.slice(0, limit);
     // A new row's columns travel in one batch (a receiver inserts a row whole): a chunk ends before a row that would be cut.
-    if (rows.length > max && take.length > 0) {
+    if (rows.length > limit && take.length > 0) {
       const last = take[take.length - 1]!;
-      const next = rows[max]!;
+      const next = rows[limit]!;
       if (next.tbl === last.tbl && next.row === last.row) {
         let cut = take.length;
         while (cut > 0 && take[cut - 1]!.tbl === last.tbl && take[cut - 1]!.row === last.row) cut--;

@@ -7,7 +7,10 @@ import { keepInlineForTests } from '../../../src-main/core/actions/changes';
 import { SYNCED_TABLES, syncedColumns } from '../../../src-main/core/store/sync-capture';
 import { actionPages, applyActionPage } from '../../../src-main/core/sync/action-rows';
 import { runSync, setupSync, type TargetSpec } from '../../../src-main/core/sync/service';
+import { BATCH_MESSAGES } from '../../../src-main/core/sync/batch';
+import { BATCH_CHARS, StoreDevice } from '../../../src-main/core/sync/store-device';
 import { FolderTarget } from '../../../src-main/core/sync/targets/folder';
+import { MAX_FILE_BYTES } from '../../../src-main/core/sync/targets/target';
 import { tempDb, tempDir, userCtx } from '../../support/db';
 import { FAST_KDF } from './scenario';
 
@@ -146,6 +149,20 @@ describe('a large action, synced', () => {
     await sync(1);
     expect(rows(b)).toEqual(rows(a));
   }, 30_000);
+
+  it('sends many pages in several batches of a bounded size', async () => {
+    const { dbs } = await devices(1);
+    const a = dbs[0]!;
+    const queue = a.prepare(`INSERT INTO sync_outbox (at, tbl, row, col, value) VALUES (0, 'action_rows', 'a1.abcdef', ?, ?)`);
+    const page = 'x'.repeat(300);
+    for (let k = 0; k < 10; k++) queue.run(`p${k}`, page);
+    const device = new StoreDevice(a, new Uint8Array(32));
+    expect(device.unsent(BATCH_MESSAGES, 1_000).map((m) => m.column)).toEqual(['p0', 'p1', 'p2']);
+    // one value over the bound still goes, alone
+    expect(device.unsent(BATCH_MESSAGES, 100).map((m) => m.column)).toEqual(['p0']);
+    expect(device.unsent(BATCH_MESSAGES)).toHaveLength(10);
+    expect(BATCH_CHARS).toBeLessThan(MAX_FILE_BYTES / 2);
+  });
 
   it('takes only well-formed pages: anything else is refused or waits, and writes nothing', () => {
     const { db } = tempDb();
