@@ -87,6 +87,24 @@ export function queueActionPages(db: Db, actionId: string): void {
   for (const p of actionPages(db, actionId)) queue.run(now, ACTION_ROWS_TABLE, actionId, p.column, p.value);
 }
 
+/**
+ * Queues the pages of every large action made here that were never sent (made by a Tidy before schema 22
+ * while sync was on, which kept them on this device): all its changes are here with their after images, and
+ * no page of it has a clock. Call after the outbox is stamped (a page queued since has its clock then). Reads
+ * only the large actions (a partial index); returns how many actions were queued.
+ */
+export function queueUnsentPages(db: Db): number {
+  let queued = 0;
+  const sent = cached(db, `SELECT 1 FROM sync_cells WHERE tbl = ? AND row = ? LIMIT 1`);
+  const kept = cached(db, `SELECT COUNT(*) AS n FROM action_rows WHERE action_id = ? AND after_kept = 1`);
+  for (const a of cached(db, `SELECT id, spilled FROM actions WHERE spilled > 0 ORDER BY seq`).all() as { id: string; spilled: number }[]) {
+    if (sent.get(ACTION_ROWS_TABLE, a.id) !== undefined || (kept.get(a.id) as { n: number }).n !== a.spilled) continue;
+    queueActionPages(db, a.id);
+    queued++;
+  }
+  return queued;
+}
+
 /** Every stored action's pages, for a snapshot (a new device gets them with the rows). */
 export function* allActionPages(db: Db): Generator<{ actionId: string; column: string; value: string }> {
   const next = cached(db, `SELECT action_id FROM action_rows WHERE action_id > ? ORDER BY action_id LIMIT 1`);

@@ -256,6 +256,7 @@ export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, optio
   try {
     const before = lastRecord(db);
     device.retryWaiting();
+    device.queueUnsentPages();
     const result = await syncRound(device, target, options);
     const changed: Record<string, number> = {};
     const rows: Record<string, Set<string>> = {};

@@ -17,7 +17,7 @@ import type { RoundDevice, SnapshotSupport } from './round';
 import { floorStamp, packStamps, snapshotMessages, type Snapshot, type SnapshotTable } from './snapshot';
 import { noteConflict } from './conflicts';
 import { NAME_RULES, renamedHere, renamesStamped, settleNameClash, type NamedWrite } from './names';
-import { ACTION_ROWS_TABLE, allActionPages, applyActionPage } from './action-rows';
+import { ACTION_ROWS_TABLE, allActionPages, applyActionPage, queueUnsentPages } from './action-rows';
 
 export interface SyncStateRow {
   device: string;
@@ -212,6 +212,20 @@ export class StoreDevice implements RoundDevice {
         const n = stampOutbox(this.db, clock);
         if (n > 0) this.saveClock(clock);
         return n;
+      })
+      .immediate();
+  }
+
+  /** Stamps what was captured, then queues a large action's pages that were never sent (sync/action-rows.ts; its own transaction). */
+  queueUnsentPages(): number {
+    // a device whose first file is still to be its snapshot sends them in it
+    const s = cached(this.db, `SELECT next_seq, snapshot_due FROM sync_state WHERE id = 1`).get() as { next_seq: number; snapshot_due: number };
+    if (s.next_seq === 1 && s.snapshot_due === 1) return 0;
+    return this.db
+      .transaction(() => {
+        const clock = this.clock();
+        if (stampOutbox(this.db, clock) > 0) this.saveClock(clock);
+        return queueUnsentPages(this.db);
       })
       .immediate();
   }
@@ -490,9 +504,12 @@ export function takeSnapshot(db: Db, device: string, seq: number, stamp: () => v
     messages.push({ hlc: r.hlc, table: READ_TABLE, row: r.reader, column: readColumn(r.writer), value: r.seq });
   // large actions' changes beside their rows, as they were sent (or, made before sync was on, with the lowest stamp)
   const pageStamp = cached(db, `SELECT hlc FROM sync_cells WHERE tbl = ? AND row = ? AND col = ?`);
+  const sentNow = cached(db, `INSERT OR IGNORE INTO sync_cells (tbl, row, col, hlc) VALUES (?, ?, ?, ?)`);
   const floor = floorStamp(device);
   for (const p of allActionPages(db)) {
-    const hlc = (pageStamp.get(ACTION_ROWS_TABLE, p.actionId, p.column) as { hlc: string } | undefined)?.hlc ?? floor;
+    let hlc = (pageStamp.get(ACTION_ROWS_TABLE, p.actionId, p.column) as { hlc: string } | undefined)?.hlc;
+    // sent now, in the snapshot (queueUnsentPages then knows it was)
+    if (hlc === undefined) sentNow.run(ACTION_ROWS_TABLE, p.actionId, p.column, (hlc = floor));
     messages.push({ hlc, table: ACTION_ROWS_TABLE, row: p.actionId, column: p.column, value: p.value });
   }
   const cursors: Record<string, number> = {};
