@@ -152,6 +152,12 @@ describe('a large action, synced', () => {
     await sync(0);
     await sync(1);
     expect(a.prepare(`SELECT COUNT(*) AS n FROM sync_outbox`).get()).toEqual({ n: 0 });
+    // (had one page of them not arrived yet, B would say so)
+    b.exec('SAVEPOINT partly');
+    b.prepare(`DELETE FROM action_rows WHERE action_id = ? AND n = 0`).run(first);
+    expect(undoAction(b, first, { ctx: userCtx(b) })).toMatchObject({ ok: false, code: 'refused', error: expect.stringMatching(/the record of 1 of them has not arrived here yet$/), hint: 'sync again, or undo it on the device it was made on' });
+    b.exec('ROLLBACK TO partly');
+    b.exec('RELEASE partly');
     ok(undoAction(b, first, { ctx: userCtx(b) }));
     await sync(1);
     await sync(0);
