@@ -2,7 +2,8 @@
 // compact form (sync/action-rows.ts), so every device can undo and redo it: undo on B, redo on C (which
 // started from a snapshot), all converge. One made without them (before schema 22) is still refused in one line.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getActionRow, importCalendar, listActions, redoAction, undoAction, type Db } from '../../../src-main/core';
+import { getActionRow, importCalendar, listActions, redoAction, undoAction, undoRequest, updateTask, type Db } from '../../../src-main/core';
+import { importTodoist, readTodoistFiles } from '../../../src-main/core/data';
 import { keepInlineForTests } from '../../../src-main/core/actions/changes';
 import { SYNCED_TABLES, syncedColumns } from '../../../src-main/core/store/sync-capture';
 import { actionPages, applyActionPage } from '../../../src-main/core/sync/action-rows';
@@ -12,7 +13,7 @@ import { BATCH_CHARS, StoreDevice } from '../../../src-main/core/sync/store-devi
 import { FolderTarget } from '../../../src-main/core/sync/targets/folder';
 import { MAX_FILE_BYTES } from '../../../src-main/core/sync/targets/target';
 import { syncRound } from '../../../src-main/core/sync/round';
-import { tempDb, tempDir, userCtx } from '../../support/db';
+import { okValue, tempDb, tempDir, userCtx } from '../../support/db';
 import { FAST_KDF } from './scenario';
 
 const PASS = 'correct horse battery staple';
@@ -91,8 +92,9 @@ describe('a large action, synced', () => {
     // only (table, id) travelled for the imported rows: the rows themselves carry the rest
     expect(b.prepare(`SELECT COUNT(*) AS n FROM action_rows WHERE action_id = ? AND after_kept = 0 AND before IS NULL`).get(first)).toEqual({ n: 31 - INLINE });
 
-    // A imports the file again, changed: events renamed and dropped on both sides of the first INLINE changes
-    const changed = (i: number): string | null => (i % 10 === 7 ? null : i % 4 === 1 ? `Moved ${i}` : `Meeting ${i}`);
+    // A imports the file again, changed: events renamed and dropped, all among the first import's changes
+    // beside its row (which B has without their after images)
+    const changed = (i: number): string | null => (i % 10 === 7 ? null : i % 4 === 1 && i > INLINE ? `Moved ${i}` : `Meeting ${i}`);
     const second = imported(a, ics(32, changed));
     expect(getActionRow(a, second)!.spilled).toBeGreaterThan(0);
     const afterSecond = rows(a);
@@ -134,6 +136,28 @@ describe('a large action, synced', () => {
     expect(log(b)).toEqual(log(c));
     expect(listActions(a, { limit: 1 })[0]).toMatchObject({ tool: 'undo', undoneAt: null });
   }, 60_000);
+
+  it('on another device, counts every later change of a row it changed beside its row as one to undo first', async () => {
+    const { dbs, sync } = await devices(2);
+    const [a, b] = dbs as [Db, Db];
+    const csv = ['TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE', ...Array.from({ length: 12 }, (_, i) => `task,Task ${i},,1,1,,,,en,UTC`)];
+    const { requestId } = await importTodoist(a, ':memory:', readTodoistFiles('Chores.csv', Buffer.from(csv.join('\r\n'))));
+    const last = (a.prepare(`SELECT id FROM tasks WHERE content = 'Task 11'`).get() as { id: string }).id;
+    const edit = okValue(updateTask(a, userCtx(a), { task: last, content: 'Task 11, edited' }));
+    const editAction = listActions(a, { limit: 1 })[0]!.id;
+    expect(edit.content).toBe('Task 11, edited');
+    await sync(0);
+    await sync(1);
+    // the task is among the import's changes beside its row: B has no after image of it, so the edit blocks
+    const blocked = undoRequest(b, requestId, { ctx: userCtx(b) });
+    expect(blocked).toMatchObject({ ok: false, code: 'undo_blocked' });
+    expect(!blocked.ok && blocked.error).toContain(editAction);
+    ok(undoRequest(b, requestId, { ctx: userCtx(b), cascade: true }));
+    expect(b.prepare(`SELECT COUNT(*) AS n FROM tasks`).get()).toEqual({ n: 0 });
+    await sync(1);
+    await sync(0);
+    expect(a.prepare(`SELECT COUNT(*) AS n FROM tasks`).get()).toEqual({ n: 0 });
+  }, 30_000);
 
   it('made by an older Tidy without its changes beside it synced: refused elsewhere in one line, until its device syncs with this Tidy', async () => {
     const { dbs, keys, target, sync } = await devices(2);
