@@ -11,7 +11,7 @@ import { merge, type Message } from '../src-main/core/sync/messages';
 import { SyncDevice, syncRound } from '../src-main/core/sync/round';
 import { setupTarget } from '../src-main/core/sync/setup';
 import { FolderTarget } from '../src-main/core/sync/targets/folder';
-import { addTask, completeTask, newUserRequest, openDatabase, type Db } from '../src-main/core';
+import { addTask, completeTask, importCalendar, newUserRequest, openDatabase, type Db } from '../src-main/core';
 import { runSync, setupSync } from '../src-main/core/sync/service';
 import { snapshotPath } from '../src-main/core/sync/snapshot';
 import { median, report, time } from './util';
@@ -83,6 +83,45 @@ export async function benchSync(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
   await benchStores();
+  await benchLargeAction();
+}
+
+/** `n` one-hour events in 2035, one a day at most 28 days apart (a calendar export of that size). */
+function calendarOf(n: number): string {
+  const pad = (x: number): string => String(x).padStart(2, '0');
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//bench//EN', 'X-WR-CALNAME:Big'];
+  for (let i = 0; i < n; i++) {
+    const d = `2035${pad(1 + (i % 12))}${pad(1 + (i % 28))}`;
+    lines.push('BEGIN:VEVENT', `UID:big-${i}@bench`, `DTSTART:${d}T${pad(8 + (i % 9))}0000Z`, `DTEND:${d}T${pad(9 + (i % 9))}0000Z`, `SUMMARY:Meeting ${i}`, `DESCRIPTION:Agenda item ${i}`, 'END:VEVENT');
+  }
+  lines.push('END:VCALENDAR', '');
+  return lines.join('\r\n');
+}
+
+/** A large action's traffic: the encrypted batches one 20,000-event import sends (its rows and its compact undo record, sync/action-rows.ts). */
+export async function benchLargeAction(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'tidy-bench-sync-large-'));
+  try {
+    const folder = join(dir, 'target');
+    const db = openDatabase(join(dir, 'a.db'));
+    const s = await setupSync(db, { kind: 'folder', url: folder }, 'pw', { kdf: FAST });
+    const target = new FolderTarget(folder);
+    await runSync(db, s.key, target);
+    const r = importCalendar(db, newUserRequest(db), { fileName: 'big.ics', text: calendarOf(20_000) });
+    if (!r.ok) throw new Error(r.error);
+    const pages = (db.prepare(`SELECT COUNT(*) AS n, SUM(length(value)) AS chars FROM sync_outbox WHERE tbl = 'action_rows'`).get() as { n: number; chars: number });
+    let bytes = 0;
+    const write = target.writeNew.bind(target);
+    target.writeNew = (path, data) => {
+      bytes += data.length;
+      return write(path, data);
+    };
+    await runSync(db, s.key, target);
+    report(`encrypted bytes a 20,000-event .ics import sends (its undo record beside the rows: ${pages.n} pages, ${(pages.chars / 1e3).toFixed(0)} k characters)`, bytes / 1e6, ' MB');
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A database of `tasks` tasks written straight into the tables (a bench of sync, not of adding tasks). */

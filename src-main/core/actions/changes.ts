@@ -11,6 +11,11 @@ export interface Change {
   id: string;
   before: Row | null;
   after: Row | null;
+  /**
+   * The after image was not kept here (a large action received from the device that made it, migration 22):
+   * `after` is the row as it is now, and any later change of the row is one to undo first.
+   */
+  current?: true;
 }
 
 export const entityKey = (table: Table, id: string): string => `${table}:${id}`;
@@ -33,6 +38,15 @@ export function sameRow(a: Row | null, b: Row | null): boolean {
  * held in memory whole (migration 21).
  */
 export const INLINE_CHANGES = 1_000;
+let inlineChanges = INLINE_CHANGES;
+
+/** Tests only: makes an action keep `n` changes in its own row (a large action of a few dozen rows); returns the undo. */
+export function keepInlineForTests(n: number): () => void {
+  inlineChanges = n;
+  return () => {
+    inlineChanges = INLINE_CHANGES;
+  };
+}
 
 /** A large action's changes kept in `action_rows`: the action's id (taken when they started) and how many. */
 export interface Spill {
@@ -100,7 +114,7 @@ export class ChangeSet {
   private note(table: Table, id: string, before: Row | null, after: Row | null): void {
     const key = entityKey(table, id);
     const earlier = this.byEntity.get(key);
-    if (earlier || (this.spillId === null && this.byEntity.size < INLINE_CHANGES)) {
+    if (earlier || (this.spillId === null && this.byEntity.size < inlineChanges)) {
       this.byEntity.set(key, { table, id, before: earlier ? earlier.before : before, after });
       return;
     }

@@ -3,7 +3,8 @@ import type { ActionEntry, ActionSource } from '../../../src-shared/domain';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { entityKey, type Change, type Row, type Spill, type Table } from './changes';
+import { queueActionPages } from '../sync/action-rows';
+import { entityKey, readRow, type Change, type Row, type Spill, type Table } from './changes';
 
 /** The request an action belongs to: an agent run (r…), one user command (u…), an MCP client's session. */
 export interface ActionContext {
@@ -58,6 +59,8 @@ const cutLongText = (_key: string, value: unknown): unknown =>
 export function recordAction(db: Db, ctx: ActionContext, action: NewAction, changes: Change[], spill: Spill | null = null): string {
   const id = spill?.actionId ?? nextId(db, 'a');
   const spilled = spill?.count ?? 0;
+  // its changes beside it go to the other devices just before its row (sync/action-rows.ts)
+  if (spilled > 0) queueActionPages(db, id);
   // `spilled` is named only when there is one: an ordinary action writes what every schema since 1 has.
   const info = cached(
     db,
@@ -104,14 +107,15 @@ interface SideRow {
   row_id: string;
   before: string | null;
   after: string | null;
+  /** 0: received without its after image (sync/action-rows.ts): the row as it is stands in (migration 22). */
+  after_kept: number;
 }
 
-const sideChange = (r: SideRow): Change => ({
-  table: r.tbl as Table,
-  id: r.row_id,
-  before: r.before === null ? null : (JSON.parse(r.before) as Row),
-  after: r.after === null ? null : (JSON.parse(r.after) as Row),
-});
+function sideChange(db: Db, r: SideRow): Change {
+  const before = r.before === null ? null : (JSON.parse(r.before) as Row);
+  if (r.after_kept === 0) return { table: r.tbl as Table, id: r.row_id, before, after: readRow(db, r.tbl, r.row_id), current: true };
+  return { table: r.tbl as Table, id: r.row_id, before, after: r.after === null ? null : (JSON.parse(r.after) as Row) };
+}
 
 /** The action's changes in `action_rows` with lo <= n < hi, a page at a time (no statement stays open between pages). */
 function* side(db: Db, actionId: string, lo: number, hi: number, reverse: boolean): Generator<Change> {
@@ -120,7 +124,7 @@ function* side(db: Db, actionId: string, lo: number, hi: number, reverse: boolea
     : cached(db, `SELECT * FROM action_rows WHERE action_id = ? AND n >= ? AND n < ? ORDER BY n LIMIT ${PAGE}`);
   for (;;) {
     const rows = page.all(actionId, lo, hi) as SideRow[];
-    for (const r of rows) yield sideChange(r);
+    for (const r of rows) yield sideChange(db, r);
     if (rows.length < PAGE) return;
     if (reverse) hi = rows[rows.length - 1]!.n;
     else lo = rows[rows.length - 1]!.n + 1;
@@ -153,7 +157,7 @@ export function changeOf(db: Db, row: ActionRow, table: string, id: string, own:
   const inline = own.find((c) => c.table === table && c.id === id);
   if (inline || !(row.spilled > 0)) return inline;
   const r = cached(db, `SELECT * FROM action_rows WHERE action_id = ? AND tbl = ? AND row_id = ?`).get(row.id, table, id) as SideRow | undefined;
-  return r && sideChange(r);
+  return r && sideChange(db, r);
 }
 
 /** Whether a large action changed a row among those kept beside it (in action_rows). */
@@ -161,10 +165,47 @@ export function changedBeside(db: Db, row: ActionRow, table: string, id: string)
   return row.spilled > 0 && cached(db, `SELECT 1 FROM action_rows WHERE action_id = ? AND tbl = ? AND row_id = ?`).get(row.id, table, id) !== undefined;
 }
 
-/** Whether all of a large action's changes are in this database (a synced or imported copy of the log has only its first ones). */
+/** How many of a large action's changes beside its row are in this database (`spilled` when all are). */
+export function changesBeside(db: Db, row: ActionRow): number {
+  if (!(row.spilled > 0)) return 0;
+  return (cached(db, `SELECT count(*) AS n FROM action_rows WHERE action_id = ?`).get(row.id) as { n: number }).n;
+}
+
+/**
+ * Whether all of a large action's changes are in this database: on the device that made it, and on one that
+ * received them (sync/action-rows.ts); not in an imported copy of the log, nor where one was made by a Tidy
+ * before schema 22 on another device (such a Tidy kept them on its device).
+ */
 export function changesHere(db: Db, row: ActionRow): boolean {
-  if (!(row.spilled > 0)) return true;
-  return (cached(db, `SELECT count(*) AS n FROM action_rows WHERE action_id = ?`).get(row.id) as { n: number }).n === row.spilled;
+  return !(row.spilled > 0) || changesBeside(db, row) === row.spilled;
+}
+
+/**
+ * The record of an undo's changes beside its row: those of the undone action, each the other way round, under
+ * a new action id. Call before the undo restores anything: a change received without its after image takes
+ * the row as it is now (what the undone action left, once nothing later changed it) as the undo's before.
+ */
+export function reverseBeside(db: Db, row: ActionRow): Spill | null {
+  if (!(row.spilled > 0)) return null;
+  const spill = { actionId: nextId(db, 'a'), count: row.spilled };
+  // n -> -(n + 1) turns their order around and moves those after the action's own row's changes before them
+  // (eachChange), as undo reverses its own row's list.
+  cached(
+    db,
+    `INSERT INTO action_rows (action_id, n, tbl, row_id, before, after) SELECT ?, -(n + 1), tbl, row_id, after, before FROM action_rows WHERE action_id = ? AND after_kept = 1`,
+  ).run(spill.actionId, row.id);
+  const page = cached(db, `SELECT n, tbl, row_id, before FROM action_rows WHERE action_id = ? AND after_kept = 0 AND n > ? ORDER BY n LIMIT ${PAGE}`);
+  const put = cached(db, `INSERT INTO action_rows (action_id, n, tbl, row_id, before, after) VALUES (?, ?, ?, ?, ?, ?)`);
+  for (let after = -END; ; ) {
+    const rows = page.all(row.id, after) as { n: number; tbl: string; row_id: string; before: string | null }[];
+    for (const r of rows) {
+      const now = readRow(db, r.tbl, r.row_id);
+      put.run(spill.actionId, -(r.n + 1), r.tbl, r.row_id, now === null ? null : JSON.stringify(now), r.before);
+    }
+    if (rows.length < PAGE) break;
+    after = rows[rows.length - 1]!.n;
+  }
+  return spill;
 }
 
 /** What an action did; an unreadable value (a hand-edited database) reads as a change of no kind. */

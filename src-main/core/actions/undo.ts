@@ -5,8 +5,7 @@ import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import { childrenOf, entity } from '../store/entities';
 import { entityKey, readRow, restoreRow, sameRow, type Change, type Row, type Table } from './changes';
-import { nextId } from '../store/ids';
-import { changedBeside, changeOf, changesHere, changesOf, eachChange, getActionRow, recordAction, whatOf, type ActionContext, type ActionRow } from './log';
+import { changedBeside, changeOf, changesBeside, changesHere, changesOf, eachChange, getActionRow, recordAction, reverseBeside, whatOf, type ActionContext, type ActionRow } from './log';
 
 export interface UndoOptions {
   /** The request the undo itself is logged under. */
@@ -111,12 +110,17 @@ function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoRepor
   if (isExternal(row))
     fail(`can't undo ${row.id} (${row.summary}): it happened outside Tidy, on an MCP server`, 'undo it in the app or service it happened in', 'refused');
   if (row.undone_at !== null) alreadyUndone(db, row, `action ${row.id} is already undone`);
-  if (!changesHere(db, row))
+  if (!changesHere(db, row)) {
+    const here = changesBeside(db, row);
+    const all = (row.spilled + changesOf(row).length).toLocaleString('en');
     fail(
-      `can't undo ${row.id} (${row.summary}): it changed ${(row.spilled + changesOf(row).length).toLocaleString('en')} rows, and the record of most of them is kept only in the database it was made in`,
-      'undo it on the device it was made on, or in that database',
+      here > 0
+        ? `can't undo ${row.id} (${row.summary}): it changed ${all} rows, and the record of ${(row.spilled - here).toLocaleString('en')} of them has not arrived here yet`
+        : `can't undo ${row.id} (${row.summary}): it changed ${all} rows, and the record of most of them is kept only in the database it was made in`,
+      here > 0 ? 'sync again, or undo it on the device it was made on' : 'undo it on the device it was made on, or in that database',
       'refused',
     );
+  }
   let blockers = findBlockers(db, row);
   if (blockers.length > 0 && options.cascade) {
     for (const b of blockers) {
@@ -140,6 +144,8 @@ function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoRepor
 
 function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): void {
   const changes = changesOf(row);
+  // a large action's other changes, recorded reversed before anything is restored (log.ts)
+  const spill = reverseBeside(db, row);
   try {
     for (const c of eachChange(db, row, true)) restoreRow(db, c.table, c.id, c.before);
   } catch (e) {
@@ -161,13 +167,6 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
   const reversed = whatOf(row);
   const verb = reversalOf(reversed);
   const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: c.before })).reverse();
-  // A large action's other changes, reversed in SQL: n -> -(n + 1) turns their order around and moves those
-  // after its own row's changes before them (eachChange), as the reversed list above is.
-  let spill = null;
-  if (row.spilled > 0) {
-    spill = { actionId: nextId(db, 'a'), count: row.spilled };
-    cached(db, `INSERT INTO action_rows (action_id, n, tbl, row_id, before, after) SELECT ?, -(n + 1), tbl, row_id, after, before FROM action_rows WHERE action_id = ?`).run(spill.actionId, row.id);
-  }
   const what = { ...reversed, verb, reverses: row.id };
   const id = recordAction(db, ctx, { tool: 'undo', args: { actionId: row.id }, summary: reversalSummary(verb, root.summary), what, undoes: row.id }, inverse, spill);
   markUndone(db, row.id);
@@ -262,7 +261,9 @@ function findBlockers(db: Db, row: ActionRow): ActionRow[] {
     }
   };
   for (const c of eachChange(db, row)) {
-    if (!sameRow(readRow(db, c.table, c.id), c.after)) walk(entityKey(c.table, c.id), (image) => sameRow(image, c.after));
+    // a change received without its after image (`current`): every later change of the row comes first
+    if (c.current) walk(entityKey(c.table, c.id), () => false);
+    else if (!sameRow(readRow(db, c.table, c.id), c.after)) walk(entityKey(c.table, c.id), (image) => sameRow(image, c.after));
     // The row comes back pointing at a parent that is gone now (a redo of a move after "Undo all" removed
     // the project it moved into): the later change that removed the parent comes back first.
     const link = c.before ? entity(c.table).parent : undefined;

@@ -13,6 +13,7 @@ import { SCHEMA_18 } from './migrations/schema-18';
 import { SCHEMA_19 } from './migrations/schema-19';
 import { SCHEMA_20 } from './migrations/schema-20';
 import { SCHEMA_21 } from './migrations/schema-21';
+import { SCHEMA_22 } from './migrations/schema-22';
 
 export type { Migration } from './migrations/migration';
 export { backfillActionWhat, EVENT_COLUMNS_15, TASK_COLUMNS_12, upgradeEventImagesTo15, upgradeTaskImagesTo12, upgradeTasksTo6 } from './migrations/images';
@@ -27,6 +28,7 @@ export const migrations: Migration[] = [
   ...SCHEMA_19,
   ...SCHEMA_20,
   ...SCHEMA_21,
+  ...SCHEMA_22,
 ];
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version;

@@ -17,6 +17,7 @@ import { hasDottedIds, rekeyOwnIds } from './rekey';
 import { lastRecord, listRenames } from './names';
 import { joinTarget, setupTarget } from './setup';
 import { DEVICES_TABLE, READ_TABLE, readSyncState, StoreDevice, type StoreDeviceOptions, type SyncStateRow } from './store-device';
+import { ACTION_ROWS_TABLE } from './action-rows';
 import { FolderTarget } from './targets/folder';
 import type { SyncTarget } from './targets/target';
 import { WebDavTarget } from './targets/webdav';
@@ -255,12 +256,13 @@ export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, optio
   try {
     const before = lastRecord(db);
     device.retryWaiting();
+    device.queueUnsentPages();
     const result = await syncRound(device, target, options);
     const changed: Record<string, number> = {};
     const rows: Record<string, Set<string>> = {};
     for (const a of result.applied) {
       const t = a.message.table;
-      if (t === DEVICES_TABLE || t === READ_TABLE) continue;
+      if (t === DEVICES_TABLE || t === READ_TABLE || t === ACTION_ROWS_TABLE) continue;
       changed[t] = (changed[t] ?? 0) + 1;
       (rows[t] ??= new Set()).add(a.message.row);
     }

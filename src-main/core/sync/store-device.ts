@@ -14,9 +14,10 @@ import { HlcClock, parseHlc } from './hlc';
 import { DEVICE_ID } from './layout';
 import { cellKey, type Applied, type Message, type Value } from './messages';
 import type { RoundDevice, SnapshotSupport } from './round';
-import { packStamps, snapshotMessages, type Snapshot, type SnapshotTable } from './snapshot';
+import { floorStamp, packStamps, snapshotMessages, type Snapshot, type SnapshotTable } from './snapshot';
 import { noteConflict } from './conflicts';
 import { NAME_RULES, renamedHere, renamesStamped, settleNameClash, type NamedWrite } from './names';
+import { ACTION_ROWS_TABLE, allActionPages, applyActionPage, queueUnsentPages } from './action-rows';
 
 export interface SyncStateRow {
   device: string;
@@ -164,6 +165,9 @@ export function stampOutbox(db: Db, clock: HlcClock): number {
   return rows.length;
 }
 
+/** The characters of values one batch holds at most (besides BATCH_MESSAGES): its file stays a few MB, far below what a reader takes. */
+export const BATCH_CHARS = 16_000_000;
+
 const toValue = (v: unknown): Value => {
   if (v === null || typeof v === 'string' || typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
@@ -212,11 +216,25 @@ export class StoreDevice implements RoundDevice {
       .immediate();
   }
 
+  /** Stamps what was captured, then queues a large action's pages that were never sent (sync/action-rows.ts; its own transaction). */
+  queueUnsentPages(): number {
+    // a device whose first file is still to be its snapshot sends them in it
+    const s = cached(this.db, `SELECT next_seq, snapshot_due FROM sync_state WHERE id = 1`).get() as { next_seq: number; snapshot_due: number };
+    if (s.next_seq === 1 && s.snapshot_due === 1) return 0;
+    return this.db
+      .transaction(() => {
+        const clock = this.clock();
+        if (stampOutbox(this.db, clock) > 0) this.saveClock(clock);
+        return queueUnsentPages(this.db);
+      })
+      .immediate();
+  }
+
   nextSeq(): number {
     return (cached(this.db, `SELECT next_seq FROM sync_state WHERE id = 1`).get() as { next_seq: number }).next_seq;
   }
 
-  unsent(max: number): Message[] {
+  unsent(max: number, maxChars = BATCH_CHARS): Message[] {
     this.stamp();
     const rows = cached(this.db, `SELECT hlc, tbl, row, col, value FROM sync_outbox WHERE hlc IS NOT NULL ORDER BY seq LIMIT ?`).all(max + 1) as {
       hlc: string;
@@ -225,11 +243,19 @@ export class StoreDevice implements RoundDevice {
       col: string;
       value: unknown;
     }[];
-    let take = rows.slice(0, max);
+    // a batch holds at most BATCH_CHARS of values too (a large action's pages of before images: sync/action-rows.ts)
+    let limit = Math.min(rows.length, max);
+    let chars = 0;
+    for (let i = 0; i < limit; i++) {
+      const v = rows[i]!.value;
+      chars += typeof v === 'string' ? v.length : 8;
+      if (chars > maxChars && i > 0) limit = i;
+    }
+    let take = rows.slice(0, limit);
     // A new row's columns travel in one batch (a receiver inserts a row whole): a chunk ends before a row that would be cut.
-    if (rows.length > max && take.length > 0) {
+    if (rows.length > limit && take.length > 0) {
       const last = take[take.length - 1]!;
-      const next = rows[max]!;
+      const next = rows[limit]!;
       if (next.tbl === last.tbl && next.row === last.row) {
         let cut = take.length;
         while (cut > 0 && take[cut - 1]!.tbl === last.tbl && take[cut - 1]!.row === last.row) cut--;
@@ -476,6 +502,16 @@ export function takeSnapshot(db: Db, device: string, seq: number, stamp: () => v
     hlc: string;
   }[])
     messages.push({ hlc: r.hlc, table: READ_TABLE, row: r.reader, column: readColumn(r.writer), value: r.seq });
+  // large actions' changes beside their rows, as they were sent (or, made before sync was on, with the lowest stamp)
+  const pageStamp = cached(db, `SELECT hlc FROM sync_cells WHERE tbl = ? AND row = ? AND col = ?`);
+  const sentNow = cached(db, `INSERT OR IGNORE INTO sync_cells (tbl, row, col, hlc) VALUES (?, ?, ?, ?)`);
+  const floor = floorStamp(device);
+  for (const p of allActionPages(db)) {
+    let hlc = (pageStamp.get(ACTION_ROWS_TABLE, p.actionId, p.column) as { hlc: string } | undefined)?.hlc;
+    // sent now, in the snapshot (queueUnsentPages then knows it was)
+    if (hlc === undefined) sentNow.run(ACTION_ROWS_TABLE, p.actionId, p.column, (hlc = floor));
+    messages.push({ hlc, table: ACTION_ROWS_TABLE, row: p.actionId, column: p.column, value: p.value });
+  }
   const cursors: Record<string, number> = {};
   for (const c of cached(db, `SELECT device, seq FROM sync_cursors`).all() as { device: string; seq: number }[]) if (DEVICE_ID.test(c.device) && c.device !== device) cursors[c.device] = c.seq;
   return { device, seq, cursors, tables, messages };
@@ -553,6 +589,12 @@ export function applyMessages(db: Db, messages: readonly Message[]): Applied[] {
       const writer = m.column.slice(2);
       if (DEVICE_ID.test(m.row) && m.column.startsWith('d_') && DEVICE_ID.test(writer) && typeof m.value === 'number' && Number.isSafeInteger(m.value) && m.value >= 0)
         cached(db, `INSERT INTO sync_read (reader, writer, seq) VALUES (?, ?, ?) ON CONFLICT(reader, writer) DO UPDATE SET seq = MAX(seq, excluded.seq)`).run(m.row, writer, m.value);
+      continue;
+    }
+    if (m.table === ACTION_ROWS_TABLE) {
+      // a large action's changes beside its row (sync/action-rows.ts): written once, never a row of their own
+      const taken = applyActionPage(db, m.row, m.column, m.value, (t) => schema.get(t));
+      if (taken !== 'ok') pend(db, m.table, m.row, m.column, m.hlc, m.value, taken);
       continue;
     }
     const cols = schema.get(m.table);
@@ -668,7 +710,7 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
             db,
             () => {
               const info = insert.run(g.row, ...values);
-              linkAction(db, Number(info.lastInsertRowid), g.values.get('changes')!.value as string);
+              linkAction(db, Number(info.lastInsertRowid), g.values.get('changes')!.value as string, g.row, g.values.get('spilled')?.value);
             },
             'several',
           )
@@ -712,9 +754,12 @@ function actionRowOk(schema: Map<string, Map<string, ColumnInfo>>, g: Group): bo
   return actionChangesOk(v('changes'), schema) && jsonOk(v('args'), false) && jsonOk(v('result') ?? null, true) && jsonOk(v('what') ?? null, true);
 }
 
-function linkAction(db: Db, seq: number, changes: string): void {
+function linkAction(db: Db, seq: number, changes: string, id: string, spilled: Value | undefined): void {
   const link = cached(db, `INSERT OR IGNORE INTO action_entities (entity, action_seq) VALUES (?, ?)`);
   for (const c of JSON.parse(changes) as { table: string; id: string }[]) link.run(`${c.table}:${c.id}`, seq);
+  // a large action's changes beside it that arrived before its row (sync/action-rows.ts)
+  if (typeof spilled === 'number' && spilled > 0)
+    cached(db, `INSERT OR IGNORE INTO action_entities (entity, action_seq) SELECT tbl || ':' || row_id, ? FROM action_rows WHERE action_id = ?`).run(seq, id);
 }
 
 /**
@@ -727,6 +772,9 @@ export function retryPending(db: Db): void {
   const promote = cached(db, `UPDATE sync_pending SET reason = 'waiting' WHERE tbl = ? AND col = ? AND reason = 'unknown'`);
   for (const u of cached(db, `SELECT DISTINCT tbl, col FROM sync_pending WHERE reason = 'unknown'`).all() as { tbl: string; col: string }[])
     if (schema.get(u.tbl)?.has(u.col)) promote.run(u.tbl, u.col);
+  // a large action's pages that waited (an older Tidy received them, or they named a column it had not): again
+  for (const p of cached(db, `SELECT row, col, value FROM sync_pending WHERE tbl = ? AND reason = 'unknown'`).all(ACTION_ROWS_TABLE) as { row: string; col: string; value: unknown }[])
+    if (applyActionPage(db, p.row, p.col, p.value, (t) => schema.get(t)) === 'ok') cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND col = ?`).run(ACTION_ROWS_TABLE, p.row, p.col);
   for (let pass = 0; pass < 64; pass++) {
     const rows = cached(db, `SELECT DISTINCT tbl, row FROM sync_pending WHERE reason IN ('waiting', 'no row')`).all() as { tbl: string; row: string }[];
     if (rows.length === 0) return;
