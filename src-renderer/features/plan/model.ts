@@ -91,7 +91,7 @@ export function daySpan(which: 'today' | 'tomorrow', now: number): { from: strin
 
 // --- the timeline drawn on the card -------------------------------------------------------------------
 
-export interface TimelineBlock {
+interface TimelineBlock {
   key: string;
   task: string;
   /** Hours from the day's midnight (wall time, as the rows show it). */
@@ -106,7 +106,7 @@ export interface TimelineBlock {
   late: boolean;
 }
 
-export interface TimelineDay {
+interface TimelineDay {
   day: string;
   label: string;
   fromH: number;
@@ -117,7 +117,7 @@ export interface TimelineDay {
   blocks: TimelineBlock[];
 }
 
-export interface Timeline {
+interface Timeline {
   days: TimelineDay[];
   /** The whole timeline in words (the drawing's accessible name). */
   label: string;
