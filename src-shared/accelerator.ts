@@ -33,7 +33,7 @@ for (const c of ')!@#$%^&*(:;<=>,_-.?/~`{]}[|\\"\'') KEYS.set(c, c);
 
 const isFunctionKey = (k: string): boolean => /^F\d+$/.test(k);
 
-export type ParsedAccelerator = { ok: true; value: string } | { ok: false; error: string };
+type ParsedAccelerator = { ok: true; value: string } | { ok: false; error: string };
 
 /**
  * Parses an accelerator into its canonical spelling. A global shortcut needs one key and at least one

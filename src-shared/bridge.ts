@@ -32,7 +32,7 @@ export interface Failed {
 /** The envelope every transport carries back for a request. */
 export type Reply<T = unknown> = { ok: true; value: T } | Failed;
 
-export type Unsubscribe = () => void;
+type Unsubscribe = () => void;
 
 /** What a transport offers. The preload's `window.tidy` and the WebSocket client both are one. */
 export interface Transport {

@@ -36,7 +36,7 @@ const operationChannels = Object.fromEntries(
 ) as unknown as OperationChannels;
 
 /** What an undo (or redo) did: the actions reversed and the new log entries that record it. */
-export const UndoReport = z.object({
+const UndoReport = z.object({
   /** `subject`: the summary of the change an undo or redo is about (the first of its chain). */
   reversed: z.array(z.object({ id: z.string(), summary: z.string(), what: ActionWhat, subject: z.string() })),
   created: z.array(z.string()),
@@ -62,11 +62,11 @@ export const SettingsSchema = z.object(settingShape);
 
 const ProjectWithCount = Project.extend({ openTasks: z.number().int() });
 
-export const TaskView = z.enum(['today', 'upcoming', 'completed']);
+const TaskView = z.enum(['today', 'upcoming', 'completed']);
 const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD');
 
-export const TaskCounts = z.object({ inbox: z.number().int(), today: z.number().int(), overdue: z.number().int(), upcoming: z.number().int() });
-export type TaskCounts = z.infer<typeof TaskCounts>;
+const TaskCounts = z.object({ inbox: z.number().int(), today: z.number().int(), overdue: z.number().int(), upcoming: z.number().int() });
+type TaskCounts = z.infer<typeof TaskCounts>;
 
 export { SearchKind } from './entities';
 /**
@@ -91,8 +91,8 @@ export const SearchResults = z.object({ groups: z.array(z.object({ kind: SearchK
 export type SearchResults = z.infer<typeof SearchResults>;
 
 /** A reminder: the task whose due time has come. */
-export const ReminderDue = z.object({ task: Task });
-export type ReminderDue = z.infer<typeof ReminderDue>;
+const ReminderDue = z.object({ task: Task });
+type ReminderDue = z.infer<typeof ReminderDue>;
 
 export const Conversation = z.object({
   id: z.string(),
@@ -107,7 +107,7 @@ export const Conversation = z.object({
 export type Conversation = z.infer<typeof Conversation>;
 
 /** A stored message of a conversation, as the model saw it (tool calls and results included). */
-export const ConversationMessage = z.discriminatedUnion('role', [
+const ConversationMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content: z.string() }),
   z.object({
@@ -117,7 +117,7 @@ export const ConversationMessage = z.discriminatedUnion('role', [
   }),
   z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
 ]);
-export type ConversationMessage = z.infer<typeof ConversationMessage>;
+type ConversationMessage = z.infer<typeof ConversationMessage>;
 
 /** A run just started: follow it through `agent.event` (its first events may arrive before this reply). */
 const StartedRun = z.object({ runId: z.string(), conversationId: z.string() });
@@ -133,12 +133,12 @@ const Message = z.string().trim().min(1, 'say what Tidy should do').max(20_000);
  * `uploads.start`, then `uploads.add` for each part in order, then the channel that uses the file names
  * the upload. A part is small enough for one frame of the web host (src-main/host/web.ts).
  */
-export const UploadId = z.string().regex(/^up_[A-Za-z0-9_-]{22}$/, 'not an upload id');
+const UploadId = z.string().regex(/^up_[A-Za-z0-9_-]{22}$/, 'not an upload id');
 const UploadName = z.string().trim().min(1).max(300);
 
 /** A Todoist CSV export or backup ZIP, sent as an upload. */
-export const TodoistUpload = z.object({ upload: UploadId, project: z.string().max(200).optional() });
-export const TodoistPreview = z.object({
+const TodoistUpload = z.object({ upload: UploadId, project: z.string().max(200).optional() });
+const TodoistPreview = z.object({
   projects: z.array(z.object({ name: z.string(), isNew: z.boolean(), tasks: z.number().int(), sections: z.array(z.string()), sample: z.array(z.string()) })),
   totals: z.object({
     projects: z.number().int(),
@@ -154,10 +154,10 @@ export const TodoistPreview = z.object({
   /** The plan in words, one line each (as `tidy import todoist --dry-run` prints it). */
   lines: z.array(z.string()),
 });
-export type TodoistPreview = z.infer<typeof TodoistPreview>;
-export const TodoistImported = TodoistPreview.extend({ requestId: z.string(), backup: z.string().nullable() });
-export const BackupFile = z.object({ path: z.string(), at: z.string(), bytes: z.number().int() });
-export type BackupFile = z.infer<typeof BackupFile>;
+type TodoistPreview = z.infer<typeof TodoistPreview>;
+const TodoistImported = TodoistPreview.extend({ requestId: z.string(), backup: z.string().nullable() });
+const BackupFile = z.object({ path: z.string(), at: z.string(), bytes: z.number().int() });
+type BackupFile = z.infer<typeof BackupFile>;
 
 /** A label with its number of open tasks (the Labels view). */
 export const LabelInfo = z.object({ id: z.string(), name: z.string(), colour: z.string().nullable(), openTasks: z.number().int() });
@@ -665,7 +665,7 @@ export const DataChanged = z.object({ topics: z.array(Topic).min(1) });
 export type DataChanged = z.infer<typeof DataChanged>;
 
 /** Every event the main side pushes to every window (and every web client). */
-export const events = {
+const events = {
   /** Every step of every agent run, live: the same events the trace stores. */
   'agent.event': AgentEvent,
   'data.changed': DataChanged,
@@ -684,7 +684,7 @@ export const events = {
   }),
 } as const satisfies Record<string, z.ZodType>;
 
-export type Channels = typeof channels;
+type Channels = typeof channels;
 export type ChannelName = keyof Channels;
 /** What the caller passes (before parsing: optional fields may be left out). */
 export type Input<C extends ChannelName> = z.input<Channels[C]['input']>;
@@ -692,7 +692,7 @@ export type Input<C extends ChannelName> = z.input<Channels[C]['input']>;
 export type ParsedInput<C extends ChannelName> = z.output<Channels[C]['input']>;
 export type Output<C extends ChannelName> = z.output<Channels[C]['output']>;
 
-export type Events = typeof events;
+type Events = typeof events;
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
 

@@ -5,7 +5,7 @@
  */
 
 /** The schemes a link may have to be live; everything else is shown as text. */
-export const LIVE_SCHEMES: readonly string[] = ['http:', 'https:', 'mailto:'];
+const LIVE_SCHEMES: readonly string[] = ['http:', 'https:', 'mailto:'];
 
 /** Longer addresses are shown as text: no real link needs more, and a huge one only hides what it does. */
 export const MAX_LINK_LENGTH = 8192;

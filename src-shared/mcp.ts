@@ -5,11 +5,11 @@
 import { z } from 'zod';
 
 /** A server's name: lower_snake_case (so `<server>__<tool>` is a tool name), short enough to leave room for the tool's. */
-export const MCP_SERVER_NAME = /^[a-z][a-z0-9_]{0,23}$/;
+const MCP_SERVER_NAME = /^[a-z][a-z0-9_]{0,23}$/;
 /** Between the server's name and the tool's in the name the model sees. */
 export const MCP_SEPARATOR = '__';
 /** OpenAI's limit on a function name (`^[a-zA-Z0-9_-]{1,64}$`); ours are lower_snake_case within it. */
-export const MAX_TOOL_NAME = 64;
+const MAX_TOOL_NAME = 64;
 
 export const McpServerName = z
   .string()

@@ -23,7 +23,7 @@ export const Text = z.string().max(20_000);
 export const Named = z.object({ id: z.string(), name: z.string() });
 
 /** A positional argument of the CLI command: fills input key `key`; `rest` takes the remaining words, joined by spaces. */
-export interface CliArg {
+interface CliArg {
   key: string;
   help: string;
   rest?: boolean;
@@ -50,7 +50,7 @@ export interface CliSpec {
   defaults?: Record<string, unknown>;
 }
 
-export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** The action log's name for the change (`tool` of the entry), e.g. 'move_task'. */
   name: string;
   /** The IPC channel, e.g. 'tasks.move'. */

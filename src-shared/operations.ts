@@ -480,7 +480,7 @@ export const OPERATIONS = [
   }),
 ] as const;
 
-export type Operations = typeof OPERATIONS;
+type Operations = typeof OPERATIONS;
 export type AnyOperationSpec = Operations[number];
 export type OperationChannel = AnyOperationSpec['channel'];
 export type SpecOf<C extends OperationChannel> = Extract<AnyOperationSpec, { channel: C }>;

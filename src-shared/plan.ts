@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-export const PlanBlock = z.object({
+const PlanBlock = z.object({
   task_id: z.string(),
   /** The task's text (for reading; the id is what counts). */
   task: z.string(),
@@ -17,7 +17,7 @@ export const PlanBlock = z.object({
   /** A block that exists already (kept as it is). */
   event_id: z.string().optional(),
 });
-export type PlanBlock = z.infer<typeof PlanBlock>;
+type PlanBlock = z.infer<typeof PlanBlock>;
 
 export const ShownPlan = z.object({
   from: z.string(),

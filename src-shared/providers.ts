@@ -21,7 +21,7 @@ export type ProfileId = z.infer<typeof ProfileId>;
  * slashes of the path are dropped, and whitespace or control characters inside are refused (the parser
  * would silently delete a line break, so `http://127.0.0.1\n.evil.example` is not read as anything).
  */
-export interface ParsedEndpoint {
+interface ParsedEndpoint {
   ok: true;
   /** The normal form: scheme://host[:port][/path], without a trailing slash, credentials, query or fragment. */
   url: string;
@@ -38,7 +38,7 @@ export interface ParsedEndpoint {
   /** The input had a query or fragment (not in `url`). */
   hasQuery: boolean;
 }
-export type EndpointUrl = ParsedEndpoint | { ok: false; error: string };
+type EndpointUrl = ParsedEndpoint | { ok: false; error: string };
 
 const NOT_HTTP = 'must be an http(s) URL, e.g. http://127.0.0.1:11434/v1';
 
@@ -102,7 +102,7 @@ export const BaseUrl = z.string().transform((input, ctx) => {
 export const ModelName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
 /** Azure's dated API versions (2024-10-21, 2025-04-01-preview) or the literal "preview". */
-export const ApiVersion = z.string().regex(/^(\d{4}-\d{2}-\d{2}(-preview)?|preview)$/, 'must look like 2024-10-21, 2025-04-01-preview or preview');
+const ApiVersion = z.string().regex(/^(\d{4}-\d{2}-\d{2}(-preview)?|preview)$/, 'must look like 2024-10-21, 2025-04-01-preview or preview');
 
 export const PresetId = z.enum(['openai', 'azure', 'ollama', 'lmstudio', 'llamacpp', 'custom']);
 export type PresetId = z.infer<typeof PresetId>;
@@ -111,7 +111,7 @@ export type PresetId = z.infer<typeof PresetId>;
 export const AuthStyle = z.enum(['bearer', 'api-key']);
 export type AuthStyle = z.infer<typeof AuthStyle>;
 
-export interface Preset {
+interface Preset {
   id: PresetId;
   label: string;
   /** A starting point; `needsBaseUrl` presets have only a placeholder and must be given one. */

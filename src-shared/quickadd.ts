@@ -14,9 +14,9 @@ import { DANGLING, LEAD_WORDS, dateOf, dateTimeOf, dueOf, parseDates, parseDue }
 import { ADVERB, ADVERB_RULES, REPEATISH, readRepeatAt, type Repeat } from './repeat-phrases';
 import { firstOccurrence, nextOccurrence, validRecurrence } from './repeat-rules';
 
-export type Priority = 1 | 2 | 3 | 4;
+type Priority = 1 | 2 | 3 | 4;
 
-export interface QuickAddPart {
+interface QuickAddPart {
   kind: 'date' | 'project' | 'priority' | 'recurrence' | 'label' | 'deadline' | 'duration';
   /** Offsets in the original text: text.slice(start, end) === this.text. */
   start: number;
@@ -52,7 +52,7 @@ export interface QuickAdd {
   parts: QuickAddPart[];
 }
 
-export interface QuickAddContext {
+interface QuickAddContext {
   projects: readonly { id: string; name: string }[];
   now: Date;
 }

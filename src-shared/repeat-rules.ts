@@ -36,7 +36,7 @@ export function nextOccurrence(rule: string, start: string, after: string): stri
 }
 
 /** The next occurrence, or why there is none, in words that follow "its rule gives no later date (…)". */
-export type NextOrWhy = { next: string; why?: undefined } | { next: null; why: string; unusable?: boolean };
+type NextOrWhy = { next: string; why?: undefined } | { next: null; why: string; unusable?: boolean };
 
 /** Occurrences skipped on the way to the first after `after`: a daily rule reaches years ahead well within this bound. */
 const SKIP_MAX = 50_000;

@@ -1,8 +1,8 @@
 /** Routines as the window and `tidy routines list --json` see them (src-main/core/domain/routines.ts). */
 import { z } from 'zod';
 
-export const RoutineRunStatus = z.enum(['running', 'done', 'error', 'cancelled', 'limit', 'waiting', 'skipped']);
-export const RoutineRunKind = z.enum(['scheduled', 'catch_up', 'skipped', 'manual', 'continued']);
+const RoutineRunStatus = z.enum(['running', 'done', 'error', 'cancelled', 'limit', 'waiting', 'skipped']);
+const RoutineRunKind = z.enum(['scheduled', 'catch_up', 'skipped', 'manual', 'continued']);
 
 /** One run of a routine (or an occurrence recorded as skipped). */
 export const RoutineRun = z.object({

@@ -4,7 +4,7 @@
  * (`Topic` in src-shared/operations.ts) is made from this list.
  */
 export const TOPICS = ['tasks', 'projects', 'lists', 'actions', 'settings', 'conversations', 'runs', 'providers', 'secrets', 'events', 'memory', 'routines', 'sync'] as const;
-export type Topic = (typeof TOPICS)[number];
+type Topic = (typeof TOPICS)[number];
 
 /** Every topic that the data tables (and therefore undo) can touch. */
 export const DATA_TOPICS = ['tasks', 'projects', 'lists', 'actions', 'events', 'memory', 'routines'] as const satisfies readonly Topic[];

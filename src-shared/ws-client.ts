@@ -18,7 +18,7 @@ export const TOKEN_PROTOCOL_PREFIX = 'tidy.token.';
 export type WsFrame = { id: number | null; reply: Reply } | { event: EventName; payload: unknown };
 
 /** The part of the WebSocket API this client needs; the browser's WebSocket and `ws` both have it. */
-export interface SocketLike {
+interface SocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
@@ -26,7 +26,7 @@ export interface SocketLike {
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
 }
 
-export type OpenSocket = (url: string, protocols: string[]) => SocketLike;
+type OpenSocket = (url: string, protocols: string[]) => SocketLike;
 
 const OPEN = 1;
 // This module stays zod-free (the contract is imported as types): the topics come from the plain list.
@@ -35,7 +35,7 @@ const ALL_TOPICS = TOPICS;
 const unreachable = (): Failed =>
   failed('disconnected', 'the connection to the Tidy web host is closed', 'is `tidy serve` still running? Open the URL it printed (it carries the access token)');
 
-export interface WsClientOptions {
+interface WsClientOptions {
   /** Reconnect delay after the connection drops while someone listens for events; doubles up to 30 s. */
   reconnectMs?: number;
 }

@@ -7,7 +7,7 @@
 /** The window at 100 % zoom, before there is an answer: the box and its hint. */
 export const CAPTURE_BASE = { width: 560, height: 132 } as const;
 
-export interface CaptureSizeInput {
+interface CaptureSizeInput {
   /** The height the page needs without scrolling, in window pixels (webContents' preferred size). */
   contentHeight: number;
   /** webContents.getZoomFactor(): 1 at 100 %. */

@@ -18,7 +18,7 @@ type NativeModule = 'better-sqlite3' | 'keytar';
 const requireHere = createRequire(import.meta.url);
 
 /** One file per module version, Electron version, platform and arch: an upgrade of either builds afresh. */
-export function nativeBindingPath(module: NativeModule): string {
+function nativeBindingPath(module: NativeModule): string {
   const { version } = requireHere(`${module}/package.json`) as { version: string };
   const tag = `${module}-${version}-electron-${process.versions.electron}-${process.platform}-${process.arch}`;
   return join(app.getPath('userData'), 'native', tag, `${module.replace(/-/g, '_')}.node`);

@@ -4,7 +4,7 @@
  */
 import { globalShortcut } from 'electron';
 
-export type ShortcutResult = { ok: true; accelerator: string } | { ok: false; message: string };
+type ShortcutResult = { ok: true; accelerator: string } | { ok: false; message: string };
 
 let current: string | null = null;
 

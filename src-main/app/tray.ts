@@ -4,7 +4,7 @@ import { Menu, nativeImage, Tray } from 'electron';
 // A 32×32 PNG (a white check on a teal rounded square), inline so it needs no file next to the bundle.
 const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAABS0lEQVR42mMQ6WliGEiMLhAl0tN0UKSn6YdIT9N/KuMfULOjcDmghwaW4sI96A6IoqPlMByF7ICDA+CAg8gO+DEADviB7ID/A4SHuQOcF88eGAfITGj7f/bZk/8gAKLp7oCtt2/8RwZ4QoL6Dph7/jSK5eeeP6VfCLQe3odi+bPPn/6bzJlMHwfkbt+IYvm////++6xYQHkiNJ0zGYzxqQlZveQ/OkjZvJbybFi4awvcwKp9O7CqsVkw/f+7799QLK/dv4s65cDOu7dQDEZ3hMqUrv/XXr9EUTP19HHqFUTIIYDNEXvv30GRW3v9MvVLQpCF2Byx9PJ5FLGjjx/QrijG5ghkcO/92/86M/ppWxfgcsS337/+uyyZQ5/KCJsjYtavoG9tiOyI0t1bB6Y6JqZwGm2QkOqAAW+UDnizfMA7JgPeNRsUndMBwQCKvIyq5NOZvQAAAABJRU5ErkJggg==';
 
-export interface TrayActions {
+interface TrayActions {
   open(): void;
   capture(): void;
   quit(): void;

@@ -9,7 +9,7 @@ import { VERSION } from './version';
 
 type Register = (program: Command, cli: Cli) => void;
 
-export interface CommandGroup {
+interface CommandGroup {
   /** The top-level commands the group registers (a name missing here still works: it loads every group). */
   readonly names: readonly string[];
   readonly load: () => Promise<Register>;

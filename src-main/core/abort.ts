@@ -5,7 +5,7 @@
  * request then never ends (test/integration/abort/abort.test.ts shows it). This one is a controller
  * held by its own timer, so it fires on time; the timer does not keep the process alive.
  */
-export interface TimeLimit {
+interface TimeLimit {
   signal: AbortSignal;
   /** Whether it was the time limit (not a cancel) that ended it. */
   expired(): boolean;

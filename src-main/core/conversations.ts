@@ -13,9 +13,9 @@ import { attempt, fail } from './fail';
 import type { Db } from './store/db';
 import { cached } from './store/statements';
 
-export type ExportFormat = 'markdown' | 'json';
+type ExportFormat = 'markdown' | 'json';
 
-export interface ConversationExport {
+interface ConversationExport {
   filename: string;
   mimeType: string;
   content: string;
@@ -49,7 +49,7 @@ export function archiveConversation(db: Db, id: string, archived: boolean, optio
  * Forgets the live memories a conversation made (not ChatGPT's trap, where deleting a chat keeps them): each
  * one a logged change, all under one request by hand, so one undo brings them all back. Returns their ids.
  */
-export function forgetConversationMemories(db: Db, id: string): string[] {
+function forgetConversationMemories(db: Db, id: string): string[] {
   const memories = listMemories(db, { conversationId: id });
   if (memories.length === 0) return [];
   const ctx = newUserRequest(db);

@@ -17,7 +17,7 @@ export interface ReminderClock {
   clearTimeout(handle: unknown): void;
 }
 
-export const systemClock: ReminderClock = {
+const systemClock: ReminderClock = {
   now: () => new Date(),
   setTimeout: (fn, ms) => {
     const t = setTimeout(fn, ms);
@@ -39,7 +39,7 @@ export interface ReminderOptions {
   pollMs?: number;
 }
 
-export interface Reminders {
+interface Reminders {
   /** Announces what is due now; returns those tasks. The timer calls this; hosts may after a change. */
   check(): Task[];
   stop(): void;

@@ -10,7 +10,7 @@ import type { Dispatch } from './dispatch';
 import type { EventHub } from './hub';
 
 /** Decides from a frame's URL whether it is our renderer (app://tidy, or the dev server in development). */
-export type TrustedUrl = (url: URL) => boolean;
+type TrustedUrl = (url: URL) => boolean;
 
 /** Our own renderer's main frame, and nothing else: no subframe, no other page the window was sent to. */
 export function isTrustedFrame(frame: WebFrameMain | null | undefined, trusted: TrustedUrl): boolean {

@@ -131,7 +131,7 @@ export interface HostDeps {
 }
 
 /** What the host adds: where events go, and the runs going on in this process. */
-export interface HandlerDeps extends HostDeps {
+interface HandlerDeps extends HostDeps {
   hub: EventHub;
   live: LiveRuns;
 }
@@ -152,7 +152,7 @@ function logged<T>(r: Mutated<T>): { value: T; actionId: string } {
  * Consecutive entries of one request form a group (the log is newest first, so a request's actions are
  * adjacent). `requestOf` names an agent run's request (its user message) and an MCP session's (its client).
  */
-export function groupByRequest(entries: ActionEntry[], requestOf: (requestId: string, source: ActionEntry['source']) => string | null = () => null): ActionGroup[] {
+function groupByRequest(entries: ActionEntry[], requestOf: (requestId: string, source: ActionEntry['source']) => string | null = () => null): ActionGroup[] {
   const groups: ActionGroup[] = [];
   for (const e of entries) {
     const last = groups.at(-1);

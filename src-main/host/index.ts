@@ -153,7 +153,7 @@ export function createHost(deps: HostDeps, options: HostOptions = {}): Host {
  * SQLite's data_version changes exactly then, and not for this connection's own writes.
  * https://www.sqlite.org/pragma.html#pragma_data_version
  */
-export function watchExternalChanges(db: Db, changed: () => void, everyMs = 1000): () => void {
+function watchExternalChanges(db: Db, changed: () => void, everyMs = 1000): () => void {
   const version = (): number => db.pragma('data_version', { simple: true }) as number;
   let last = version();
   const timer = setInterval(() => {

@@ -15,7 +15,7 @@ import type { UploadedFile } from './uploads';
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
-export interface StagedRestore {
+interface StagedRestore {
   /** A checked Tidy database to restore from. */
   path: string;
   from: 'backup' | 'export';

@@ -12,14 +12,14 @@ import { randomBytes } from 'node:crypto';
 import { MAX_UPLOAD_BYTES } from '../../src-shared/bounds';
 import { fail } from '../core';
 
-export interface UploadLimits {
+interface UploadLimits {
   /** Uploads held at once; starting one more forgets the least recently used. */
   maxFiles: number;
   /** An upload not used for this long is forgotten. */
   idleMs: number;
 }
 
-export const UPLOAD_LIMITS: UploadLimits = { maxFiles: 4, idleMs: 15 * 60_000 };
+const UPLOAD_LIMITS: UploadLimits = { maxFiles: 4, idleMs: 15 * 60_000 };
 
 export interface UploadedFile {
   name: string;

@@ -31,7 +31,7 @@ import { errorText, type Dispatch } from './dispatch';
 import type { EventHub } from './hub';
 import { contentSecurityPolicy, resolveStaticFile, securityHeaders } from './static';
 
-export const LOOPBACK = '127.0.0.1';
+const LOOPBACK = '127.0.0.1';
 /**
  * Largest request frame accepted. The largest input the contract allows (20,000 characters of text,
  * each at most 6 bytes escaped in JSON) fits with room to spare; a bigger frame closes the connection
@@ -70,7 +70,7 @@ export const FLOW_LIMITS: FlowLimits = {
 /** The close code and reason a client that stopped reading gets (RFC 6455 §7.4.1: 1008, policy violation). */
 export const SLOW_CLIENT_CLOSE = { code: 1008, reason: 'closed by Tidy: this client stopped reading its replies; reload the page' } as const;
 
-export interface WebHostOptions {
+interface WebHostOptions {
   dispatch: Dispatch;
   hub: EventHub;
   /** The built renderer: out/renderer. */
@@ -94,7 +94,7 @@ export interface WebHost {
 }
 
 /** A fresh token: 32 random bytes, base64url (valid in a subprotocol name and a URL). */
-export const newToken = (): string => randomBytes(32).toString('base64url');
+const newToken = (): string => randomBytes(32).toString('base64url');
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 /** Compares in constant time whatever the lengths. */

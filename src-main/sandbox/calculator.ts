@@ -26,7 +26,7 @@ export interface Calculator {
   close(): Promise<void>;
 }
 
-export interface CalculatorOptions {
+interface CalculatorOptions {
   /** The bundled worker script (out/cli/calc-worker.mjs); beside the running bundle's entry when omitted. */
   workerPath?: string | URL;
   /** Per-call time limit, in ms, after which the process is killed. Default 1000. */
@@ -45,7 +45,7 @@ export interface CalculatorOptions {
   onWorkerStart?: (child: ChildProcess) => void;
 }
 
-export const WORKER_FILE = 'calc-worker.mjs';
+const WORKER_FILE = 'calc-worker.mjs';
 
 const DEFAULTS = {
   timeoutMs: 1_000,

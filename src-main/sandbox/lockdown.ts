@@ -9,7 +9,7 @@ import { createCallGuard, LIMITS, SizeLimitError, type CallGuard, type SizeLimit
  * derivative, resolve) plus everything else that turns text into an expression tree or code, re-enters
  * the parser, or changes the shared instance (config would leak from one call to the next).
  */
-export const DISABLED_FUNCTIONS = [
+const DISABLED_FUNCTIONS = [
   'import',
   'createUnit',
   'reviver',

@@ -8,7 +8,7 @@ import { ALT } from '../ui/shortcuts';
 import { Dialog } from '../ui/Dialog';
 
 /** The views whose label starts a word with `text` (all of them for no text), in the sidebar's order. */
-export function goToMatches(text: string): { id: View; label: string; digit: number | null }[] {
+function goToMatches(text: string): { id: View; label: string; digit: number | null }[] {
   const t = text.trim().toLowerCase();
   return VIEW_DEFS.map((v, i) => ({ id: v.id as View, label: v.label, digit: i < 9 ? i + 1 : null })).filter(
     (v) => !t || v.label.toLowerCase().split(/\s+/).some((w) => w.startsWith(t)) || v.label.toLowerCase().startsWith(t),

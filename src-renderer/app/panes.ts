@@ -17,7 +17,7 @@ function panes(): HTMLElement[] {
   return found.filter((p): p is HTMLElement => p !== null && p !== undefined);
 }
 
-export function focusPane(pane: HTMLElement): void {
+function focusPane(pane: HTMLElement): void {
   const target =
     pane.querySelector<HTMLElement>('[data-pane-focus]') ??
     pane.querySelector<HTMLElement>('[aria-current]:not([aria-current="false"])') ??

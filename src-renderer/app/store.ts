@@ -18,7 +18,7 @@ import { refreshViews } from '../store/views';
 
 export type { AppState, AppStore, Deps } from '../store/types';
 
-export interface StoreOptions extends Partial<Omit<Deps, 'api'>> {
+interface StoreOptions extends Partial<Omit<Deps, 'api'>> {
   api: Deps['api'];
   /** Where UI preferences (the trace panel open or not) are kept; localStorage in the app, memory in tests. */
   storage?: StateStorage;

@@ -6,7 +6,7 @@ import type { RunState } from './runs';
 import type { Problem } from './problem';
 import type { StopReason } from '../../src-shared/events';
 
-export type Remedy = 'settings' | 'retry' | 'continue';
+type Remedy = 'settings' | 'retry' | 'continue';
 
 export interface Advice {
   tone: 'error' | 'warn' | 'info';

@@ -3,7 +3,7 @@
  * same view. `run(key, load)` starts `load` if none runs for `key`; if one does, it is run once more
  * after it ends (so the last change is always seen). A burst of N events costs at most two fetches.
  */
-export type Coalesce = (key: string, load: () => Promise<void>) => Promise<void>;
+type Coalesce = (key: string, load: () => Promise<void>) => Promise<void>;
 
 export function createCoalescer(): Coalesce {
   const running = new Map<string, { again: boolean; done: Promise<void> }>();

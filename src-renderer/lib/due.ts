@@ -15,7 +15,7 @@ const LONG = { format: (d: Date) => dateFormat({ weekday: 'long', month: 'long',
 
 const DUE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?/;
 
-export interface DueParts {
+interface DueParts {
   /** Local midnight of the due day. */
   day: Date;
   /** HH:MM when the due has a time. */
@@ -62,7 +62,7 @@ export function relativeDay(day: Date, now: Date): string {
   return (day.getFullYear() === now.getFullYear() ? MONTH_DAY : MONTH_DAY_YEAR).format(day);
 }
 
-export interface DueLabel {
+interface DueLabel {
   /** What the row shows: "today 3:00 PM" (or "today 15:00", as the locale tells time), "Fri", "3 days ago". */
   text: string;
   /** The whole date for a tooltip or a screen reader: "Due Friday, November 27, 2026 at 15:00". */

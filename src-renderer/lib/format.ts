@@ -26,7 +26,7 @@ export function argLabel(key: string): string {
 }
 
 /** An argument value as a short phrase. */
-export function argValue(value: unknown): string {
+function argValue(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') return String(value);

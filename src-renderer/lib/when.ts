@@ -15,6 +15,21 @@ export function clockSeconds(d: Date): string {
   return dateFormat(twelveHour() ? { hour: 'numeric', minute: '2-digit', second: '2-digit' } : { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(d);
 }
 
+/**
+ * A wall time given as hours from a day's midnight (9.5: "9:30 AM" or "09:30"), as `clock` shows it; 24, the
+ * day's end, is "12:00 AM" or "24:00". With `hourOnly`, an axis's hour mark: "9 AM" or "09:00".
+ */
+export function wallClock(hours: number, hourOnly = false): string {
+  const minutes = Math.round(hours * 60);
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  const twelve = twelveHour();
+  if (h >= 24 && !twelve) return '24:00';
+  const d = new Date(2000, 0, 1, h % 24, m);
+  if (!hourOnly) return clock(d);
+  return dateFormat(twelve ? { hour: 'numeric' } : { hour: '2-digit', minute: '2-digit' }).format(d);
+}
+
 /** A date and time in full, the locale's medium form: "Nov 27, 2026, 4:00 PM". Empty for what is not a date. */
 export function dateTimeText(iso: string): string {
   const d = new Date(iso);

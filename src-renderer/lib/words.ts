@@ -82,7 +82,7 @@ export function argsInWords(args: unknown, names: Names): [string, string][] {
  * The kind of thing a tool is about, from the words of its name (add_list_item → item, move_tasks → task,
  * list_tasks → task): the last word that names a kind in src-shared/entities.ts. Null: no kind (calculate).
  */
-export function kindOfTool(tool: string): EntityKind | null {
+function kindOfTool(tool: string): EntityKind | null {
   const words = tool.split('_');
   for (let i = words.length - 1; i >= 0; i--) {
     const kind = kindOfWord(words[i]!);

@@ -13,7 +13,7 @@ export const idle = <T>(): Loadable<T> => ({ value: null, loading: false, proble
 export const loaded = <T>(value: T): Loadable<T> => ({ value, loading: false, problem: null });
 
 /** The keys of the state that hold a Loadable, and what each holds. */
-export type LoadableKey = { [K in keyof AppState]: AppState[K] extends Loadable<unknown> ? K : never }[keyof AppState];
+type LoadableKey = { [K in keyof AppState]: AppState[K] extends Loadable<unknown> ? K : never }[keyof AppState];
 export type ValueOf<K extends LoadableKey> = AppState[K] extends Loadable<infer T> ? T : never;
 
 type Set = (patch: (s: AppState) => Partial<AppState>) => void;

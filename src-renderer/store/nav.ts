@@ -16,7 +16,7 @@ export interface Notice {
   action?: NoticeAction;
 }
 
-export interface NoticeAction {
+interface NoticeAction {
   label: string;
   run(): unknown;
 }

@@ -16,7 +16,7 @@ import type { Bridge } from '../../src-shared/bridge';
 export interface AppState {}
 
 /** The middleware applied to the combined store (app/store.ts), in order; slices see their mutators. */
-export type Mutators = [['zustand/subscribeWithSelector', never], ['zustand/persist', unknown]];
+type Mutators = [['zustand/subscribeWithSelector', never], ['zustand/persist', unknown]];
 
 export type SliceCreator<T> = StateCreator<AppState, Mutators, [], T>;
 

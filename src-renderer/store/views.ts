@@ -7,7 +7,7 @@
 import type { Topic } from '../../src-shared/ipc';
 import type { AppState } from './types';
 
-export interface ViewDef {
+interface ViewDef {
   id: string;
   label: string;
   /** A 24×24 line icon, drawn with currentColor (one SVG path). */

@@ -1,7 +1,7 @@
 /** The error under a field or a form: a refusal as one line (what went wrong — what to do), or a sentence. */
 import { problemLine, type Problem } from '../lib/problem';
 
-export interface FieldErrorProps {
+interface FieldErrorProps {
   /** Nothing is drawn without one. A problem reads "message — hint" (the hint left out when empty). */
   problem: Problem | string | null | undefined | false;
   /** For the field's aria-describedby. */

@@ -7,7 +7,7 @@ const PATHS = {
   stop: 'M7 7h10v10H7z',
 } as const;
 
-export type IconName = keyof typeof PATHS;
+type IconName = keyof typeof PATHS;
 
 /** A named icon, or one given by its path (a view's, from store/views.ts). */
 export function Icon({ name, path, size = 16 }: { name?: IconName; path?: string; size?: number }) {

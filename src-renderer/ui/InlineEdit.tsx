@@ -13,7 +13,7 @@ export function useInlineEdit(): { editing: boolean; start(): void; stop(): void
   return { editing, start: () => setEditing(true), stop: () => setEditing(false) };
 }
 
-export interface InlineEditProps {
+interface InlineEditProps {
   /** The form's accessible name, e.g. `Edit item Milk`. */
   name: string;
   /** The field's accessible name, e.g. `Item text`. */

@@ -19,11 +19,11 @@ import { Fragment, memo, useEffect, useMemo, useRef, useState, type CSSPropertie
 import { liveLinkUrl } from '../../src-shared/links';
 
 /** How deep blocks and inline markup may nest; a deeper answer is shown as plain text. */
-export const MAX_NESTING = 24;
+const MAX_NESTING = 24;
 /** Longer answers are shown as plain text: formatting one would take seconds, and real answers are far shorter. */
 export const MAX_MARKDOWN_CHARS = 100_000;
 /** More tokens than this would be tens of thousands of elements: shown as plain text instead. */
-export const MAX_TOKENS = 30_000;
+const MAX_TOKENS = 30_000;
 /** Of a longer plain-text answer, this much shows until the user asks for all of it (laying out a megabyte takes seconds). */
 export const PLAIN_SHOWN_CHARS = 100_000;
 /** An answer's `#` is rendered as <h3>: the page and the conversation own the levels above. */
@@ -34,7 +34,7 @@ const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true,
 // not ftp:, and `node.js` stays a word.
 md.linkify.set({ fuzzyLink: false }).add('//', null).add('ftp:', null);
 
-export interface Block {
+interface Block {
   /** The block's kind and source text (and the document's link references): equal ids render alike. */
   id: string;
   tokens: Token[];
@@ -43,7 +43,7 @@ export interface Block {
   size: number;
 }
 
-export type Parsed = { kind: 'markdown'; blocks: Block[]; hasReferences: boolean } | { kind: 'plain'; reason: string };
+type Parsed = { kind: 'markdown'; blocks: Block[]; hasReferences: boolean } | { kind: 'plain'; reason: string };
 
 const PLAIN_TOO_LONG = 'Shown as plain text: this answer is too long to format.';
 const PLAIN_TOO_BIG = 'Shown as plain text: this answer has too many parts to format.';
@@ -59,7 +59,7 @@ const recent = new Map<string, { parsed: Parsed; whole: boolean }>();
 const RECENT_MAX = 32;
 
 /** An earlier parse of the same answer, while it streams: the text then and what it became. */
-export interface Earlier {
+interface Earlier {
   source: string;
   parsed: Parsed;
 }
@@ -156,7 +156,7 @@ export function streamingView(text: string): string {
   return delimiterDone ? text : lines.slice(0, first).join('\n');
 }
 
-export interface MarkdownProps {
+interface MarkdownProps {
   /** The Markdown text of an answer. */
   source: string;
   /** The answer is still arriving: a table head is held back until it is one (see streamingView). */

@@ -10,14 +10,14 @@ import { FieldError } from './FieldError';
 import { SyncHistory } from './SyncHistory';
 import type { SyncHistoryTable } from '../../src-shared/ipc';
 
-export interface MasterItem {
+interface MasterItem {
   id: string;
   name: string;
   /** A number after the name (e.g. open tasks), and what it counts, for screen readers. */
   count?: { value: number; of: string };
 }
 
-export interface MasterDetailProps<T extends MasterItem> {
+interface MasterDetailProps<T extends MasterItem> {
   /** The view's title, and what one item is called ("project"). */
   title: string;
   noun: string;
@@ -36,7 +36,7 @@ export interface MasterDetailProps<T extends MasterItem> {
   detail(item: T): { badge?: ReactNode; body: ReactNode };
 }
 
-export interface Manage {
+interface Manage {
   rename(id: string, name: string): Promise<Problem | null>;
   archive(id: string): Promise<unknown>;
   /** The archived ones, null until loaded (when the user opens the archived section). */

@@ -8,7 +8,7 @@ import { focusIfIdle, focusWhenReady } from '../lib/focus';
 
 const byFocusKey = (key: string) => document.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(key)}"]`);
 
-export interface UndoRedoProps {
+interface UndoRedoProps {
   /** Unique among the buttons on screen: names their focus keys (`<id>:undo`, `<id>:redo`). */
   id: string;
   canUndo: boolean;

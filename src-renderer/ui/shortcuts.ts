@@ -3,7 +3,7 @@ import { VIEW_DEFS } from '../store/views';
 
 export { viewForDigit } from '../store/views';
 
-export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const MOD = isMac ? '⌘' : 'Ctrl';
 export const ALT = isMac ? '⌥' : 'Alt';
 

@@ -8,7 +8,7 @@ import { newUserRequest, openDatabase } from '../../src-main/core';
 import { applyPlan } from '../../src-main/core/plan/plan';
 import type { FakeOpenAI } from '../fakes/openai-server';
 import { tidyIn } from '../support/cli-inproc';
-import { screenshot } from '../support/browser';
+import { openPage, screenshot } from '../support/browser';
 import { startStage, type Stage } from '../support/e2e';
 
 let stage: Stage | undefined;
@@ -62,7 +62,29 @@ describe('planning a day from Today', () => {
     await row.getByLabel('End of Write the plan report').fill(`${localDay(tomorrow)}T15:00`);
     await row.getByRole('button', { name: 'Pin Write the plan report' }).click();
     await expect.poll(() => row.getByRole('button', { name: 'Pin Write the plan report' }).getAttribute('aria-pressed')).toBe('true');
+    // The timeline's hours in the page's locale (en-GB: a 24-hour clock), the block's time too.
+    const timeline = card.getByRole('img', { name: /^Timeline of the plan: .*Write the plan report 14:00–15:00 \(pinned\)/ });
+    await visible(timeline);
+    await expect.poll(() => timeline.locator('.plan-tl-axis').innerText()).toMatch(/^14:00\s+15:00\s+16:00\s+17:00\s+18:00$/);
     await screenshot(page, 'plan-card');
+
+    // The same card in a second window whose locale reads a 12-hour clock (en-US): "2 PM", "2:00 PM–3:00 PM".
+    const us = await openPage(stage!.browser, stage!.served.url, { viewport: { width: 1360, height: 900 }, locale: 'en-US', timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone, timeout: 15_000 });
+    try {
+      const usMain = us.page.getByRole('main');
+      await us.page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Today' }).click();
+      await usMain.getByRole('button', { name: 'Plan tomorrow' }).click();
+      const usRow = usMain.getByRole('group', { name: 'Proposed plan' }).getByRole('listitem', { name: 'Write the plan report' });
+      await visible(usRow);
+      await usRow.getByLabel('End of Write the plan report').fill(`${localDay(tomorrow)}T15:00`);
+      await usRow.getByLabel('Start of Write the plan report').fill(`${localDay(tomorrow)}T14:00`);
+      const usTimeline = usMain.getByRole('img', { name: /^Timeline of the plan: .*Write the plan report 2:00 PM–3:00 PM/ });
+      await visible(usTimeline);
+      await expect.poll(() => usTimeline.locator('.plan-tl-axis').innerText()).toMatch(/^2 PM\s+3 PM\s+4 PM\s+5 PM\s+6 PM$/);
+      await screenshot(usMain.getByRole('group', { name: 'Proposed plan' }), 'plan-card-en-us');
+    } finally {
+      await us.context.close();
+    }
 
     await card.getByRole('button', { name: 'Approve plan' }).click();
     const notice = page.locator('.notices').filter({ hasText: /Planned \d+ blocks? in the calendar/ });

@@ -85,7 +85,7 @@ function toolOf(transcript: readonly ChatMessage[], i: number): string | null {
   return null;
 }
 
-export interface Compaction {
+interface Compaction {
   /** Results shortened in this pass. */
   shortened: number;
   /** Estimated tokens of the messages after it. */

@@ -20,7 +20,7 @@ export const MEMORY_HEADER =
 
 const line = (m: Memory): string => `- ${m.id}${m.projectId ? ` (project ${m.project ?? m.projectId}, ${m.projectId})` : ''}: ${m.text}`;
 
-export interface MemoryBlock {
+interface MemoryBlock {
   /** The block, or null when no memory applies. */
   text: string | null;
   included: Memory[];
@@ -62,10 +62,10 @@ export function projectsInPlay(db: Db, userText: string): string[] {
     .map((p) => p.id);
 }
 
-export const isIncognito = (db: Db, conversationId: string): boolean =>
+const isIncognito = (db: Db, conversationId: string): boolean =>
   ((cached(db, `SELECT incognito FROM conversations WHERE id = ?`).get(conversationId) as { incognito: number } | undefined)?.incognito ?? 0) === 1;
 
-export interface RunMemory {
+interface RunMemory {
   block: string | null;
   /** Why memory is off for this request, if it is. */
   off?: string;

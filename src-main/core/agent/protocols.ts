@@ -15,7 +15,7 @@ export interface PendingCall {
 }
 
 /** What one model turn means, whatever the protocol. `message` is the turn as it is kept in the conversation. */
-export type Interpretation =
+type Interpretation =
   | { kind: 'answer'; text: string; thought: string; message: ChatMessage }
   | { kind: 'calls'; thought: string; calls: PendingCall[]; message: ChatMessage }
   /** A reply the loop cannot act on (json chatter, an empty reply): `failure` goes back as an observation. */
@@ -61,8 +61,8 @@ export function basePrompt(): string {
  * was fed) can send anything; larger or deeper arguments are refused before any code walks them, and are
  * not kept in the conversation, so they are neither stored nor sent again on every later request.
  */
-export const MAX_ARGUMENT_CHARS = 256_000;
-export const ARGUMENT_LIMITS: InputLimits = { maxDepth: 16, maxNodes: 5_000, maxChars: MAX_ARGUMENT_CHARS };
+const MAX_ARGUMENT_CHARS = 256_000;
+const ARGUMENT_LIMITS: InputLimits = { maxDepth: 16, maxNodes: 5_000, maxChars: MAX_ARGUMENT_CHARS };
 
 const tooLarge = (n: number): string =>
   `the arguments are ${n.toLocaleString('en')} characters long; send at most ${MAX_ARGUMENT_CHARS.toLocaleString('en')} (split the work into several calls)`;

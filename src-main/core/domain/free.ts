@@ -14,11 +14,11 @@ import { addDays, isoInZone, wallAt, wallToUtc, weekday } from '../calendar/zone
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 /** The longest range searched. */
-export const MAX_RANGE_DAYS = 800;
+const MAX_RANGE_DAYS = 800;
 /** Slots returned at most (the total says how many there were). */
-export const MAX_SLOTS = 50;
+const MAX_SLOTS = 50;
 
-export interface FreeQuery {
+interface FreeQuery {
   durationMin: number;
   fromMs?: number;
   toMs?: number;
@@ -46,7 +46,7 @@ function ownCalendars(db: Db): string[] {
  * expanded once for the window, then one sweep over the sorted starts and ends (a time is busy while more
  * intervals have started than ended; intervals that touch are one).
  */
-export function busyIntervals(db: Db, calendarIds: readonly string[], fromMs: number, toMs: number, zone: string): [number, number][] {
+function busyIntervals(db: Db, calendarIds: readonly string[], fromMs: number, toMs: number, zone: string): [number, number][] {
   const starts: number[] = [];
   const ends: number[] = [];
   forEachBusy(db, { fromMs, toMs, zone, calendarIds }, (_r, s, e) => {

@@ -16,7 +16,7 @@ export interface MutationBody<T> {
 }
 
 /** What an operation logs by default: its verb and kind, and the id and name of the thing it returns. */
-export interface WhatDefault {
+interface WhatDefault {
   verb: ActionWhat['verb'];
   kind: NonNullable<ActionWhat['kind']>;
 }

@@ -12,7 +12,7 @@ export type { NamedTable };
 const word = (table: NamedTable): string => entity(table).word;
 const hint = (table: NamedTable): string => entity(table).named!.hint;
 
-export interface NamedRow {
+interface NamedRow {
   id: string;
   name: string;
   archived_at: string | null;

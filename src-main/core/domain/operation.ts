@@ -11,13 +11,13 @@ import { mutate, type MutationBody, type Mutated } from './mutation';
  * one transaction. Callable as `op(db, ctx, input)`. Its input is checked by the domain itself, with an
  * error and a hint a person or a model can act on; the IPC contract checks shapes before that.
  */
-export interface Operation<S extends AnyOperationSpec = AnyOperationSpec, I = never, T = z.output<S['output']>> {
+interface Operation<S extends AnyOperationSpec = AnyOperationSpec, I = never, T = z.output<S['output']>> {
   (db: Db, ctx: ActionContext, input: I): Mutated<T>;
   readonly spec: S;
 }
 
 /** The declaration of an operation, by its channel. */
-export function operationSpec<C extends OperationChannel>(channel: C): SpecOf<C> {
+function operationSpec<C extends OperationChannel>(channel: C): SpecOf<C> {
   const spec = OPERATIONS.find((s) => s.channel === channel);
   if (!spec) throw new Error(`no operation declared for ${channel}`);
   return spec as SpecOf<C>;

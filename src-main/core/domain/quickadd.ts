@@ -14,7 +14,7 @@ import { addTask, type RichInput } from './task-operations';
 import { normaliseDue, parsePriority } from './tasks';
 
 /** The rich fields (RichInput) come apart from the text (`tidy add --description …`); labels add to the text's @labels. */
-export interface QuickAddOptions extends RichInput {
+interface QuickAddOptions extends RichInput {
   /** A project given apart from the text (`tidy add --project`); a #Project in the text wins over it. */
   project?: string;
   priority?: number | string;
@@ -28,7 +28,7 @@ export interface QuickAddOptions extends RichInput {
  * The add; what the text held that stayed in it, as data (`unread`: a #name that is no project with the
  * nearest project's name, a repeat not read) and in words for a terminal (`note`, null when nothing).
  */
-export type QuickAdded = Mutated<Task> & {
+type QuickAdded = Mutated<Task> & {
   note: string | null;
   unread: QuickAddUnread;
   parsed: QuickAdd;
@@ -37,7 +37,7 @@ export type QuickAdded = Mutated<Task> & {
 };
 
 /** What `parsed` left in its text, as data. */
-export function unreadOf(parsed: QuickAdd): QuickAddUnread {
+function unreadOf(parsed: QuickAdd): QuickAddUnread {
   return {
     project: parsed.unknownProject && !parsed.project ? { name: parsed.unknownProject, suggestion: parsed.projectSuggestion?.name ?? null } : null,
     repeat: parsed.unread ?? null,

@@ -19,8 +19,8 @@ import { mutate, type Mutated } from './mutation';
 import { assertNameFree, resolveNamed } from './named';
 import { cleanName, cleanText, nameKey, now as nowIso, quote } from './text';
 
-export type ConversationMode = 'routine' | 'new';
-export type CatchUp = 'once' | 'skip';
+type ConversationMode = 'routine' | 'new';
+type CatchUp = 'once' | 'skip';
 
 export interface Routine {
   id: string;
@@ -99,7 +99,7 @@ function toRoutine(r: RoutineRow): Routine {
 
 // --- schedules ----------------------------------------------------------------------------------
 
-export interface Schedule {
+interface Schedule {
   rrule: string;
   start: string;
   tz: string;
@@ -276,7 +276,7 @@ export function addRoutine(db: Db, ctx: ActionContext, input: RoutineInput, now:
   });
 }
 
-export type RoutinePatch = Partial<Omit<RoutineInput, 'name'>> & { routine: string; name?: string };
+type RoutinePatch = Partial<Omit<RoutineInput, 'name'>> & { routine: string; name?: string };
 
 /** Changes a routine (name, request, schedule, mode, tools, catch-up, on/off, limits). Logged and undoable. */
 export function editRoutine(db: Db, ctx: ActionContext, input: RoutinePatch, now: Date = new Date()): Mutated<Routine> {

@@ -27,7 +27,7 @@ export function listSections(db: Db, project: string, opts: { includeArchived?: 
   );
 }
 
-export function getSection(db: Db, ref: string): Section {
+function getSection(db: Db, ref: string): Section {
   const row = cached(db, `SELECT * FROM sections WHERE id = ?`).get(String(ref ?? '').trim().toLowerCase()) as SectionRow | undefined;
   if (!row) fail(`no section with id ${quote(String(ref ?? ''))}`, 'list the project\'s sections to see their ids');
   return toSection(row);

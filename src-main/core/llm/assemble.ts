@@ -31,7 +31,7 @@ function idText(value: unknown): string {
   return '';
 }
 
-export function mapFinishReason(value: unknown): FinishReason | null {
+function mapFinishReason(value: unknown): FinishReason | null {
   if (value === null || value === undefined || value === '') return null;
   switch (String(value).toLowerCase()) {
     case 'stop':
@@ -65,7 +65,7 @@ export const MAX_CALL_TOKENS = 1_000_000_000;
  * A token count as stored and summed: a whole number from 0 to MAX_CALL_TOKENS. Servers have sent
  * negative, fractional and absurdly large counts, and numeric strings; anything else is 0.
  */
-export function tokenCount(value: unknown): number | undefined {
+function tokenCount(value: unknown): number | undefined {
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
   if (n === undefined || Number.isNaN(n)) return undefined;
   return Math.min(MAX_CALL_TOKENS, Math.max(0, Math.round(n)));

@@ -18,7 +18,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Bytes of the body kept to quote in a protocol error. */
 const SNIPPET_BYTES = 2048;
 
-export interface ReadOptions {
+interface ReadOptions {
   /** The endpoint as messages name it (displayUrl). */
   where: string;
   /** Replay a whole (non-streamed) answer to the caller as deltas: the caller asked to stream. */

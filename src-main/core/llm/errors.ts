@@ -15,7 +15,7 @@ export function oneLine(text: string, max = MAX_MESSAGE): string {
 }
 
 /** Replaces every secret (e.g. the API key we sent), and every long piece of one, found in `text` (secrets/redact.ts). */
-export function redact(text: string, secrets: readonly string[]): string {
+function redact(text: string, secrets: readonly string[]): string {
   return redactSecrets(text, secrets, '***');
 }
 
@@ -56,7 +56,7 @@ function text(value: unknown): string | undefined {
 }
 
 /** The fields of an error envelope, whatever shape the server used. */
-export interface ProviderError {
+interface ProviderError {
   message?: string;
   code?: string;
   type?: string;
@@ -71,7 +71,7 @@ export interface ProviderError {
  * Reads an error envelope: OpenAI `{"error":{message,type,param,code}}`, Ollama `{"error":"..."}`,
  * vLLM `{"object":"error","message":...}`, FastAPI `{"detail":...}`, Azure `innererror`.
  */
-export function readProviderError(body: unknown): ProviderError | undefined {
+function readProviderError(body: unknown): ProviderError | undefined {
   if (!isRecord(body)) return undefined;
   const envelope = body.error;
   if (typeof envelope === 'string') return { message: envelope };
@@ -152,7 +152,7 @@ function isOverLimit(message: string): boolean {
 }
 
 /** Parses retry-after-ms / retry-after (seconds or HTTP date), else OpenAI's "try again in 6s" text. */
-export function retryAfterMs(headers: Headers | undefined, message: string): number | undefined {
+function retryAfterMs(headers: Headers | undefined, message: string): number | undefined {
   const ms = headers?.get('retry-after-ms');
   if (ms && Number.isFinite(parseFloat(ms))) return Math.max(0, parseFloat(ms));
   const ra = headers?.get('retry-after');
@@ -172,9 +172,9 @@ export function retryAfterMs(headers: Headers | undefined, message: string): num
 }
 
 /** Retry decisions the server made for us (`x-should-retry`), keyed by error. */
-export const retryOverride = new WeakMap<ModelError, boolean>();
+const retryOverride = new WeakMap<ModelError, boolean>();
 
-export interface HttpFailure {
+interface HttpFailure {
   status: number;
   statusText: string;
   body: string;
@@ -340,7 +340,7 @@ export function isTransient(error: ModelError): boolean {
   }
 }
 
-export function megabytes(bytes: number): string {
+function megabytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);
   return mb >= 1 ? `${Math.round(mb * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
 }

@@ -14,7 +14,7 @@ import { mergeQuirks, Quirks, type QuirkMemory } from './quirks';
 
 export const QUIRKS_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-export interface QuirkStoreOptions {
+interface QuirkStoreOptions {
   /** The clock, in ms since the epoch. */
   now?: () => number;
 }

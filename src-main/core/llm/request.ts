@@ -7,7 +7,7 @@ import type {
 import type { ChatMessage, ModelRequest } from './port';
 import type { Quirks } from './quirks';
 
-export function toWire(message: ChatMessage): ChatCompletionMessageParam {
+function toWire(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content };

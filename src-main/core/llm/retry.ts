@@ -9,12 +9,12 @@
 import { isTransient } from './errors';
 import { ModelError } from './port';
 
-export interface RetryPolicy {
+interface RetryPolicy {
   maxRetries: number;
   maxRetryWaitMs: number;
 }
 
-export interface AttemptState {
+interface AttemptState {
   /** Attempts made so far, this one included. */
   attempts: number;
   /** Retries made so far (attempts that were waits away from the one before). */
@@ -26,7 +26,7 @@ export interface AttemptState {
 }
 
 /** Wait this long and try again, or fail with this error (its message says why it was not retried). */
-export type RetryDecision = { waitMs: number } | { error: ModelError };
+type RetryDecision = { waitMs: number } | { error: ModelError };
 
 export function retryDecision(error: ModelError, state: AttemptState, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   const after = state.attempts > 1 ? ` (after ${state.attempts} attempts)` : '';
@@ -44,7 +44,7 @@ export function retryDecision(error: ModelError, state: AttemptState, policy: Re
   return { waitMs: Math.min(asked ?? backoff, policy.maxRetryWaitMs) };
 }
 
-export function suffixed(error: ModelError, suffix: string): ModelError {
+function suffixed(error: ModelError, suffix: string): ModelError {
   if (!suffix) return error;
   return new ModelError(error.message + suffix, error.kind, error.status, error.code, error.details);
 }

@@ -18,7 +18,7 @@ export interface SseEvent {
   data: string;
 }
 
-export interface SseLimits {
+interface SseLimits {
   /** Longest line, in bytes. Default: unlimited. */
   maxLineBytes?: number;
   /** Longest event (its data lines together), in characters. Default: unlimited. */

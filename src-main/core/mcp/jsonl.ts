@@ -21,12 +21,12 @@ export interface JsonLineLimits {
   maxValues: number;
 }
 
-export const MiB = 1024 * 1024;
+const MiB = 1024 * 1024;
 
 /** What `tidy mcp` accepts from a client and Tidy accepts from an MCP server's answer. */
 export const JSONL_LIMITS: JsonLineLimits = { maxLineBytes: 8 * MiB, maxDepth: 64, maxValues: 200_000 };
 
-export const PARSE_ERROR = -32700;
+const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 
 export type JsonRpcId = string | number | null;
@@ -39,7 +39,7 @@ export type JsonLineEvent =
 const EDGE = 512;
 
 /** A byte count in words: "20.0 MB" style (MiB), or bytes below one. */
-export function sizeInWords(bytes: number): string {
+function sizeInWords(bytes: number): string {
   if (bytes >= MiB) return `${(bytes / MiB).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;

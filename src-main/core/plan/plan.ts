@@ -65,7 +65,7 @@ function liveBlocks(db: Db, afterMs: number): BlockRow[] {
 }
 
 /** The tasks a plan is asked for: by id, by filter, or (neither) open tasks due or with a deadline by the range's end. */
-export function tasksToPlan(db: Db, q: Pick<PlanQuery, 'taskIds' | 'filter' | 'toMs' | 'zone' | 'now'>): Task[] {
+function tasksToPlan(db: Db, q: Pick<PlanQuery, 'taskIds' | 'filter' | 'toMs' | 'zone' | 'now'>): Task[] {
   if (q.taskIds?.length) {
     if (q.taskIds.length > MAX_PLAN_TASKS) fail(`a plan takes at most ${MAX_PLAN_TASKS} tasks`, 'plan fewer tasks at once');
     // One query for the ids; getTask (which also reads text and says what is wrong) for anything else.
@@ -159,7 +159,7 @@ export function proposePlan(db: Db, q: PlanQuery): ShownPlan {
 
 // --- applying ---------------------------------------------------------------------------------------
 
-export interface ApplyBlock {
+interface ApplyBlock {
   task_id: string;
   start: string;
   end: string;
@@ -167,13 +167,13 @@ export interface ApplyBlock {
   event_id?: string;
 }
 
-export interface ApplyInput {
+interface ApplyInput {
   blocks: readonly ApplyBlock[];
   /** The plan re-planned: its unpinned future blocks not in `blocks` are cancelled, the others moved. */
   plan?: string;
 }
 
-export interface AppliedPlan {
+interface AppliedPlan {
   plan: string;
   created: number;
   moved: number;

@@ -41,7 +41,7 @@ export interface PinnedBlock {
   endMs: number;
 }
 
-export interface PlanSettings {
+interface PlanSettings {
   zone: string;
   workStart: string;
   workEnd: string;
@@ -66,7 +66,7 @@ export interface PlanInput extends PlanSettings {
   now: number;
 }
 
-export interface PlannedBlock {
+interface PlannedBlock {
   taskId: string;
   startMs: number;
   endMs: number;
@@ -75,12 +75,12 @@ export interface PlannedBlock {
   late: boolean;
 }
 
-export interface UnplacedTask {
+interface UnplacedTask {
   taskId: string;
   reason: string;
 }
 
-export interface PlanSummary {
+interface PlanSummary {
   /** Minutes of work asked for (after pinned blocks). */
   neededMin: number;
   /** Free working minutes in the range (after busy time and pinned blocks). */
@@ -92,7 +92,7 @@ export interface PlanSummary {
   text: string;
 }
 
-export interface Plan {
+interface Plan {
   blocks: PlannedBlock[];
   unplaced: UnplacedTask[];
   summary: PlanSummary;
@@ -126,7 +126,7 @@ export function deadlineEnd(deadline: string | null, zone: string): number | nul
 }
 
 /** Sorted, merged copy of intervals. */
-export function mergeIntervals(spans: readonly (readonly [number, number])[]): [number, number][] {
+function mergeIntervals(spans: readonly (readonly [number, number])[]): [number, number][] {
   const sorted = spans.filter(([s, e]) => e > s).map(([s, e]) => [s, e] as [number, number]);
   sorted.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const out: [number, number][] = [];
@@ -188,7 +188,7 @@ function take(free: [number, number][], s: number, e: number): void {
 const ceilGrid = (ms: number): number => Math.ceil(ms / GRID) * GRID;
 
 /** Orders tasks: deadline first (earliest), then priority, then age, then id. */
-export function planOrder(a: PlanTask, b: PlanTask): number {
+function planOrder(a: PlanTask, b: PlanTask): number {
   const da = a.deadline ? a.deadline.slice(0, 10) : null;
   const db = b.deadline ? b.deadline.slice(0, 10) : null;
   if (da !== db) {

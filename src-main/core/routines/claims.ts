@@ -19,9 +19,9 @@ import { cached } from '../store/statements';
 import { HlcClock } from '../sync/hlc';
 
 /** How long a claim holds without being renewed (the holder renews it when half is left). */
-export const CLAIM_LEASE_MS = 60 * 60_000;
+const CLAIM_LEASE_MS = 60 * 60_000;
 /** How long a new claim waits (and needs a round after that) before its routine runs. */
-export const CLAIM_SETTLE_MS = 2 * 60_000;
+const CLAIM_SETTLE_MS = 2 * 60_000;
 
 export interface ClaimOptions {
   leaseMs?: number;
@@ -30,7 +30,7 @@ export interface ClaimOptions {
   wall?: () => number;
 }
 
-export type ClaimAnswer = { run: true } | { run: false; reason: 'wait' } | { run: false; reason: 'other'; device: string; name: string | null };
+type ClaimAnswer = { run: true } | { run: false; reason: 'wait' } | { run: false; reason: 'other'; device: string; name: string | null };
 
 interface ClaimRow {
   id: string;

@@ -4,7 +4,7 @@
  * routines, reminders and quick capture go on; off, closing the window quits. While quitting (Quit in the
  * tray or the menu), the window simply closes.
  */
-export type MainWindowClose = 'hide' | 'quit' | 'close';
+type MainWindowClose = 'hide' | 'quit' | 'close';
 
 export function onMainWindowClose(state: { keepInTray: boolean; quitting: boolean }): MainWindowClose {
   if (state.quitting) return 'close';

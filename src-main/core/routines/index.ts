@@ -23,16 +23,16 @@ import { renewClaims, routineClaim, type ClaimOptions } from './claims';
 /** Failures in a row after which a routine is paused (with one notice). */
 export const MAX_FAILURES = 3;
 /** An occurrence this late is still "on time"; older ones missed while Tidy was not running are caught up (or skipped). */
-export const ON_TIME_MS = 10 * 60_000;
+const ON_TIME_MS = 10 * 60_000;
 /** The hard cap over a run's own time limit: a run (a model, a tool) that ignores its signal is cut here. */
-export const HARD_CAP_GRACE_MS = 30_000;
+const HARD_CAP_GRACE_MS = 30_000;
 /** At most this many missed occurrences are recorded as skipped (the history of a long absence stays short). */
 const MAX_SKIPPED_ROWS = 20;
 
-export type RoutineRunKind = 'scheduled' | 'catch_up' | 'skipped' | 'manual' | 'continued';
-export type RoutineRunStatus = RunStatus | 'running' | 'waiting' | 'skipped';
+type RoutineRunKind = 'scheduled' | 'catch_up' | 'skipped' | 'manual' | 'continued';
+type RoutineRunStatus = RunStatus | 'running' | 'waiting' | 'skipped';
 
-export interface RoutineRunRecord {
+interface RoutineRunRecord {
   routineId: string;
   occurrence: string;
   kind: RoutineRunKind;
@@ -165,7 +165,7 @@ export const failuresInARow = (db: Db, routineId: string): number => stateOf(db,
  * The tools a routine may use: those it lists, else every tool that is logged and undoable — Tidy's own,
  * never another app's (MCP) tools unless listed, and never one that makes more routines unless listed.
  */
-export function routineToolFilter(routine: Pick<Routine, 'tools'>): (tool: Tool) => boolean {
+function routineToolFilter(routine: Pick<Routine, 'tools'>): (tool: Tool) => boolean {
   if (routine.tools) {
     const allowed = new Set(routine.tools);
     return (t) => allowed.has(t.name);
@@ -174,7 +174,7 @@ export function routineToolFilter(routine: Pick<Routine, 'tools'>): (tool: Tool)
 }
 
 /** A routine's run options: its tools, limits, and approvals kept as rows (never auto-approved). */
-export function routineRunOptions(db: Db, routine: Routine): Omit<StartRunInput, 'message' | 'conversationId' | 'resume'> {
+function routineRunOptions(db: Db, routine: Routine): Omit<StartRunInput, 'message' | 'conversationId' | 'resume'> {
   const settings = readSettings(db);
   return {
     detached: { routineId: routine.id },
@@ -257,7 +257,7 @@ function afterRun(host: RoutineHost, routine: Routine, result: RoutineRunResult,
  * Runs one occurrence of a routine that this process claimed (or claims it first: a manual run claims
  * `manual:<now>`). Returns null when another process has the occurrence.
  */
-export async function runRoutineOccurrence(host: RoutineHost, routine: Routine, occurrence: string, kind: RoutineRunKind, claimed = false): Promise<RoutineRunResult | null> {
+async function runRoutineOccurrence(host: RoutineHost, routine: Routine, occurrence: string, kind: RoutineRunKind, claimed = false): Promise<RoutineRunResult | null> {
   const { db } = host;
   const at = iso(host.now());
   if (!claimed && !claim(db, routine.id, occurrence, kind, host.owner, at)) return null;
@@ -383,7 +383,7 @@ export async function answerApprovalById(
   return { answered, result };
 }
 
-export interface Scheduler {
+interface Scheduler {
   /** Runs what is due now (the timer calls it; a host may too). Never two at once. */
   tick(): Promise<RoutineRunResult[]>;
   stop(): void;

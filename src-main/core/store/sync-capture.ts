@@ -89,10 +89,23 @@ const q = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 /** Tables whose id may be missing (a message imported from an older export): such a row is given one when sync is set up. */
 const NULLABLE_ID = new Set(['messages']);
 
+/**
+ * Columns a new row sends only when they differ from their default (the receiving insert gives it the
+ * default): `actions.spilled` is 0 for every action but a large one, and sending it always made every
+ * logged change one message longer (16 instead of 15 for a completed task).
+ */
+const SENT_WHEN_SET: Readonly<Record<string, Readonly<Record<string, string>>>> = { actions: { spilled: '0' } };
+
 function triggersFor(db: Db, table: string): { name: string; sql: string }[] {
   const cols = syncedColumns(db, table);
+  const sparse = SENT_WHEN_SET[table] ?? {};
   const row = (r: 'new' | 'old', col: string, value: string) => `(${NOW_MS}, ${q(table)}, ${r}.id, ${q(col)}, ${value})`;
-  const insert = [row('new', EXISTS_COLUMN, '1'), ...cols.map((c) => row('new', c, `new.${c}`))].join(',\n    ');
+  const insert =
+    [row('new', EXISTS_COLUMN, '1'), ...cols.filter((c) => !Object.hasOwn(sparse, c)).map((c) => row('new', c, `new.${c}`))].join(',\n    ') +
+    cols
+      .filter((c) => Object.hasOwn(sparse, c))
+      .map((c) => `;\n  INSERT INTO sync_outbox (at, tbl, row, col, value) SELECT ${NOW_MS}, ${q(table)}, new.id, ${q(c)}, new.${c} WHERE new.${c} IS NOT ${sparse[c]}`)
+      .join('');
   const updates = cols
     .map((c) => `INSERT INTO sync_outbox (at, tbl, row, col, value) SELECT ${NOW_MS}, ${q(table)}, new.id, ${q(c)}, new.${c} WHERE old.${c} IS NOT new.${c};`)
     .join('\n  ');

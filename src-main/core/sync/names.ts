@@ -16,7 +16,7 @@ import { parseHlc } from './hlc';
 import { DEVICE_ID } from './layout';
 import { MAX_VALUE_CHARS, type Message, type Value } from './messages';
 
-export interface NameRule {
+interface NameRule {
   /** Columns the name is unique within (a section's name within its project). */
   scope: readonly string[];
   /** Unique among live rows only (`archived_at IS NULL`); false: among all rows. */
@@ -164,7 +164,7 @@ export function settleNameClash(db: Db, table: string, row: Values & { id: strin
 }
 
 /** The line that says a rename: "Two devices made a project “Errands”; Laptop's is now “Errands (Laptop)”". */
-export function renameLine(table: string, from: string, to: string, device: string): string {
+function renameLine(table: string, from: string, to: string, device: string): string {
   const word = NAME_RULES[table]?.word ?? 'row';
   return `Two devices made a ${word} “${from}”; ${device}'s is now “${to}”`;
 }
@@ -177,7 +177,7 @@ export function renameLine(table: string, from: string, to: string, device: stri
 export const RENAMED = '_renamed';
 const CONFLICTS_TABLE = 'sync_conflicts';
 
-export interface RenameRecord {
+interface RenameRecord {
   tbl: string;
   /** The row renamed. */
   row: string;
@@ -201,7 +201,7 @@ function insertRename(db: Db, r: RenameRecord, at: string): boolean {
 }
 
 /** Records a rename made here and sends the record, so every device says it (also those that never saw the clash). */
-export function recordRename(db: Db, r: RenameRecord, now: number): void {
+function recordRename(db: Db, r: RenameRecord, now: number): void {
   if (!insertRename(db, r, new Date(now).toISOString())) return;
   cached(db, `INSERT INTO sync_outbox (at, tbl, row, col, value) VALUES (?, ?, ?, ?, ?)`).run(now, CONFLICTS_TABLE, r.lostHlc, 'record', JSON.stringify({ renamed: true, ...r }));
 }

@@ -27,7 +27,7 @@ const LETTERS = new Set<string>([...ENTITY_KINDS.map((k) => KINDS[k].letter), ..
 const PLAIN = /^([a-z])([0-9]{1,15})$/;
 
 /** Whether a value is an id this database handed out without sync (a letter of an id kind and a number). */
-export const plainId = (v: unknown): v is string => {
+const plainId = (v: unknown): v is string => {
   if (typeof v !== 'string') return false;
   const m = PLAIN.exec(v);
   return m !== null && LETTERS.has(m[1]!);

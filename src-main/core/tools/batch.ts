@@ -16,7 +16,7 @@ import type { Mutated } from '../domain/mutation';
 import { defineTool, type ToolOutcome } from './tool';
 
 /** The most items one batch call takes; more is refused with a hint to split. */
-export const BATCH_MAX = 100;
+const BATCH_MAX = 100;
 
 const ids = z.array(z.string()).min(1).max(BATCH_MAX);
 

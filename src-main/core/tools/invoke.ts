@@ -9,14 +9,14 @@ import type { ApprovalPolicy } from '../../../src-shared/settings';
 import { attempt, DomainError } from '../fail';
 import { signature, type Tool, type ToolContext, type ToolOutcome } from './tool';
 
-export interface ToolCallRequest {
+interface ToolCallRequest {
   tool: string;
   args: unknown;
   /** The arguments could not be read at all (truncated JSON): why. */
   argsError?: string;
 }
 
-export interface ApprovalHooks {
+interface ApprovalHooks {
   /** Whether this call waits for the user's OK. */
   needed(tool: Tool, input: unknown): boolean;
   /**
@@ -41,7 +41,7 @@ export interface BulkPolicy {
   sofar: () => string[];
 }
 
-export interface InvokeOptions {
+interface InvokeOptions {
   tools: ReadonlyMap<string, Tool>;
   ctx: ToolContext;
   /** Without it, nothing asks. */
@@ -50,7 +50,7 @@ export interface InvokeOptions {
 }
 
 /** Existing items a call changes (src-main/core/tools/tool.ts `changesExisting`). */
-export const existingChanged = (tool: Tool, input: unknown): number => (tool.effect === 'write' ? (tool.changesExisting?.(input) ?? 1) : 0);
+const existingChanged = (tool: Tool, input: unknown): number => (tool.effect === 'write' ? (tool.changesExisting?.(input) ?? 1) : 0);
 
 function bulkQuestion(bulk: BulkPolicy, tool: Tool, n: number): string {
   const sofar = bulk.sofar();

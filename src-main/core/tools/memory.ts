@@ -52,7 +52,7 @@ export function wordsNotFromUser(text: string, userText: string): string[] {
 }
 
 /** Whether the user's words name this memory: its id, or one of its meaningful words. */
-export function userMentions(memory: { id: string; text: string }, userText: string): boolean {
+function userMentions(memory: { id: string; text: string }, userText: string): boolean {
   const said = tokens(userText);
   if (said.includes(memory.id.toLowerCase())) return true;
   const stems = new Set(said.map(stem));
@@ -140,7 +140,7 @@ export const MEMORY_TOOLS = [
  * For other AI apps (`tidy mcp`, not the agent: its prompt carries the memories): the memories, read only.
  * Memory off, it answers with none.
  */
-export const getMemoriesTool = defineTool({
+const getMemoriesTool = defineTool({
   name: 'get_memories',
   description: "The facts the user keeps in Tidy's memory (preferences such as where groceries go), with ids and where each applies.",
   input: z.strictObject({ query: z.string().max(500).optional() }),

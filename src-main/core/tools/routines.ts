@@ -13,7 +13,7 @@ const input = z.object({
   schedule: z.string().min(1).max(ROUTINE_LIMITS.scheduleChars).describe('repeat words, e.g. "every weekday at 8am" or "every friday 4pm"'),
 });
 
-export const createRoutineTool = defineTool({
+const createRoutineTool = defineTool({
   name: 'create_routine',
   description: 'Create a routine: a request Tidy runs on a schedule in repeat words ("every weekday at 8am"). Always asks the user.',
   input,

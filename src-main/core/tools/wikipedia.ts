@@ -15,7 +15,7 @@ import { defineTool, type ToolOutcome } from './tool';
 /** Both requests of one lookup together, cancelled with the run too. */
 export const WIKIPEDIA_TIMEOUT_MS = 8_000;
 /** An answer is reused for this long. */
-export const WIKIPEDIA_CACHE_MS = 24 * 60 * 60 * 1000;
+const WIKIPEDIA_CACHE_MS = 24 * 60 * 60 * 1000;
 /** The intro is cut to this many characters (at a sentence end when there is one): enough to answer, cheap to carry. */
 export const EXTRACT_CHARS = 1_200;
 /** A reply larger than this is not read (a search and an intro are a few kB). */
@@ -24,7 +24,7 @@ const MAX_QUERY = 300;
 /** Pages of the search read for their intro: the first that is not a disambiguation page wins. */
 const CANDIDATES = 5;
 
-export interface WikiAnswer {
+interface WikiAnswer {
   title: string;
   extract: string;
   url: string;
@@ -127,7 +127,7 @@ function apiError(body: unknown, site: string): void {
 }
 
 /** Searches, then reads the intros of the top matches and picks the first real article. */
-export async function lookUp(fetchFn: typeof fetch, site: string, query: string, signal: AbortSignal): Promise<WikiAnswer | null> {
+async function lookUp(fetchFn: typeof fetch, site: string, query: string, signal: AbortSignal): Promise<WikiAnswer | null> {
   const searched = await getJson(fetchFn, site, { action: 'query', list: 'search', srsearch: query, srlimit: String(CANDIDATES), srprop: '' }, signal);
   apiError(searched, site);
   const hits = SearchReply.safeParse(searched);

@@ -13,7 +13,7 @@ import { UndoRedo } from '../../ui/UndoRedo';
 /** What Undo and Redo act on: one action of the log, or every change of one request. */
 export type UndoTarget = { kind: 'action' | 'request'; id: string };
 
-export interface UndoableProps {
+interface UndoableProps {
   target: UndoTarget;
   /** Unique among the buttons on screen: names their focus keys (`<focusId>:undo`, `<focusId>:redo`). */
   focusId: string;

@@ -79,7 +79,7 @@ declare module '../../store/types' {
 }
 
 export const FIRST_PAGE = 200;
-export const NEXT_PAGE = 500;
+const NEXT_PAGE = 500;
 /** The contract's largest page. */
 const MAX_PAGE = 1000;
 /** A refresh reloads what was loaded, up to this many entries (past it, "load more" fetches the rest again). */
@@ -100,7 +100,7 @@ export const canUndo = (a: ActionEntry): boolean => a.undoneAt === null && a.und
 /** An entry that can be redone: an undone change (its undo is in effect). An undone undo is the original back in effect. */
 export const canRedo = (a: ActionEntry): boolean => a.undoneAt !== null && a.undoes === null;
 
-export type LogRow = { kind: 'group'; group: ActionGroup; key: string } | { kind: 'entry'; entry: ActionEntry; key: string };
+type LogRow = { kind: 'group'; group: ActionGroup; key: string } | { kind: 'entry'; entry: ActionEntry; key: string };
 
 /**
  * Groups flattened into the rows of the virtual list: a header per request, then its entries. Undo and

@@ -9,7 +9,7 @@ import { freeBands, layoutAllDay, layoutDay, MINUTES_PER_DAY, nowMinute, parseCl
 import { eventName, formatDay, formatTime, type CalEvent } from './model';
 
 /** Height of one hour in the grid, px (the CSS reads it from --cal-hour). */
-export const HOUR_PX = 44;
+const HOUR_PX = 44;
 const MIN_EVENT_PX = 18;
 
 const headFmt = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric' });
@@ -34,7 +34,7 @@ const bandText = (startMin: number, endMin: number, day: number) => {
   return `${at(startMin)} to ${endMin >= MINUTES_PER_DAY ? '24:00' : at(endMin)}`;
 };
 
-export interface WeekGridProps {
+interface WeekGridProps {
   days: number[];
   events: CalEvent[];
   hours: WorkingHours;

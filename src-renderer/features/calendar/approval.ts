@@ -14,7 +14,7 @@ export interface EventFields {
   attendees: string;
 }
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
+type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 
 export interface EditedArgs {
   /** The arguments to send, or null when nothing was changed. */

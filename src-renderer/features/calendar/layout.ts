@@ -56,7 +56,7 @@ function minuteOfDay(t: number, dayStart: number, nextDay: number): number {
 }
 
 /** Whether an event belongs in the all-day row: marked all-day, or lasting a whole day or more. */
-export const inAllDayRow = (e: Span): boolean => e.allDay || e.end - e.start >= DAY_MS;
+const inAllDayRow = (e: Span): boolean => e.allDay || e.end - e.start >= DAY_MS;
 
 /**
  * Columns for events that overlap: events are grouped into clusters (chains of overlapping events);
@@ -121,7 +121,7 @@ export function layoutDay<T extends Span>(events: readonly T[], dayStart: number
   });
 }
 
-export interface AllDayPlacement<T extends Span> {
+interface AllDayPlacement<T extends Span> {
   event: T;
   /** The first and last shown day it covers (indexes into `days`). */
   first: number;
@@ -219,7 +219,7 @@ export function parseWorkDays(value: unknown): number[] | null {
 }
 
 /** A stretch of one day, in wall-clock minutes from its midnight. */
-export interface Band {
+interface Band {
   startMin: number;
   endMin: number;
 }

@@ -16,9 +16,9 @@ import { idle, loadInto, type Loadable } from '../../store/loadable';
 import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
-export type CalendarMode = 'week' | 'day';
+type CalendarMode = 'week' | 'day';
 
-export interface CalendarPage {
+interface CalendarPage {
   /** The range asked for, epoch ms [from, to). */
   from: number;
   to: number;
@@ -28,7 +28,7 @@ export interface CalendarPage {
 }
 
 /** The edited arguments of an approval's form, and why they cannot be sent yet (null when they can). */
-export type ApprovalEdit = EditedArgs;
+type ApprovalEdit = EditedArgs;
 
 export interface CalendarSlice {
   /** A moment inside the shown range. */
@@ -199,7 +199,7 @@ export const createCalendarSlice =
   };
 
 /** "Imported alice.ics as Alice: 40 new, 2 updated events", from what the import reports. */
-export function importSummary(fileName: string, r: ImportReport): string {
+function importSummary(fileName: string, r: ImportReport): string {
   const parts = [
     r.added > 0 || (r.updated === 0 && r.removed === 0) ? `${r.added.toLocaleString()} new` : null,
     r.updated > 0 ? `${r.updated.toLocaleString()} updated` : null,

@@ -70,7 +70,7 @@ export function Composer() {
   );
 }
 
-export function StopButton() {
+function StopButton() {
   const run = useApp(activeRun);
   const stop = useApp((s) => s.stop);
   const [stopping, setStopping] = useState<string | null>(null);

@@ -84,7 +84,7 @@ declare module '../../store/types' {
 }
 
 /** Runs shown per conversation (the newest); a 1,000-message conversation is 500 runs. */
-export const THREAD_LIMIT = 1000;
+const THREAD_LIMIT = 1000;
 
 /** The run going on in the open conversation, if any. */
 export function activeRun(s: Pick<ChatSlice, 'runs' | 'thread'>): RunState | null {
@@ -97,7 +97,7 @@ export function activeRun(s: Pick<ChatSlice, 'runs' | 'thread'>): RunState | nul
 }
 
 /** The most changes a run's summary lists (the summary line counts them all up to this). */
-export const RUN_CHANGES_LIMIT = 1000;
+const RUN_CHANGES_LIMIT = 1000;
 
 /** Approval ids count within a run. */
 export const approvalKey = (runId: string, approvalId: string): string => `${runId}/${approvalId}`;

@@ -9,7 +9,7 @@ import { idle, loadInto, type Loadable } from '../../store/loadable';
 import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
-export interface MemoryPage {
+interface MemoryPage {
   memories: Memory[];
   enabled: boolean;
   budget: MemoryBudgetReport;

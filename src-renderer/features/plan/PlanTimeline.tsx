@@ -1,5 +1,5 @@
 /**
- * The plan drawn on a small timeline: one axis of hours per day, each block where the card's row puts it
+ * The plan drawn on a small timeline: one axis of hours per day (marked in the locale: "9 AM", "09:00"), each block where the card's row puts it
  * (edits show at once), in the plan's style (dashed; pinned solid; late marked). The drawing is one image
  * with the whole plan in words as its name; the list of rows beside it is the same plan, to edit.
  */
@@ -31,9 +31,9 @@ export function PlanTimeline({ rows }: { rows: readonly PlanRow[] }) {
               ))}
             </div>
             <div className="plan-tl-axis">
-              {d.ticks.map((h) => (
+              {d.ticks.map((h, i) => (
                 <span key={h} style={{ left: `${((h - d.fromH) / (d.toH - d.fromH)) * 100}%` }}>
-                  {String(h).padStart(2, '0')}
+                  {d.marks[i]}
                 </span>
               ))}
             </div>

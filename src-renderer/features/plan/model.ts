@@ -6,6 +6,7 @@
  */
 import type { PlanBlockEdit, ShownPlan } from '../../../src-shared/plan';
 import { localInputToIso, parseEventTime, toLocalInput } from '../calendar';
+import { dateFormat, wallClock } from '../../lib/when';
 
 export interface PlanRow {
   task_id: string;
@@ -90,7 +91,7 @@ export function daySpan(which: 'today' | 'tomorrow', now: number): { from: strin
 
 // --- the timeline drawn on the card -------------------------------------------------------------------
 
-export interface TimelineBlock {
+interface TimelineBlock {
   key: string;
   task: string;
   /** Hours from the day's midnight (wall time, as the rows show it). */
@@ -99,29 +100,30 @@ export interface TimelineBlock {
   /** Where on the day's axis, in percent. */
   left: number;
   width: number;
+  /** Its start and end in the locale ("9:00 AM–10:30 AM", "09:00–10:30"). */
   time: string;
   pinned: boolean;
   late: boolean;
 }
 
-export interface TimelineDay {
+interface TimelineDay {
   day: string;
   label: string;
   fromH: number;
   toH: number;
-  /** The hours the axis names. */
+  /** The hours the axis names, and their marks in the locale ("9 AM", "09:00"). */
   ticks: number[];
+  marks: string[];
   blocks: TimelineBlock[];
 }
 
-export interface Timeline {
+interface Timeline {
   days: TimelineDay[];
   /** The whole timeline in words (the drawing's accessible name). */
   label: string;
 }
 
 const WALL = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})/;
-const hhmm = (h: number): string => `${String(Math.floor(h)).padStart(2, '0')}:${String(Math.round((h % 1) * 60)).padStart(2, '0')}`;
 
 /**
  * The rows still on the card (dropped ones left out) on one axis of hours per day, as the user has edited
@@ -139,7 +141,7 @@ export function timelineOf(rows: readonly PlanRow[], dayLabel: (day: string) => 
     const endH = e[1] === s[1] ? Number(e[2]) + Number(e[3]) / 60 : e[1]! > s[1]! ? 24 : startH;
     if (!(endH > startH) || startH >= 24) return;
     const list = byDay.get(s[1]!) ?? [];
-    list.push({ key: `${r.task_id}-${r.origStart}-${i}`, task: r.task, startH, endH, time: `${hhmm(startH)}–${hhmm(endH)}`, pinned: r.pinned, late: r.late });
+    list.push({ key: `${r.task_id}-${r.origStart}-${i}`, task: r.task, startH, endH, time: `${wallClock(startH)}–${wallClock(endH)}`, pinned: r.pinned, late: r.late });
     byDay.set(s[1]!, list);
   });
   const days: TimelineDay[] = [...byDay.keys()].sort().map((day) => {
@@ -160,6 +162,7 @@ export function timelineOf(rows: readonly PlanRow[], dayLabel: (day: string) => 
       fromH,
       toH,
       ticks,
+      marks: ticks.map((h) => wallClock(h, true)),
       blocks: blocks.map((b) => ({ ...b, left: ((b.startH - fromH) / span) * 100, width: ((b.endH - b.startH) / span) * 100 })),
     };
   });
@@ -172,7 +175,7 @@ export function timelineOf(rows: readonly PlanRow[], dayLabel: (day: string) => 
 
 function defaultDayLabel(day: string): string {
   const [y, m, d] = day.split('-').map(Number);
-  return new Date(y!, m! - 1, d!).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+  return dateFormat({ weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(y!, m! - 1, d!));
 }
 
 // --- missed blocks -------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import { attempt, request } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
 /** How many runs the history shows (newest first). */
-export const HISTORY_LIMIT = 50;
+const HISTORY_LIMIT = 50;
 
 /** A notice is a line or two: a longer text (a run's error) is cut, the history has it whole. */
 const NOTICE_CHARS = 300;
@@ -31,7 +31,7 @@ const RUN_NOW_WORDS: Record<string, string> = {
   running: 'is running',
 };
 
-export interface NewRoutine {
+interface NewRoutine {
   name: string;
   schedule: string;
   request: string;

@@ -201,7 +201,7 @@ function ServerList({ servers }: { servers: McpServers }) {
 }
 
 /** NAME=value lines as an environment, or what is wrong with the first bad line. */
-export function parseEnvLines(text: string): { env: Record<string, string> } | { problem: string } {
+function parseEnvLines(text: string): { env: Record<string, string> } | { problem: string } {
   const env: Record<string, string> = {};
   const lines = text.split(/\r?\n/);
   for (const [i, raw] of lines.entries()) {
@@ -216,7 +216,7 @@ export function parseEnvLines(text: string): { env: Record<string, string> } | {
 }
 
 /** An environment value as the list shows it: never in full. */
-export const maskedValue = (value: string): string => (value.length === 0 ? '(empty)' : `•••• (${value.length} character${value.length === 1 ? '' : 's'})`);
+const maskedValue = (value: string): string => (value.length === 0 ? '(empty)' : `•••• (${value.length} character${value.length === 1 ? '' : 's'})`);
 
 /**
  * Add a server: a command (stdio) or a URL (streamable HTTP), and for a command the environment it gets

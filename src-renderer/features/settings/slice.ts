@@ -11,11 +11,11 @@ import { idle, loaded, loadInto, type Loadable } from '../../store/loadable';
 import { attempt, outcome } from '../../store/request';
 import type { Deps, SliceCreator } from '../../store/types';
 
-export type SettingsValues = Output<'settings.get'>;
+type SettingsValues = Output<'settings.get'>;
 /** A setting's value as sent: JSON. */
-export type SettingValue = Input<'settings.set'>['value'];
-export type ProvidersValue = Output<'providers.list'>;
-export type AgentTool = Output<'agent.tools'>[number];
+type SettingValue = Input<'settings.set'>['value'];
+type ProvidersValue = Output<'providers.list'>;
+type AgentTool = Output<'agent.tools'>[number];
 
 export interface SettingsSlice {
   settings: Loadable<SettingsValues>;
@@ -312,4 +312,4 @@ export const createSettingsSlice =
 export { createTransferSlice, type TransferSlice } from './transfer-slice';
 
 /** A connection that works but whose model the server does not list, or whose context window cannot hold Tidy's prompt. */
-export const heldBack = (report: ConnectionReport): boolean => report.modelListed === false || report.context?.tooSmall === true;
+const heldBack = (report: ConnectionReport): boolean => report.modelListed === false || report.context?.tooSmall === true;

@@ -11,7 +11,7 @@ import type { Deps, SliceCreator } from '../../store/types';
 export type TodoistUpload = Input<'data.todoistPreview'>;
 export type TodoistPreview = Output<'data.todoistPreview'>;
 export type TodoistImported = Output<'data.todoistImport'>;
-export type BackupFile = NonNullable<Output<'data.lastBackup'>>;
+type BackupFile = NonNullable<Output<'data.lastBackup'>>;
 export type Restored = Output<'data.restore'>;
 
 export type { Outcome };

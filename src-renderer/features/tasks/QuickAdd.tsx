@@ -84,7 +84,7 @@ export function useQuickAdd(text: string): QuickAdd {
   return useMemo(() => parseQuickAdd(text, { projects: projects ?? [], now: new Date(minute * 60_000) }), [text, projects, minute]);
 }
 
-export interface QuickAddInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> {
+interface QuickAddInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> {
   value: string;
   onValue(value: string): void;
   parsed: QuickAdd;
@@ -128,7 +128,7 @@ export function withProjectName(text: string, unknown: string, project: string):
 }
 
 /** What the preview offers for an unknown #name: taking the nearest project's name, or creating the project. */
-export interface UnknownProjectActions {
+interface UnknownProjectActions {
   onUseProject?(name: string): void;
   onCreateProject?(): void;
 }

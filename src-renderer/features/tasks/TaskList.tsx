@@ -32,7 +32,7 @@ import '../../styles/tasks-rich.css';
 
 
 /** The priority as a coloured flag (p1 red, p2 orange, p3 blue); nothing for p4. */
-export function PriorityFlag({ priority }: { priority: number }) {
+function PriorityFlag({ priority }: { priority: number }) {
   if (priority < 1 || priority > 3) return null;
   return (
     <span className={`flag p${priority}`} role="img" aria-label={`Priority ${priority}`} title={`Priority ${priority}`}>
@@ -44,7 +44,7 @@ export function PriorityFlag({ priority }: { priority: number }) {
 }
 
 /** The due, relative to today; red when overdue. */
-export function DueBadge({ due, now }: { due: string | null; now: Date }) {
+function DueBadge({ due, now }: { due: string | null; now: Date }) {
   const label = dueLabel(due, now);
   if (!label) return null;
   return (
@@ -56,7 +56,7 @@ export function DueBadge({ due, now }: { due: string | null; now: Date }) {
 }
 
 /** The deadline (a date), relative to today; marked apart from an overdue plan once the day has passed. */
-export function DeadlineBadge({ deadline, now }: { deadline: string | null | undefined; now: Date }) {
+function DeadlineBadge({ deadline, now }: { deadline: string | null | undefined; now: Date }) {
   const p = dueParts(deadline ?? null);
   if (!deadline || !p) return null;
   const passed = deadline.slice(0, 10) < isoDay(now);
@@ -74,7 +74,7 @@ export function DeadlineBadge({ deadline, now }: { deadline: string | null | und
 }
 
 
-export interface TaskListProps {
+interface TaskListProps {
   tasks: Task[];
   label: string;
   /** Shows each task's project (views across projects). */

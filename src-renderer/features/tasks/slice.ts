@@ -37,7 +37,7 @@ export interface TaskPatch {
   section?: string | null;
 }
 
-export type TaskCounts = Output<'tasks.counts'>;
+type TaskCounts = Output<'tasks.counts'>;
 export type SearchResults = Output<'search.query'>;
 
 /** Where a task is added from: a form of the window (which shows its own refusal), or the capture window. */
@@ -50,10 +50,10 @@ export interface AddDefaults {
   createProject?: boolean;
 }
 /** A box's add: the words that say what was stored (and what stayed in the text), or why nothing was. */
-export type Added = { ok: true; words: string } | { ok: false; problem: Problem };
+type Added = { ok: true; words: string } | { ok: false; problem: Problem };
 
 /** What an add stored, in words: where it went, a project it made, and what stayed in the text. */
-export function addedWords(a: Output<'capture.add'>): string {
+function addedWords(a: Output<'capture.add'>): string {
   if (a.createdProject) return `Created project ${a.createdProject} and added “${a.value.content}” to it`;
   const stayed = [
     a.unread.project &&

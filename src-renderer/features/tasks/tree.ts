@@ -5,7 +5,7 @@
  */
 import type { Task } from '../../../src-shared/domain';
 
-export interface TreeRow {
+interface TreeRow {
   task: Task;
   /** 0 for a task on top, 1 for its subtasks, … */
   depth: number;

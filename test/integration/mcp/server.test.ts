@@ -42,6 +42,8 @@ describe('tidy mcp', { timeout: 90_000 }, () => {
     expect(props('update_task')).toEqual(expect.arrayContaining(['description', 'deadline', 'duration_min', 'labels', 'section', 'parent_id']));
     const item = (byName.get('add_tasks')!.inputSchema as unknown as { properties: { tasks: { items: { properties: object } } } }).properties.tasks.items.properties;
     expect(Object.keys(item)).toEqual(expect.arrayContaining(['description', 'deadline', 'duration_min', 'labels', 'section', 'parent_id']));
+    // No output schema: a result's optional, additive fields (complete_task's `note`) never fail a client's check.
+    for (const t of tools) expect(t.outputSchema, t.name).toBeUndefined();
   });
 
   it('logs a session’s changes as one request named after the client, and undoes it', async () => {
@@ -82,10 +84,21 @@ describe('tidy mcp', { timeout: 90_000 }, () => {
     const db = join(tempDir(), 'tidy.db');
     expect(tidy(db, ['add', 'Buy milk']).code).toBe(0);
     expect(tidy(db, ['add', 'Call mum']).code).toBe(0);
+    // t1 repeats by a rule whose dates are used up (far dates: any day the suite runs on)
+    const raw = openDatabase(db);
+    try {
+      raw.prepare(`UPDATE tasks SET recurrence = 'FREQ=WEEKLY;COUNT=3', due = '2020-01-06' WHERE id = 't1'`).run();
+    } finally {
+      raw.close();
+    }
     const asked: string[] = [];
     const { client } = await connect(db, 'Cursor', { elicit: (m) => (asked.push(m), m.includes('Buy milk')) });
     const ok = await client.callTool({ name: 'complete_task', arguments: { task_id: 't1' } });
     expect(ok.isError).toBeFalsy();
+    // DESIGN.md's {ok: true}, plus the optional note of why it will not come back, as text and as structured content
+    const note = 'its rule gives no later date (COUNT=3: all 3 of its dates are used up), so it will not come back';
+    expect(json(ok)).toEqual({ ok: true, note });
+    expect(ok.structuredContent).toEqual({ ok: true, note });
     const no = await client.callTool({ name: 'complete_task', arguments: { task_id: 't2' } });
     expect(no.isError).toBe(true);
     expect(json(no)['error']).toMatch(/declined/);

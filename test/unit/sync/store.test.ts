@@ -98,6 +98,35 @@ describe('sync on real stores', () => {
     expect(syncStatus(a)).toEqual({ on: false });
   });
 
+  it('an action sends its count of changes kept beside it only when it has some: a completed task is one message shorter, a large action’s count arrives', async () => {
+    const folder = tempDir();
+    const spec: TargetSpec = { kind: 'folder', url: folder };
+    const target = new FolderTarget(folder);
+    const a = tempDb().db;
+    const b = tempDb().db;
+    const setup = await setupSync(a, spec, PASS, { name: 'Laptop', kdf: FAST_KDF });
+    const joined = await setupSync(b, spec, PASS, { name: 'Desktop', kdf: FAST_KDF });
+    const task = okValue(addTask(a, userCtx(a), { content: 'Water the plants' }));
+    await runSync(a, setup.key, target);
+    okValue(completeTask(a, userCtx(a), { task: task.id }));
+    const queued = (a.prepare(`SELECT tbl || '.' || col AS cell FROM sync_outbox ORDER BY rowid`).all() as { cell: string }[]).map((r) => r.cell);
+    expect(queued).not.toContain('actions.spilled');
+    expect(queued).toHaveLength(15);
+    // a large action (its changes past the first ones kept beside it): the count goes with it
+    const large = `a900.${setup.device.slice(0, 6)}`;
+    a.prepare(
+      `INSERT INTO actions (id, request_id, source, tool, args, result, changes, summary, what, created_at, undoes, spilled)
+       SELECT ?, request_id, source, tool, args, result, changes, summary, what, created_at, undoes, 3 FROM actions ORDER BY seq DESC LIMIT 1`,
+    ).run(large);
+    expect(a.prepare(`SELECT value FROM sync_outbox WHERE row = ? AND col = 'spilled'`).all(large)).toEqual([{ value: 3 }]);
+    await runSync(a, setup.key, target);
+    expect((await runSync(b, joined.key, target)).problems).toEqual([]);
+    const spilled = (db: Db): unknown[] => db.prepare(`SELECT id, spilled FROM actions ORDER BY id`).all();
+    expect(spilled(b)).toEqual(spilled(a));
+    expect(spilled(b)).toContainEqual({ id: large, spilled: 3 });
+    expect(b.prepare(`SELECT COUNT(*) AS n FROM actions WHERE spilled = 0`).get()).toEqual({ n: 2 });
+  });
+
   it('a device with data of its own joins: its ids take its device part, both sides end with the union, and its old requests undo everywhere', async () => {
     const folder = tempDir();
     const spec: TargetSpec = { kind: 'folder', url: folder };

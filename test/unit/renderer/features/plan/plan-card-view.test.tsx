@@ -40,7 +40,9 @@ describe('the plan card', () => {
     expect(html).toContain('Write &lt;script&gt;alert(1)&lt;/script&gt; report');
     expect(html).not.toContain('role="alert"');
     // The timeline: one image named by the whole plan in words, the hostile name as text there too.
-    expect(html).toMatch(/class="plan-timeline" role="img" aria-label="Timeline of the plan: [^"]*Write &lt;script&gt;alert\(1\)&lt;\/script&gt; report \d\d:\d\d–\d\d:\d\d, Call the bank [^"]*\(pinned\) \(late\)"/);
+    expect(html).toMatch(/class="plan-timeline" role="img" aria-label="Timeline of the plan: [^"]*Write &lt;script&gt;alert\(1\)&lt;\/script&gt; report \d{1,2}:\d\d [AP]M–\d{1,2}:\d\d [AP]M, Call the bank [^"]*\(pinned\) \(late\)"/);
+    // its hour marks in the locale's clock (en-US: "9 AM"), never a bare 24-hour "09"
+    expect(html).toMatch(/class="plan-tl-axis"><span style="left:0%">\d{1,2} [AP]M<\/span>/);
     expect(html).toContain('plan-tl-block pinned late');
   });
 

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { toLocalInput } from '../../../../../src-renderer/features/calendar/layout';
 import { daySpan, missedLine, planEdits, replanSpan, rowsFromPlan, timelineOf, type PlanRow } from '../../../../../src-renderer/features/plan/model';
+import { setDisplayLocale } from '../../../../../src-renderer/lib/when';
 
 import type { ShownPlan } from '../../../../../src-shared/plan';
 
@@ -74,6 +75,8 @@ describe('the plan card as data', () => {
   });
 
   it('draws the rows on one axis of hours per day, as edited, without the dropped ones', () => {
+    setDisplayLocale('en-GB');
+    onTestFinished(() => setDisplayLocale(undefined));
     const row = (task: string, start: string, end: string, over: Partial<PlanRow> = {}): PlanRow => ({
       task_id: task, task, reason: '', late: false, origStart: start, origEnd: end, origPinned: false, start, end, pinned: false, dropped: false, ...over,
     });
@@ -94,6 +97,8 @@ describe('the plan card as data', () => {
     ]);
     const [first, second] = t.days;
     expect(first!.ticks).toEqual([9, 10, 11, 12, 13, 14, 15]);
+    expect(first!.marks).toEqual(['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00']);
+    expect(second!.marks).toEqual(['20:00', '21:00', '22:00', '23:00', '24:00']);
     expect(first!.blocks.map((b) => [b.task, b.time, b.left, b.width, b.pinned])).toEqual([
       ['Write report', '09:00–10:30', 0, 25, false],
       ['Call the bank', '14:15–14:45', 87.5, (0.5 / 6) * 100, true],
@@ -107,6 +112,24 @@ describe('the plan card as data', () => {
     const day = timelineOf(many).days[0]!;
     expect(day.ticks).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24]);
     expect(day.blocks).toHaveLength(2000);
+  });
+
+  it("marks the axis and the blocks' times in the locale's clock, the day's end included", () => {
+    onTestFinished(() => setDisplayLocale(undefined));
+    const row = (task: string, start: string, end: string): PlanRow => ({
+      task_id: task, task, reason: '', late: false, origStart: start, origEnd: end, origPinned: false, start, end, pinned: false, dropped: false,
+    });
+    const rows = [row('Write report', '2035-03-05T08:00', '2035-03-05T10:30'), row('Taxes', '2035-03-05T22:45', '2035-03-06T01:00')];
+    setDisplayLocale('en-US');
+    const us = timelineOf(rows, (day) => `day ${day}`).days[0]!;
+    expect(us.marks).toEqual(['8 AM', '10 AM', '12 PM', '2 PM', '4 PM', '6 PM', '8 PM', '10 PM', '12 AM']);
+    expect(us.blocks.map((b) => b.time)).toEqual(['8:00 AM–10:30 AM', '10:45 PM–12:00 AM']);
+    setDisplayLocale('en-GB');
+    const gb = timelineOf(rows, (day) => `day ${day}`).days[0]!;
+    expect(gb.marks).toEqual(['08:00', '10:00', '12:00', '14:00', '16:00', '18:00', '20:00', '22:00', '24:00']);
+    expect(gb.blocks.map((b) => b.time)).toEqual(['08:00–10:30', '22:45–24:00']);
+    // the day's own label follows the display locale too
+    expect(timelineOf(rows).days[0]!.label).toBe('Mon 5 Mar');
   });
 
   it('says how many blocks were missed and of which tasks, and re-plans them from now to the end of tomorrow', () => {
