@@ -90,20 +90,29 @@ export function* contentLines(chunks: Iterable<IcsChunk>): Generator<ContentLine
   /** The first line ended with a CR that was the last character of the chunk before. */
   let afterCr = false;
   let physical = 0;
-  /** The content line being read: its pieces (at most one per chunk, see `settle`) and its first line. */
-  let logical: string[] = [];
-  let piecesThisChunk: string[] = [];
+  /**
+   * The content line being read: its first physical line, the folds read from earlier chunks (joined, one
+   * piece a chunk, see `settle`) and from this one, and the number of its first line. A line without folds
+   * (nearly all) touches no array.
+   */
+  let head = '';
+  const settled: string[] = [];
+  const folds: string[] = [];
   let logicalLine = 0;
   let open = false;
   const settle = (): void => {
-    if (piecesThisChunk.length > 1) logical.push(piecesThisChunk.join(''));
-    else if (piecesThisChunk.length === 1) logical.push(piecesThisChunk[0]!);
-    piecesThisChunk = [];
+    if (folds.length) {
+      settled.push(folds.length === 1 ? folds[0]! : folds.join(''));
+      folds.length = 0;
+    }
   };
   const take = (): ContentLine => {
-    settle();
-    const text = logical.length === 1 ? logical[0]! : logical.join('');
-    logical = [];
+    let text = head;
+    if (folds.length || settled.length) {
+      settle();
+      text = head + settled.join('');
+      settled.length = 0;
+    }
     open = false;
     return { text, line: logicalLine };
   };
@@ -112,13 +121,13 @@ export function* contentLines(chunks: Iterable<IcsChunk>): Generator<ContentLine
     physical++;
     const c = l.charCodeAt(0);
     if (open && (c === 0x20 || c === 0x09)) {
-      if (l.length > 1) piecesThisChunk.push(l.slice(1));
+      if (l.length > 1) folds.push(l.slice(1));
       return null;
     }
     const done = open ? take() : null;
     open = true;
     logicalLine = physical;
-    piecesThisChunk.push(l);
+    head = l;
     return done;
   };
   /** The content lines a chunk completes go to `out` (one generator for the whole walk, not one per chunk). */

@@ -70,7 +70,9 @@ export function* walkIcs(lines: Iterable<ContentLine>, o: WalkOptions): Generato
   let isEvent = false;
   for (const { text, line } of lines) {
     const raw = text.length > 64 ? text.slice(0, 64) : text;
-    const m = /^(BEGIN|END):([A-Za-z0-9-]+)\s*$/i.exec(raw);
+    // Only a line starting with B or E can begin or end a component (a cheap test before the pattern).
+    const first = text.charCodeAt(0) | 0x20;
+    const m = first === 0x62 || first === 0x65 ? /^(BEGIN|END):([A-Za-z0-9-]+)\s*$/i.exec(raw) : null;
     if (!m) {
       if (stack.length === 0) {
         if (raw.trim() !== '' && !/^[ \t]/.test(raw))
