@@ -24,7 +24,7 @@ export interface ContentLine {
   line: number;
 }
 
-const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 /** A file on disk, read `chunkBytes` at a time into one buffer (a chunk is good until the next is asked for). */
 export function fileSource(path: string, chunkBytes = CHUNK_BYTES): IcsSource {
