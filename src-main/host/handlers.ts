@@ -51,6 +51,7 @@ import {
   type Db,
   type Mutated,
 } from '../core';
+import { bytesSource } from '../core/calendar/ics-lines';
 import {
   answerApproval,
   cancelRun,
@@ -297,7 +298,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     'calendars.importUpload': (i) => {
       const f = uploads.read(i.upload);
-      return logged(importCalendar(db, ctx(), { fileName: f.name, text: new TextDecoder('utf-8').decode(f.bytes), ...(i.person ? { person: i.person } : {}) }));
+      return logged(importCalendar(db, ctx(), { fileName: f.name, text: '', source: bytesSource(f.bytes), ...(i.person ? { person: i.person } : {}) }));
     },
     'uploads.start': (i) => ({ upload: uploads.start(i.name, i.size) }),
     'uploads.add': (i) => ({ received: uploads.add(i.upload, i.offset, Buffer.from(i.base64, 'base64')) }),

@@ -1,7 +1,8 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { getActionRow } from '../../core/actions/log';
 import { ICS_LIMITS, icsTooLarge } from '../../core/calendar/ics-text';
+import { fileSource, type IcsSource } from '../../core/calendar/ics-lines';
 import { exportIcs, inviteIcs } from '../../core/calendar/ics-export';
 import { localZone } from '../../core/calendar/zones';
 import { exportableEvents, listCalendars, listEvents, parseInstant } from '../../core/domain/calendar';
@@ -20,8 +21,8 @@ function when(e: CalendarEvent, zone: string): string {
   return `${shortTime(s, zone)}–${endText.slice(4, 14) === shortTime(s, zone).slice(4, 14) ? endText.slice(-5) : endText}`;
 }
 
-/** A calendar file's text, refused by its size on disk before a huge one is read. */
-export function readIcs(path: string): string {
+/** A calendar file to import, read in pieces as the import goes; refused by its size on disk before any of it is read. */
+export function icsFile(path: string): IcsSource {
   let size: number;
   try {
     size = statSync(path).size;
@@ -32,7 +33,7 @@ export function readIcs(path: string): string {
     const { error, hint } = icsTooLarge(size, path);
     throw new CliFailure(error, hint);
   }
-  return readFileSync(path, 'utf8');
+  return fileSource(path);
 }
 
 /** The calendar by hand: `tidy events` and `tidy cal import|list|remove|rename|export`. Changes are logged and undoable. */
@@ -75,9 +76,9 @@ export function registerCalendarCommands(program: Command, cli: Cli): void {
     .argument('<file>', 'the .ics file')
     .option('--person <name>', 'whose calendar it is: "Alice", "alice@example.com" or "Alice <alice@example.com>"')
     .action((file: string, o: { person?: string }) => {
-      const text = readIcs(file);
+      const source = icsFile(file);
       const db = cli.db();
-      const r = importCalendar(db, cli.request(), { fileName: file, text, ...(o.person ? { person: o.person } : {}) });
+      const r = importCalendar(db, cli.request(), { fileName: file, text: '', source, ...(o.person ? { person: o.person } : {}) });
       const report = must(r);
       if (!r.ok) return;
       cli.out(`${getActionRow(db, r.actionId)?.summary ?? 'Imported'} (${r.actionId}; undo with: tidy undo ${r.actionId})`);

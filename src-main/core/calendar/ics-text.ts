@@ -7,6 +7,7 @@ import ICAL from 'ical.js';
 import { fail } from '../fail';
 import { parseWall, wallString, type Wall } from './zones';
 import { checkRule } from '../../../src-shared/recurrence';
+import type { ContentLine } from './ics-lines';
 
 /** Bounds on an .ics file, checked before it is parsed. */
 export const ICS_LIMITS = {
@@ -24,26 +25,119 @@ export const ICS_LIMITS = {
   maxAttendees: 200,
 };
 
-export interface Begin {
+/**
+ * A component directly inside a VCALENDAR (or a VCALENDAR's own properties, named VCALENDAR): its name, the
+ * line of its BEGIN, which VCALENDAR of the file it is in (a file may hold several), and its content lines
+ * (folds undone) joined by CRLF, with the file's line number of each.
+ */
+export interface Piece {
+  name: string;
+  line: number;
+  root: number;
+  text: string;
+  lines: number[];
+}
+
+/** The file's line where the piece's first line that starts like `content` is (ical.js's errors quote the line). */
+export function lineInPiece(piece: Piece, content: string): number | null {
+  const i = lineOf(piece.text, content);
+  return i === null ? null : (piece.lines[i - 1] ?? null);
+}
+
+export interface WalkOptions {
+  /** Which components directly inside a VCALENDAR to give whole (by name and the line of their BEGIN). */
+  want: (name: string, line: number) => boolean;
+  /** Give each VCALENDAR's own properties too, as a piece named VCALENDAR once its END is read. */
+  heads?: boolean;
+  /** Told of every component directly inside a VCALENDAR as its BEGIN is read. */
+  seen?: (name: string, line: number, root: number) => void;
+  /** Filled with the BEGIN lines of the events that change one occurrence (a RECURRENCE-ID of their own). */
+  overrides?: Set<number>;
+}
+
+/**
+ * Walks a file's content lines, checking its shape as it goes (BEGIN/END pairs, nesting depth, component
+ * count; no values are parsed), and gives the components asked for one at a time. Each pass over a file
+ * checks it again, so a file changed between passes is refused, never misread.
+ */
+export function* walkIcs(lines: Iterable<ContentLine>, o: WalkOptions): Generator<Piece> {
+  const stack: Begin[] = [];
+  let components = 0;
+  let sawCalendar = false;
+  let roots = 0;
+  let piece: { name: string; line: number; text: string[]; lines: number[] } | null = null;
+  let head: { text: string[]; lines: number[]; line: number } | null = null;
+  let isEvent = false;
+  for (const { text, line } of lines) {
+    const raw = text.length > 64 ? text.slice(0, 64) : text;
+    // Only a line starting with B or E can begin or end a component (a cheap test before the pattern).
+    const first = text.charCodeAt(0) | 0x20;
+    const m = first === 0x62 || first === 0x65 ? /^(BEGIN|END):([A-Za-z0-9-]+)\s*$/i.exec(raw) : null;
+    if (!m) {
+      if (stack.length === 0) {
+        if (raw.trim() !== '' && !/^[ \t]/.test(raw))
+          fail(`line ${line}: ${sawCalendar ? 'text after END:VCALENDAR' : 'the file does not start with BEGIN:VCALENDAR'}`, 'import an iCalendar (.ics) file');
+        continue;
+      }
+      if (piece) {
+        piece.text.push(text);
+        piece.lines.push(line);
+      } else if (head && stack.length === 1) {
+        head.text.push(text);
+        head.lines.push(line);
+      }
+      if (isEvent && stack.length === 2 && o.overrides && /^RECURRENCE-ID[;:]/i.test(raw)) o.overrides.add(stack[1]!.line);
+      continue;
+    }
+    const name = m[2]!.toUpperCase();
+    if (m[1]!.toUpperCase() === 'BEGIN') {
+      if (stack.length === 0 && name !== 'VCALENDAR') fail(`line ${line}: BEGIN:${name} outside a VCALENDAR`, 'import an iCalendar (.ics) file');
+      if (stack.length >= ICS_LIMITS.maxDepth) fail(`line ${line}: components nested more than ${ICS_LIMITS.maxDepth} deep`, 'this is not a calendar a calendar app writes; export it again');
+      if (++components > ICS_LIMITS.maxComponents) fail(`line ${line}: more than ${ICS_LIMITS.maxComponents.toLocaleString('en')} components`, 'split the calendar into smaller files');
+      stack.push({ name, line });
+      sawCalendar = true;
+      if (stack.length === 1 && o.heads) head = { text: [text], lines: [line], line };
+      else if (stack.length === 2) {
+        isEvent = name === 'VEVENT';
+        o.seen?.(name, line, roots);
+        if (o.want(name, line)) piece = { name, line, text: [], lines: [] };
+      }
+      if (piece) {
+        piece.text.push(text);
+        piece.lines.push(line);
+      }
+    } else {
+      const open = stack.pop();
+      if (!open) fail(`line ${line}: END:${name} without a BEGIN`, 'the file is damaged; export it again');
+      if (open.name !== name) fail(`line ${line}: END:${name} does not close BEGIN:${open.name} of line ${open.line}`, 'the file is damaged; export it again');
+      if (piece) {
+        piece.text.push(text);
+        piece.lines.push(line);
+        if (stack.length === 1) {
+          yield { name: piece.name, line: piece.line, root: roots, text: `${piece.text.join('\r\n')}\r\n`, lines: piece.lines };
+          piece = null;
+        }
+      } else if (stack.length === 0) {
+        if (head) {
+          head.text.push(text);
+          head.lines.push(line);
+          yield { name: 'VCALENDAR', line: head.line, root: roots, text: `${head.text.join('\r\n')}\r\n`, lines: head.lines };
+          head = null;
+        }
+        roots++;
+      }
+      if (stack.length < 2) isEvent = false;
+    }
+  }
+  const open = stack.pop();
+  if (open) fail(`line ${open.line}: BEGIN:${open.name} is never closed`, 'the file is cut off or damaged; export it again');
+  if (!sawCalendar) fail('the file has no BEGIN:VCALENDAR', 'import an iCalendar (.ics) file');
+}
+
+interface Begin {
   name: string;
   line: number;
 }
-
-/** A component directly inside a VCALENDAR: its name, the line of its BEGIN, and its text's offsets. */
-export interface Child extends Begin {
-  /** Which VCALENDAR of the file (a file may hold several). */
-  root: number;
-  start: number;
-  end: number;
-}
-
-/** A VCALENDAR of the file: the offsets of its BEGIN line and of its END line's end. */
-export interface Root {
-  start: number;
-  end: number;
-  line: number;
-}
-
 
 export const MB = 1024 * 1024;
 /** A size for people: "70.2 MB", "1,200 bytes". */
@@ -57,64 +151,6 @@ export const icsTooLarge = (bytes: number, file = 'the file'): { error: string; 
   error: `${file} is ${sizeWords(bytes)}`,
   hint: `import files of at most ${sizeWords(ICS_LIMITS.maxBytes)}; split the calendar`,
 });
-
-/** The file's size in UTF-8 bytes, counted without a copy (a string of more characters than the limit is over it). */
-export function byteLength(text: string): number {
-  return text.length > ICS_LIMITS.maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
-}
-
-/**
- * Checks the size, BEGIN/END pairing, nesting depth and component count line by line (no parsing of
- * values), and returns the VCALENDARs and the components directly inside them with their line numbers
- * and offsets, in order: what the events are then read from one at a time.
- */
-export function checkShape(text: string): { roots: Root[]; children: Child[] } {
-  const bytes = byteLength(text);
-  if (bytes > ICS_LIMITS.maxBytes) {
-    const { error, hint } = icsTooLarge(bytes);
-    fail(error, hint);
-  }
-  const stack: (Begin & { start: number })[] = [];
-  const children: Child[] = [];
-  const roots: Root[] = [];
-  let components = 0;
-  let line = 0;
-  let sawCalendar = false;
-  let pos = 0;
-  while (pos <= text.length) {
-    let next = text.indexOf('\n', pos);
-    if (next === -1) next = text.length;
-    line++;
-    const raw = text.slice(pos, Math.min(next, pos + 64)).replace(/\r$/, '');
-    const at = pos;
-    pos = next + 1;
-    const m = /^(BEGIN|END):([A-Za-z0-9-]+)\s*$/i.exec(raw);
-    if (!m) {
-      if (stack.length === 0 && raw.trim() !== '' && !/^[ \t]/.test(raw))
-        fail(`line ${line}: ${sawCalendar ? 'text after END:VCALENDAR' : 'the file does not start with BEGIN:VCALENDAR'}`, 'import an iCalendar (.ics) file');
-      continue;
-    }
-    const name = m[2]!.toUpperCase();
-    if (m[1]!.toUpperCase() === 'BEGIN') {
-      if (stack.length === 0 && name !== 'VCALENDAR') fail(`line ${line}: BEGIN:${name} outside a VCALENDAR`, 'import an iCalendar (.ics) file');
-      if (stack.length >= ICS_LIMITS.maxDepth) fail(`line ${line}: components nested more than ${ICS_LIMITS.maxDepth} deep`, 'this is not a calendar a calendar app writes; export it again');
-      if (++components > ICS_LIMITS.maxComponents) fail(`line ${line}: more than ${ICS_LIMITS.maxComponents.toLocaleString('en')} components`, 'split the calendar into smaller files');
-      stack.push({ name, line, start: at });
-      sawCalendar = true;
-    } else {
-      const open = stack.pop();
-      if (!open) fail(`line ${line}: END:${name} without a BEGIN`, 'the file is damaged; export it again');
-      if (open.name !== name) fail(`line ${line}: END:${name} does not close BEGIN:${open.name} of line ${open.line}`, 'the file is damaged; export it again');
-      const end = Math.min(next + 1, text.length);
-      if (stack.length === 1) children.push({ name, line: open.line, root: roots.length, start: open.start, end });
-      else if (stack.length === 0) roots.push({ start: open.start, end, line: open.line });
-    }
-  }
-  const open = stack.pop();
-  if (open) fail(`line ${open.line}: BEGIN:${open.name} is never closed`, 'the file is cut off or damaged; export it again');
-  if (!sawCalendar) fail('the file has no BEGIN:VCALENDAR', 'import an iCalendar (.ics) file');
-  return { roots, children };
-}
 
 /** The line number of the first physical line that starts like `content` (ical.js's errors quote the line). */
 export function lineOf(text: string, content: string): number | null {
@@ -134,12 +170,13 @@ export const TIME_PROPS = /^(DTSTART|DTEND|DUE|EXDATE|RDATE|RECURRENCE-ID)(;[^\r
  * Repairs TZID (and other) parameters of date-time properties written with broken quoting, as Outlook
  * does ('DTSTART;TZID="W. Europe Standard Time:2026…' with no closing quote, or a display name with a colon
  * left unquoted): the value after the last colon is a date list, so the parameters before it can be
- * re-quoted. Lines keep their numbers. Returns the text and the line numbers repaired.
+ * re-quoted. Lines keep their numbers (`lineAt` gives the file's line of the text's n-th line, from 0).
+ * Returns the text and the line numbers repaired.
  */
-export function repairQuoting(text: string, lineBase = 0): { text: string; repaired: number[] } {
+export function repairQuoting(text: string, lineAt: (index: number) => number = (i) => i + 1): { text: string; repaired: number[] } {
   const repaired: number[] = [];
   let lastOffset = 0;
-  let lastLine = lineBase + 1;
+  let lastIndex = 0;
   const out = text.replace(TIME_PROPS, (line: string, name: string, rest: string, offset: number) => {
     const after = offset + line.length;
     const next = text.charAt(text.charAt(after) === '\r' ? after + 2 : after + 1);
@@ -159,9 +196,9 @@ export function repairQuoting(text: string, lineBase = 0): { text: string; repai
       const v = p.slice(eq + 1).replace(/"/g, '').trim();
       return `${p.slice(0, eq)}=${/[:;,]/.test(v) ? `"${v}"` : v}`;
     });
-    for (let i = text.indexOf('\n', lastOffset); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) lastLine++;
+    for (let i = text.indexOf('\n', lastOffset); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) lastIndex++;
     lastOffset = offset;
-    if (repaired.length < 1000) repaired.push(lastLine);
+    if (repaired.length < 1000) repaired.push(lineAt(lastIndex));
     return `${name};${fixed.join(';')}:${value}`;
   });
   // A repeat rule ical.js would refuse while parsing (refusing the whole file) is renamed so it is
@@ -198,11 +235,11 @@ export function parseParams(text: string): Map<string, string> {
  * (INTERVAL=-1 becomes 1, COUNT=1e21 a float) and throws on a bad date only when it is read, so these
  * are checked from the text, each with its line number.
  */
-export function rawEvents(text: string, lineBase = 0, eventDepth = 2): Map<number, RawEvent> {
+export function rawEvents(text: string, lineAt: (index: number) => number = (i) => i + 1, eventDepth = 2): Map<number, RawEvent> {
   const out = new Map<number, RawEvent>();
   let depth = 0;
   let current: RawEvent | null = null;
-  let line = lineBase;
+  let index = -1;
   let logical = '';
   let logicalLine = 0;
   const take = (): void => {
@@ -217,7 +254,7 @@ export function rawEvents(text: string, lineBase = 0, eventDepth = 2): Map<numbe
   while (pos <= text.length) {
     let next = text.indexOf('\n', pos);
     if (next === -1) next = text.length;
-    line++;
+    const line = lineAt(++index);
     const raw = text.slice(pos, next).replace(/\r$/, '');
     pos = next + 1;
     if ((raw.startsWith(' ') || raw.startsWith('\t')) && logical) {
@@ -261,14 +298,14 @@ export function rawTime(value: string, params: Map<string, string>): ICAL.Time |
   return ICAL.Time.fromData({ year: y, month: mo, day: d, hour: wall.h, minute: wall.mi, second: wall.s, isDate: false }, m[7] ? ICAL.Timezone.utcTimezone : undefined);
 }
 
-export function parseJcal(text: string, file: string = text): ICAL.Component[] {
+export function parseJcal(text: string, lineOfText: (content: string) => number | null = (content) => lineOf(text, content)): ICAL.Component[] {
   let jcal: unknown;
   try {
     jcal = ICAL.parse(text);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const quoted = /"([^"]*)"$/.exec(message)?.[1];
-    const line = quoted ? lineOf(file, quoted) : null;
+    const line = quoted ? lineOfText(quoted) : null;
     fail(`${line ? `line ${line}: ` : ''}${message.replace(/ "[^"]*"$/, '').slice(0, 120)}`, 'the file is not valid iCalendar; export it again from the calendar app');
   }
   const roots = (Array.isArray(jcal) && typeof jcal[0] === 'string' ? [jcal] : (jcal as unknown[])) as unknown[];

@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { PERSONAL_CALENDAR_ID, type ImportReport } from '../../../src-shared/calendar';
 import type { Row } from '../actions/changes';
 import { streamIcs, type EventData } from '../calendar/ics';
+import type { IcsSource } from '../calendar/ics-lines';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
 import type { Db } from '../store/db';
@@ -14,7 +15,7 @@ import { fail } from '../fail';
 import { eventCount, parsePerson, resolveCalendar, toCalendar, type CalendarRow, type EventRow } from './calendar';
 import type { MutationBody } from './mutation';
 import { assertNameFree, named, type NamedGuards } from './named';
-import { implement } from './operation';
+import { implement, implementWith } from './operation';
 import { cleanName, nameKey, now, quote } from './text';
 
 const PALETTE = ['#d9534f', '#2e9d5b', '#8e44ad', '#e67e22', '#16a085', '#b7950b', '#c2185b', '#5d6d7e'];
@@ -42,11 +43,12 @@ function freeName(db: Db, wanted: string, exceptId?: string): string {
  * Imports an .ics file as a read-only calendar, in one logged action. The same file (by name) imported
  * again updates that calendar: changed events are updated, new ones added, and events no longer in the
  * file are kept but marked cancelled (undo brings the previous state back). A file that changes nothing
- * is refused ("already matches"), so the log holds no empty action.
+ * is refused ("already matches"), so the log holds no empty action. A host that has the file on disk gives
+ * `source` (calendar/ics-lines.ts fileSource) instead of its text, so the file is read in pieces.
  */
-export const importCalendar = implement('calendars.import', (cs, input, db): MutationBody<ImportReport> => {
+export const importCalendar = implementWith<{ source?: IcsSource }>()('calendars.import', (cs, input, db): MutationBody<ImportReport> => {
   const source = basename(String(input.fileName).replace(/\\/g, '/')).trim().slice(0, 255) || 'calendar.ics';
-  const parsed = streamIcs(String(input.text ?? ''));
+  const parsed = streamIcs(input.source ?? String(input.text ?? ''));
   const person = input.person?.trim() ? parsePerson(input.person) : null;
   const personName = person?.name ?? null;
   const personEmail = person?.email ?? (person ? parsed.email : null);
