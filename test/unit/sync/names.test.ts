@@ -6,7 +6,7 @@ import { addTask, createProject, makeList, type Db } from '../../../src-main/cor
 import { createSection } from '../../../src-main/core/domain/sections';
 import { TRACKED_TABLES } from '../../../src-main/core/store/entities';
 import { listConflicts } from '../../../src-main/core/sync/conflicts';
-import { NAME_RULES } from '../../../src-main/core/sync/names';
+import { baseName, NAME_RULES } from '../../../src-main/core/sync/names';
 import { applyMessages } from '../../../src-main/core/sync/store-device';
 import { runSync, setupSync, syncStatus, waitingText } from '../../../src-main/core/sync/service';
 import { FolderTarget } from '../../../src-main/core/sync/targets/folder';
@@ -90,6 +90,46 @@ describe('names two devices made', () => {
     }
     expect(state(desktop)).toEqual(state(laptop));
   }, 60_000);
+
+  it('three devices all called "vm": each renamed row says which vm by its id, nothing is suffixed twice, all agree within two passes', async () => {
+    const folder = tempDir();
+    const target = new FolderTarget(folder);
+    const dbs = [tempDb().db, tempDb().db, tempDb().db];
+    const setups = [];
+    for (const db of dbs) setups.push(await setupSync(db, { kind: 'folder', url: folder }, 'pass phrase', { name: 'vm', kdf: FAST_KDF }));
+    for (const [i, db] of dbs.entries()) {
+      okValue(createProject(db, userCtx(db), { name: i === 2 ? 'errands' : 'Errands' }));
+      nextMillisecond();
+    }
+    const round = async (i: number): Promise<void> => {
+      const r = await runSync(dbs[i]!, setups[i]!.key, target);
+      expect(r.problems).toEqual([]);
+    };
+    // the order that stacked suffixes before: the middle device renames first, with what it knows then
+    for (const i of [1, 0, 1, 2]) await round(i);
+    for (let pass = 0; pass < 2; pass++) for (const i of [2, 0, 1]) await round(i);
+    const part = (i: number): string => setups[i]!.device.slice(0, 6);
+    for (const db of dbs) {
+      expect(names(db, 'projects')).toEqual(['Errands', `Errands (vm ${part(1)})`, 'Inbox', `errands (vm ${part(2)})`].sort());
+      expect(db.prepare(`SELECT COUNT(*) AS n FROM sync_pending`).get()).toEqual({ n: 0 });
+      expect(state(db)).toEqual(state(dbs[0]!));
+    }
+  }, 60_000);
+
+  it('the name before a rename: one suffix of the row\'s device taken off, any other text kept', () => {
+    expect(baseName('Errands (vm)', ['vm'])).toBe('Errands');
+    expect(baseName('Errands (VM 3f9a0c) 12', ['vm', 'vm 3f9a0c'])).toBe('Errands');
+    expect(baseName('Errands (vm) (vm)', ['vm'])).toBe('Errands (vm)');
+    expect(baseName('Errands (Laptop)', ['vm'])).toBe('Errands (Laptop)');
+    expect(baseName('Errands (vm) 1', ['vm'])).toBe('Errands (vm) 1');
+    expect(baseName(' (vm)', ['vm'])).toBe(' (vm)');
+    // a device name with pattern characters is matched as text
+    expect(baseName('Errands (a.*(b) 2', ['a.*(b'])).toBe('Errands');
+    expect(baseName('Errands (aXXb)', ['a.*(b'])).toBe('Errands (aXXb)');
+    // long names and labels: linear, whole
+    const long = `${'x '.repeat(60_000)}(vm)`;
+    expect(baseName(long, ['vm'.repeat(40), 'vm'])).toBe(long.slice(0, -5));
+  });
 
   it('a received rename record that is not whole is ignored; a waiting change is worded by its reason', () => {
     const { db } = tempDb();
