@@ -94,30 +94,32 @@ export function deviceLabel(db: Db, device: string | null): string {
 }
 
 /**
- * Every suffix sync may have given a row made by `device`: its label as it is now, as it was before another
- * device of its name was known, and the one used while its name was unknown here.
+ * The labels sync may have given a row made by `device` (besides those with its id's digits, `baseName`):
+ * its name, and the one used while its maker was unknown here.
  */
 function suffixLabels(db: Db, device: string | null): string[] {
   if (!device) return ['another device'];
   const r = cached(db, `SELECT name FROM sync_devices WHERE device = ?`).get(device) as { name: string | null } | undefined;
   const name = r?.name?.trim();
-  return [...(name ? [name, `${name} ${device.slice(0, 6)}`] : []), `device ${device.slice(0, 6)}`, 'another device'];
+  return [...(name ? [name] : []), 'another device'];
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The name a row had before sync renamed it: "Errands" of "Errands (vm)" or "Errands (vm) 2" when the suffix
- * is one sync gives its maker (`suffixLabels`); else the name as it is. A row renamed before is renamed from
- * that name again, never suffixed twice ("Errands (vm) (vm)"), so the rename of a row does not depend on how
- * many renames it went through on the way, or in which order a device saw the clashes.
+ * The name a row had before sync renamed it: "Errands" of "Errands (vm)", "Errands (vm) 2" or "Errands (vm
+ * 3f9a0c)" when the suffix is one sync gives the row's maker (its name now, `labels`; any label that ends in
+ * its id's six digits `part`, as given while another device had its name); else the name as it is. A row
+ * renamed before is renamed from that name again, never suffixed twice ("Errands (vm) (vm)"), so the rename
+ * of a row does not depend on how many renames it went through on the way, or in which order a device saw
+ * the clashes.
  */
-export function baseName(name: string, labels: readonly string[]): string {
-  for (const label of labels) {
-    const m = new RegExp(`^(.*\\S) \\(${escapeRegExp(label)}\\)(?: [2-9]| [1-9]\\d+)?$`, 'isu').exec(name);
-    if (m) return m[1]!;
-  }
-  return name;
+export function baseName(name: string, labels: readonly string[], part?: string): string {
+  const alternatives = labels.map(escapeRegExp);
+  if (part && /^[0-9a-f]{6}$/.test(part)) alternatives.push(`[^()]*\\b${part}`);
+  if (alternatives.length === 0) return name;
+  const m = new RegExp(`^(.*\\S) \\((?:${alternatives.join('|')})\\)(?: [2-9]| [1-9]\\d+)?$`, 'isu').exec(name);
+  return m ? m[1]! : name;
 }
 
 /** "Errands (Laptop)", or "Errands (Laptop) 2" … : the first such name no row in the scope has (nor `also`). */
@@ -170,7 +172,7 @@ export function settleNameClash(db: Db, table: string, row: Values & { id: strin
   const winner = loser === incoming ? other : incoming;
   if (loser.builtin) return false;
   const maker = makerOf(db, table, loser.id);
-  const name = freeName(db, table, rule, baseName(loser.name, suffixLabels(db, maker)), deviceLabel(db, maker), row, nameKey(winner.name));
+  const name = freeName(db, table, rule, baseName(loser.name, suffixLabels(db, maker), maker?.slice(0, 6)), deviceLabel(db, maker), row, nameKey(winner.name));
   const renamed = { name, name_key: nameKey(name) };
   // the loser's name as it stood (its stamp keys the record, so the devices that both see the clash record it once)
   const lostHlc = nameCellOf(db, table, loser.id);

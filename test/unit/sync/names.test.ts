@@ -8,7 +8,7 @@ import { TRACKED_TABLES } from '../../../src-main/core/store/entities';
 import { listConflicts } from '../../../src-main/core/sync/conflicts';
 import { baseName, NAME_RULES } from '../../../src-main/core/sync/names';
 import { applyMessages } from '../../../src-main/core/sync/store-device';
-import { runSync, setupSync, syncStatus, waitingText } from '../../../src-main/core/sync/service';
+import { listDevices, runSync, setupSync, syncStatus, waitingText } from '../../../src-main/core/sync/service';
 import { FolderTarget } from '../../../src-main/core/sync/targets/folder';
 import { okValue, tempDb, tempDir, userCtx } from '../../support/db';
 import { FAST_KDF } from './scenario';
@@ -91,19 +91,21 @@ describe('names two devices made', () => {
     expect(state(desktop)).toEqual(state(laptop));
   }, 60_000);
 
-  it('three devices all called "vm": each renamed row says which vm by its id, nothing is suffixed twice, all agree within two passes', async () => {
+  it('three devices all called "vm": a renamed row says which vm by its id, nothing is suffixed twice, all agree; the devices then take "vm 2" and "vm 3"', async () => {
     const folder = tempDir();
     const target = new FolderTarget(folder);
     const dbs = [tempDb().db, tempDb().db, tempDb().db];
-    const setups = [];
+    const setups: { key: Uint8Array; device: string }[] = [];
     for (const db of dbs) setups.push(await setupSync(db, { kind: 'folder', url: folder }, 'pass phrase', { name: 'vm', kdf: FAST_KDF }));
     for (const [i, db] of dbs.entries()) {
       okValue(createProject(db, userCtx(db), { name: i === 2 ? 'errands' : 'Errands' }));
       nextMillisecond();
     }
+    const said: string[] = [];
     const round = async (i: number): Promise<void> => {
       const r = await runSync(dbs[i]!, setups[i]!.key, target);
       expect(r.problems).toEqual([]);
+      said.push(...r.renamed.filter((line) => line.startsWith('Another device')));
     };
     // the order that stacked suffixes before: the middle device renames first, with what it knows then
     for (const i of [1, 0, 1, 2]) await round(i);
@@ -114,6 +116,21 @@ describe('names two devices made', () => {
       expect(db.prepare(`SELECT COUNT(*) AS n FROM sync_pending`).get()).toEqual({ n: 0 });
       expect(state(db)).toEqual(state(dbs[0]!));
     }
+    // and the devices' names are made unique: the two that were not first to be called "vm" take "vm 2", "vm 3"
+    // (each learns of the others by syncing: two that both took "vm 2" settle it a round after they meet)
+    for (let pass = 0; pass < 2; pass++) for (const i of [2, 0, 1]) await round(i);
+    const deviceNames = (db: Db): string[] => listDevices(db).map((d) => d.name ?? '').sort();
+    expect(deviceNames(dbs[0]!)).toEqual(['vm', 'vm 2', 'vm 3']);
+    for (const db of dbs) expect(deviceNames(db)).toEqual(deviceNames(dbs[0]!));
+    expect(dbs.map((db) => syncStatus(db).name).sort()).toEqual(['vm', 'vm 2', 'vm 3']);
+    expect(said.sort()).toEqual(['Another device is called “vm” too; this device is now “vm 2”', 'Another device is called “vm” too; this device is now “vm 2”', 'Another device is called “vm 2” too; this device is now “vm 3”'].sort());
+    // a name made on two of them from now on says which by the new names
+    okValue(createProject(dbs[0]!, userCtx(dbs[0]!), { name: 'Garden' }));
+    nextMillisecond();
+    okValue(createProject(dbs[1]!, userCtx(dbs[1]!), { name: 'Garden' }));
+    for (let pass = 0; pass < 2; pass++) for (const i of [0, 1, 2]) await round(i);
+    const gardenOf1 = `Garden (${syncStatus(dbs[1]!).name})`;
+    for (const db of dbs) expect(names(db, 'projects').filter((n) => n.startsWith('Garden'))).toEqual(['Garden', gardenOf1]);
   }, 60_000);
 
   it('the name before a rename: one suffix of the row\'s device taken off, any other text kept', () => {
