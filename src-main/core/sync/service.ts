@@ -287,6 +287,21 @@ export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, optio
 const nameCell = (db: Db, device: string): string | null =>
   (cached(db, `SELECT hlc FROM sync_cells WHERE tbl = '${DEVICES_TABLE}' AND row = ? AND col = 'name'`).get(device) as { hlc: string } | undefined)?.hlc ?? null;
 
+/** Whether another device known here (not forgotten) has this device's name, in any case, and had it first. */
+function nameTakenFirst(db: Db): boolean {
+  const s = readSyncState(db);
+  if (!s) return false;
+  const mine = nameCell(db, s.device);
+  if (!mine) return false; // its name not sent yet: nothing to compare with
+  const key = s.name.trim().toLowerCase();
+  const others = cached(db, `SELECT device, name FROM sync_devices WHERE device != ? AND forgotten = 0 AND name IS NOT NULL`).all(s.device) as { device: string; name: string }[];
+  return others.some((o) => {
+    if (o.name.trim().toLowerCase() !== key) return false;
+    const theirs = nameCell(db, o.device);
+    return theirs !== null && theirs < mine;
+  });
+}
+
 /**
  * Device names unique within a target: two machines both left at the host name "vm" would read alike in
  * `tidy sync devices`, in a task's history and in the names sync gives ("Errands (vm)"). A device learns the
@@ -297,20 +312,11 @@ const nameCell = (db: Db, device: string): string | null =>
  * (`deviceLabel`: "Errands (vm 3f9a0c)"). What changed, or null.
  */
 export function settleDeviceName(db: Db, now: number): { from: string; to: string } | null {
+  if (!nameTakenFirst(db)) return null; // the usual case: read only, no write lock taken
   return db
     .transaction(() => {
       const s = readSyncState(db);
-      if (!s) return null;
-      const mine = nameCell(db, s.device);
-      if (!mine) return null; // its name not sent yet: nothing to compare with
-      const key = s.name.trim().toLowerCase();
-      const others = cached(db, `SELECT device, name FROM sync_devices WHERE device != ? AND forgotten = 0 AND name IS NOT NULL`).all(s.device) as { device: string; name: string }[];
-      const first = others.some((o) => {
-        if (o.name.trim().toLowerCase() !== key) return false;
-        const theirs = nameCell(db, o.device);
-        return theirs !== null && theirs < mine;
-      });
-      if (!first) return null;
+      if (!s || !nameTakenFirst(db)) return null;
       const taken = new Set((cached(db, `SELECT name FROM sync_devices WHERE name IS NOT NULL`).all() as { name: string }[]).map((r) => r.name.trim().toLowerCase()));
       // "vm 2" that meets another "vm 2" (both yielded to "vm") goes on to "vm 3"; "Pixel 7" becomes "Pixel 7 2"
       const numbered = / (\d+)$/.exec(s.name.trim());

@@ -8,7 +8,7 @@ import { TRACKED_TABLES } from '../../../src-main/core/store/entities';
 import { listConflicts } from '../../../src-main/core/sync/conflicts';
 import { baseName, NAME_RULES } from '../../../src-main/core/sync/names';
 import { applyMessages } from '../../../src-main/core/sync/store-device';
-import { listDevices, runSync, setupSync, syncStatus, waitingText } from '../../../src-main/core/sync/service';
+import { listDevices, runSync, settleDeviceName, setupSync, syncStatus, waitingText } from '../../../src-main/core/sync/service';
 import { FolderTarget } from '../../../src-main/core/sync/targets/folder';
 import { okValue, tempDb, tempDir, userCtx } from '../../support/db';
 import { FAST_KDF } from './scenario';
@@ -132,6 +132,37 @@ describe('names two devices made', () => {
     const gardenOf1 = `Garden (${syncStatus(dbs[1]!).name})`;
     for (const db of dbs) expect(names(db, 'projects').filter((n) => n.startsWith('Garden'))).toEqual(['Garden', gardenOf1]);
   }, 60_000);
+
+  it('a device gives up a name another device had first: "Pixel 7 2", "vm 3" after "vm 2", long names stay within 80 characters', async () => {
+    const { db } = tempDb();
+    const mine = await setupSync(db, { kind: 'folder', url: tempDir() }, 'pass phrase', { name: 'Pixel 7', kdf: FAST_KDF });
+    const stamp = (n: number, device: string): string => `2035-01-01T12:00:00.000Z-000${n}-${device}`;
+    const cell = db.prepare(`INSERT INTO sync_cells (tbl, row, col, hlc) VALUES ('sync_devices', ?, 'name', ?) ON CONFLICT DO UPDATE SET hlc = excluded.hlc`);
+    const device = db.prepare(`INSERT INTO sync_devices (device, name) VALUES (?, ?) ON CONFLICT DO UPDATE SET name = excluded.name`);
+    const other = '00000000000000b2';
+    cell.run(mine.device, stamp(5, mine.device));
+    expect(settleDeviceName(db, Date.now())).toBeNull(); // no other device yet
+    device.run(other, 'PIXEL 7');
+    cell.run(other, stamp(9, other)); // a later stamp: the other gives it up, not this one
+    expect(settleDeviceName(db, Date.now())).toBeNull();
+    cell.run(other, stamp(1, other));
+    expect(settleDeviceName(db, Date.now())).toEqual({ from: 'Pixel 7', to: 'Pixel 7 2' });
+    expect(syncStatus(db).name).toBe('Pixel 7 2');
+    expect(db.prepare(`SELECT value FROM sync_outbox WHERE tbl = 'sync_devices' AND row = ? ORDER BY seq DESC LIMIT 1`).get(mine.device)).toEqual({ value: 'Pixel 7 2' });
+    // two that gave up "vm" both took "vm 2": the one with the later stamp of it goes on to "vm 3"
+    db.prepare(`UPDATE sync_state SET name = 'vm 2'`).run();
+    db.prepare(`UPDATE sync_devices SET name = 'vm 2' WHERE device = ?`).run(mine.device);
+    device.run('00000000000000c3', 'vm');
+    device.run(other, 'vm 2');
+    expect(settleDeviceName(db, Date.now())).toEqual({ from: 'vm 2', to: 'vm 3' });
+    // the longest name a device may have, and a name of pattern characters
+    const long = `${'é'.repeat(79)}x`;
+    db.prepare(`UPDATE sync_state SET name = ?`).run(long);
+    device.run(other, long.toUpperCase());
+    const renamed = settleDeviceName(db, Date.now());
+    expect(renamed?.to).toBe(`${'é'.repeat(78)} 2`);
+    expect(renamed!.to.length).toBeLessThanOrEqual(80);
+  });
 
   it('the name before a rename: one suffix of the row\'s device taken off, any other text kept', () => {
     expect(baseName('Errands (vm)', ['vm'])).toBe('Errands');
