@@ -89,8 +89,10 @@ export function deviceLabel(db: Db, device: string | null): string {
   const r = cached(db, `SELECT name FROM sync_devices WHERE device = ?`).get(device) as { name: string | null } | undefined;
   const name = r?.name?.trim();
   if (!name) return `device ${device.slice(0, 6)}`;
-  const twin = cached(db, `SELECT 1 FROM sync_devices WHERE device != ? AND lower(trim(name)) = lower(?) LIMIT 1`).get(device, name);
-  return twin ? `${name} ${device.slice(0, 6)}` : name;
+  // compared as service.ts compares device names (any case, also outside ASCII)
+  const key = name.toLowerCase();
+  const others = cached(db, `SELECT name FROM sync_devices WHERE device != ? AND name IS NOT NULL`).all(device) as { name: string }[];
+  return others.some((o) => o.name.trim().toLowerCase() === key) ? `${name} ${device.slice(0, 6)}` : name;
 }
 
 /**
