@@ -80,10 +80,48 @@ export function makerOf(db: Db, table: string, id: string): string | null {
   return cell ? cell.hlc.slice(-16) : null;
 }
 
+/**
+ * A device in words: its name, with the first six digits of its id when another device known here has the
+ * same name ("vm 3f9a0c": two machines both left at the host name), so a rename's suffix says which.
+ */
 export function deviceLabel(db: Db, device: string | null): string {
   if (!device) return 'another device';
   const r = cached(db, `SELECT name FROM sync_devices WHERE device = ?`).get(device) as { name: string | null } | undefined;
-  return r?.name?.trim() || `device ${device.slice(0, 6)}`;
+  const name = r?.name?.trim();
+  if (!name) return `device ${device.slice(0, 6)}`;
+  // compared as service.ts compares device names (any case, also outside ASCII)
+  const key = name.toLowerCase();
+  const others = cached(db, `SELECT name FROM sync_devices WHERE device != ? AND name IS NOT NULL`).all(device) as { name: string }[];
+  return others.some((o) => o.name.trim().toLowerCase() === key) ? `${name} ${device.slice(0, 6)}` : name;
+}
+
+/**
+ * The labels sync may have given a row made by `device` (besides those with its id's digits, `baseName`):
+ * its name, and the one used while its maker was unknown here.
+ */
+function suffixLabels(db: Db, device: string | null): string[] {
+  if (!device) return ['another device'];
+  const r = cached(db, `SELECT name FROM sync_devices WHERE device = ?`).get(device) as { name: string | null } | undefined;
+  const name = r?.name?.trim();
+  return [...(name ? [name] : []), 'another device'];
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The name a row had before sync renamed it: "Errands" of "Errands (vm)", "Errands (vm) 2" or "Errands (vm
+ * 3f9a0c)" when the suffix is one sync gives the row's maker (its name now, `labels`; any label that ends in
+ * its id's six digits `part`, as given while another device had its name); else the name as it is. A row
+ * renamed before is renamed from that name again, never suffixed twice ("Errands (vm) (vm)"), so the rename
+ * of a row does not depend on how many renames it went through on the way, or in which order a device saw
+ * the clashes.
+ */
+export function baseName(name: string, labels: readonly string[], part?: string): string {
+  const alternatives = labels.map(escapeRegExp);
+  if (part && /^[0-9a-f]{6}$/.test(part)) alternatives.push(`[^()]*\\b${part}`);
+  if (alternatives.length === 0) return name;
+  const m = new RegExp(`^(.*\\S) \\((?:${alternatives.join('|')})\\)(?: [2-9]| [1-9]\\d+)?$`, 'isu').exec(name);
+  return m ? m[1]! : name;
 }
 
 /** "Errands (Laptop)", or "Errands (Laptop) 2" … : the first such name no row in the scope has (nor `also`). */
@@ -136,7 +174,7 @@ export function settleNameClash(db: Db, table: string, row: Values & { id: strin
   const winner = loser === incoming ? other : incoming;
   if (loser.builtin) return false;
   const maker = makerOf(db, table, loser.id);
-  const name = freeName(db, table, rule, loser.name, deviceLabel(db, maker), row, nameKey(winner.name));
+  const name = freeName(db, table, rule, baseName(loser.name, suffixLabels(db, maker), maker?.slice(0, 6)), deviceLabel(db, maker), row, nameKey(winner.name));
   const renamed = { name, name_key: nameKey(name) };
   // the loser's name as it stood (its stamp keys the record, so the devices that both see the clash record it once)
   const lostHlc = nameCellOf(db, table, loser.id);

@@ -13,8 +13,11 @@
 //   a waiting approval's arguments; a conversation's tool calls and tool results, so the model reads the new
 //   ids. In JSON only values under id keys move (`id`, `…Id`, `…_id`, a kind's name such as `task` or
 //   `project` (not a plural: `labels` holds names), `undoes`, `reverses`), never a text that happens to read `t1`.
-// What is not rewritten: ids inside free text (an answer that said "added t12"), and a run's trace (steps),
-// which is this device's own record and never syncs.
+// - free text: an assistant's answer that said "added t12", where t12 is an id that conversation's tools
+//   named (rekeyTextIds; a word of its own, not p1–p4, which read as priorities).
+// What is not rewritten: the user's own words (a message, a task's text: "t12" there may mean anything), an
+// id in an answer that no tool of its conversation named, and a run's trace (steps), which is this device's
+// own record and never syncs.
 //
 // Plain ids are this database's own only if it never synced: one that synced before (any dotted id, or a
 // trace left by `tidy sync off`) may hold the first device's plain ids as the same rows, and re-keying them
@@ -173,15 +176,50 @@ export function rekeyOwnIds(db: Db, part: string): number {
     if (args !== a.args || decided !== a.decided_args) approval.run(args, decided, a.id);
   }
   const message = db.prepare(`UPDATE messages SET content = ?, tool_calls = ? WHERE seq = ?`);
-  for (const m of db.prepare(`SELECT seq, role, content, tool_calls FROM messages WHERE role = 'tool' OR tool_calls IS NOT NULL`).all() as {
+  // the ids each conversation's tools named (before the conversation's own id moved: it moved with the columns)
+  const named = new Map<string, Set<string>>();
+  for (const m of db.prepare(`SELECT seq, conversation_id, role, content, tool_calls FROM messages WHERE role = 'tool' OR tool_calls IS NOT NULL`).all() as {
     seq: number;
+    conversation_id: string;
     role: string;
     content: string | null;
     tool_calls: string | null;
   }[]) {
-    const content = m.role === 'tool' ? remapJsonText(m.content, rekey) : m.content;
-    const calls = remapToolCalls(m.tool_calls, rekey);
+    let ids = named.get(m.conversation_id);
+    if (!ids) named.set(m.conversation_id, (ids = new Set()));
+    const noting = (id: string): string => (ids.add(id), rekey(id));
+    const content = m.role === 'tool' ? remapJsonText(m.content, noting) : m.content;
+    const calls = remapToolCalls(m.tool_calls, noting);
     if (content !== m.content || calls !== m.tool_calls) message.run(content, calls, m.seq);
   }
+  // the assistant's answers: an id it took from a tool ("Added t12 “milk”") moves with its row (rekeyTextIds says which)
+  const tableOf = new Map<string, string>([...ENTITY_KINDS.map((k): [string, string] => [KINDS[k].letter, KINDS[k].table]), ['a', 'actions']]);
+  const rowExists = (id: string): boolean => {
+    const table = tableOf.get(id[0]!);
+    return table !== undefined && db.prepare(`SELECT 1 FROM "${table}" WHERE id = ?`).get(rekey(id)) !== undefined;
+  };
+  const answer = db.prepare(`UPDATE messages SET content = ? WHERE seq = ?`);
+  for (const m of db.prepare(`SELECT seq, conversation_id, content FROM messages WHERE role = 'assistant' AND content GLOB '*[a-z][0-9]*'`).all() as { seq: number; conversation_id: string; content: string }[]) {
+    const ids = named.get(m.conversation_id);
+    if (!ids || ids.size === 0) continue;
+    const next = rekeyTextIds(m.content, ids, rekey, (id) => rowExists(id));
+    if (next !== m.content) answer.run(next, m.seq);
+  }
   return rows;
+}
+
+/** Priorities as people write them (p1 … p4): in text these are never taken for a project's id. */
+const PRIORITY_WORD = /^p[1-4]$/;
+
+/**
+ * Free text with the ids of `ids` re-keyed where they stand as a word of their own: "Added t12 “milk”." →
+ * "Added t12.3f9a0c “milk”.". Only an id the conversation's tools named (so the text most likely means that
+ * row) and that names a row re-keyed (`isRow`: a task, project, action … of its letter); never one already
+ * with a device part, inside a longer word or number ("at12", "t12b", "t12.5", "v1.2"), nor p1–p4
+ * (priorities read the same as a project's id).
+ */
+export function rekeyTextIds(text: string, ids: ReadonlySet<string>, rekey: (id: string) => string, isRow: (id: string) => boolean): string {
+  return text.replace(/(?<![\p{L}\p{N}_.-])([a-z][0-9]{1,15})(?![\p{L}\p{N}_-]|\.[\p{L}\p{N}])/gu, (token: string) =>
+    ids.has(token) && plainId(token) && !PRIORITY_WORD.test(token) && isRow(token) ? rekey(token) : token,
+  );
 }

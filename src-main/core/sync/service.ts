@@ -66,6 +66,9 @@ function refuseSyncedBefore(db: Db, where: string): void {
   if (userChanges(db) > 0 && syncedBefore(db)) fail(`This database synced before, so it cannot bring its data to ${where}.`, JOIN_SYNCED_BEFORE_HINT);
 }
 
+/** The longest device name (a received one longer is not taken). */
+const DEVICE_NAME_MAX = 80;
+
 export interface SetupOptions {
   /** This device's name, as other devices list it (default: the host name). */
   name?: string;
@@ -105,7 +108,7 @@ export async function setupSync(db: Db, spec: TargetSpec, passphrase: string, op
   const taken = new Set((await target.list('')).filter((e) => e.dir && DEVICE_ID.test(e.name)).map((e) => e.name.slice(0, 6)));
   let device = newNodeId(random);
   for (let i = 0; taken.has(device.slice(0, 6)) && i < 100; i++) device = newNodeId(random);
-  const name = (options.name ?? hostname()).slice(0, 80) || 'this device';
+  const name = (options.name ?? hostname()).trim().slice(0, DEVICE_NAME_MAX) || 'this device';
   const queued = enableSync(db, { device, name, spec, first: !joined });
   return { joined, device, key, queued };
 }
@@ -257,6 +260,8 @@ export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, optio
     const before = lastRecord(db);
     device.retryWaiting();
     device.queueUnsentPages();
+    // a name another device had first is given up before sending, so the new one goes out in this round
+    const self = settleDeviceName(db, options.now?.() ?? Date.now());
     const result = await syncRound(device, target, options);
     const changed: Record<string, number> = {};
     const rows: Record<string, Set<string>> = {};
@@ -270,6 +275,7 @@ export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, optio
     const renamed = listRenames(db, { after: before, limit: 1000 })
       .reverse()
       .map((r) => r.text);
+    if (self) renamed.push(`Another device is called “${self.from}” too; this device is now “${self.to}”`);
     cached(db, `UPDATE sync_state SET last_synced_at = ?, last_error = ? WHERE id = 1`).run(new Date().toISOString(), result.problems[0] ?? null);
     const { applied: _applied, ...rest } = result;
     return { ...rest, changed, rows: Object.fromEntries(Object.entries(rows).map(([t, s]) => [t, s.size])), pending: waiting.newer + waiting.rows + waiting.refused, waiting, renamed };
@@ -278,6 +284,56 @@ export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, optio
     if (readSyncState(db)) cached(db, `UPDATE sync_state SET last_error = ? WHERE id = 1`).run(message.slice(0, 500));
     throw e;
   }
+}
+
+const nameCell = (db: Db, device: string): string | null =>
+  (cached(db, `SELECT hlc FROM sync_cells WHERE tbl = '${DEVICES_TABLE}' AND row = ? AND col = 'name'`).get(device) as { hlc: string } | undefined)?.hlc ?? null;
+
+/** Whether another device known here (not forgotten) has this device's name, in any case, and had it first. */
+function nameTakenFirst(db: Db): boolean {
+  const s = readSyncState(db);
+  if (!s) return false;
+  const mine = nameCell(db, s.device);
+  if (!mine) return false; // its name not sent yet: nothing to compare with
+  const key = s.name.trim().toLowerCase();
+  const others = cached(db, `SELECT device, name FROM sync_devices WHERE device != ? AND forgotten = 0 AND name IS NOT NULL`).all(s.device) as { device: string; name: string }[];
+  return others.some((o) => {
+    if (o.name.trim().toLowerCase() !== key) return false;
+    const theirs = nameCell(db, o.device);
+    return theirs !== null && theirs < mine;
+  });
+}
+
+/**
+ * Device names unique within a target: two machines both left at the host name "vm" would read alike in
+ * `tidy sync devices`, in a task's history and in the names sync gives ("Errands (vm)"). A device learns the
+ * others' names by syncing, so this is settled as a round starts: when another device known here has this
+ * device's name (in any case) and had it first (the earlier stamp of its name), this device takes the first
+ * free "vm 2", "vm 3" … and sends it like any change. Two devices that both yield to a third and take the
+ * same name settle it the same way a round later. Until then a row's name suffix carries the device's id
+ * (`deviceLabel`: "Errands (vm 3f9a0c)"). What changed, or null.
+ */
+export function settleDeviceName(db: Db, now: number): { from: string; to: string } | null {
+  if (!nameTakenFirst(db)) return null; // the usual case: read only, no write lock taken
+  return db
+    .transaction(() => {
+      const s = readSyncState(db);
+      if (!s || !nameTakenFirst(db)) return null;
+      const taken = new Set((cached(db, `SELECT name FROM sync_devices WHERE name IS NOT NULL`).all() as { name: string }[]).map((r) => r.name.trim().toLowerCase()));
+      // "vm 2" that meets another "vm 2" (both yielded to "vm") goes on to "vm 3"; "Pixel 7" becomes "Pixel 7 2"
+      const numbered = / (\d+)$/.exec(s.name.trim());
+      const stem = numbered ? s.name.trim().slice(0, -numbered[0].length) : '';
+      const base = numbered && taken.has(stem.toLowerCase()) ? stem : s.name.trim();
+      const numberedName = (n: number): string => `${base.slice(0, DEVICE_NAME_MAX - ` ${n}`.length).trimEnd()} ${n}`;
+      let n = 2;
+      while (taken.has(numberedName(n).toLowerCase())) n++;
+      const name = numberedName(n);
+      cached(db, `UPDATE sync_state SET name = ? WHERE id = 1`).run(name);
+      cached(db, `UPDATE sync_devices SET name = ? WHERE device = ?`).run(name, s.device);
+      cached(db, `INSERT INTO sync_outbox (at, tbl, row, col, value) VALUES (?, ?, ?, ?, ?)`).run(now, DEVICES_TABLE, s.device, 'name', name);
+      return { from: s.name, to: name };
+    })
+    .immediate();
 }
 
 export interface SyncStatus {

@@ -1,7 +1,7 @@
 // A joining database's own ids take its device part everywhere they are kept (sync/rekey.ts): columns,
 // the action log's JSON, a conversation's tool calls and results; never a text that reads like an id.
 import { describe, expect, it } from 'vitest';
-import { addTask } from '../../../src-main/core';
+import { addTask, createProject } from '../../../src-main/core';
 import { rekeyOwnIds, remapJsonText } from '../../../src-main/core/sync/rekey';
 import { okValue, tempDb, userCtx } from '../../support/db';
 
@@ -20,6 +20,29 @@ describe('re-keying a joining database', () => {
     for (const text of ['{not json', '', 'null', '"t1"', '{"id":"t1"'.repeat(3)]) expect(remapJsonText(text, rk)).toBe(text);
     const deep = `${'{"x":'.repeat(5000)}{"id":"t1"}${'}'.repeat(5000)}`;
     expect(remapJsonText(deep, rk)).toBe(deep);
+  });
+
+  it('an id the assistant took from a tool moves in its answer too; the user\'s words, priorities, other words and ids no tool named stay', () => {
+    const { db } = tempDb();
+    const milk = okValue(addTask(db, userCtx(db), { content: 'milk' }));
+    okValue(addTask(db, userCtx(db), { content: 'bread' }));
+    const errands = okValue(createProject(db, userCtx(db), { name: 'Errands' }));
+    expect([milk.id, errands.id]).toEqual(['t1', 'p1']);
+    db.exec(`INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 'Chat', '2035-01-01', '2035-01-01'), ('c2', 'Other', '2035-01-01', '2035-01-01')`);
+    const add = db.prepare(`INSERT INTO messages (id, conversation_id, role, content, tool_calls, tool_call_id, created_at) VALUES (?, ?, ?, ?, ?, ?, '2035-01-01')`);
+    add.run('x1', 'c1', 'user', 'add milk, t1 on my list, p1', null, null);
+    add.run('x2', 'c1', 'assistant', null, JSON.stringify([{ id: 'call_1', name: 'add_task', arguments: JSON.stringify({ content: 'milk', project: 'p1' }) }]), null);
+    add.run('x3', 'c1', 'tool', JSON.stringify({ id: 't1', content: 'milk', action: 'a1', also: 't9' }), null, 'call_1');
+    const answer = 'Added t1 “milk” (p1, undo: a1). t1.\nNot: t2, at1, t1b, t1.5, v1.t1, t9 (no such task), T1, t1_x, #t1x.';
+    add.run('x4', 'c1', 'assistant', answer, null, null);
+    add.run('x5', 'c2', 'assistant', 'Added t1', null, null);
+    add.run('x6', 'c1', 'assistant', `${'t1 '.repeat(50_000)}end`, null, null);
+    db.transaction(() => rekeyOwnIds(db, 'abc123')).immediate();
+    const content = (id: string): unknown => (db.prepare(`SELECT content FROM messages WHERE id = ?`).get(`${id}.abc123`) as { content: unknown }).content;
+    expect(content('x4')).toBe('Added t1.abc123 “milk” (p1, undo: a1.abc123). t1.abc123.\nNot: t2, at1, t1b, t1.5, v1.t1, t9 (no such task), T1, t1_x, #t1x.');
+    expect(content('x1')).toBe('add milk, t1 on my list, p1'); // the user's words
+    expect(content('x5')).toBe('Added t1'); // no tool of that conversation named t1
+    expect(content('x6')).toBe(`${'t1.abc123 '.repeat(50_000)}end`);
   });
 
   it('moves every reference in one transaction: rows, the log, conversations, runs; foreign keys hold', () => {

@@ -1,5 +1,5 @@
 // Issue 34's Done-when, on real stores: three devices (three real databases, changed through the domain
-// operations) add, edit and complete tasks, make projects and labels of the same few names (so partitioned
+// operations) add, edit and complete tasks, make projects and labels of the same few names on devices whose names collide (so partitioned
 // devices make the same name: sync/names.ts renames the later-made), undo and redo requests, while partitioned (a device syncs only
 // when the run says so) and reconnecting in random orders, through a folder, writing snapshots (at random and
 // every 3 batches) and pruning the batches every device has read. Once every device has synced
@@ -37,6 +37,9 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ op: fc.constant('sync' as const), dev }),
   fc.record({ op: fc.constant('snapshot' as const), dev }),
 );
+// the devices' names collide (three machines left at the host name): a rename's suffix must still say which
+// device, and renames made with what each device knew then must agree
+const DEVICE_NAMES = ['vm', 'vm', 'VM'];
 // small thresholds, so snapshots are written and batches pruned within a run
 const tuning = { snapshotAfter: 3, reportEvery: 1 };
 
@@ -56,7 +59,7 @@ describe('three real stores syncing through a folder', () => {
         const target = new FolderTarget(folder);
         const dbs = [tempDb().db, tempDb().db, tempDb().db];
         const keys: Uint8Array[] = [];
-        for (const [i, db] of dbs.entries()) keys.push((await setupSync(db, { kind: 'folder', url: folder }, 'pass phrase', { kdf: FAST_KDF, name: ['Laptop', 'Desktop', 'Tablet'][i] })).key);
+        for (const [i, db] of dbs.entries()) keys.push((await setupSync(db, { kind: 'folder', url: folder }, 'pass phrase', { kdf: FAST_KDF, name: DEVICE_NAMES[i] })).key);
         const sync = async (i: number, snapshot = false): Promise<void> => {
           const r = await runSync(dbs[i]!, keys[i]!, target, { tuning, snapshot });
           expect(r.problems).toEqual([]);
