@@ -243,13 +243,13 @@ function findBlockers(db: Db, row: ActionRow): ActionRow[] {
       return changedBeside(db, row, key.slice(0, at), key.slice(at + 1));
     },
   };
-  const walk = (key: string, settled: (image: Row | null) => boolean): void => {
+  const walk = (key: string, settled: (image: Row | null) => boolean, since = row.seq): void => {
     const later = cached(
       db,
       `SELECT a.*, t.seq AS undoes_seq FROM action_entities e
        JOIN actions a ON a.seq = e.action_seq LEFT JOIN actions t ON t.id = a.undoes
        WHERE e.entity = ? AND e.action_seq > ? ORDER BY e.action_seq DESC`,
-    ).all(key, row.seq) as LaterRow[];
+    ).all(key, since) as LaterRow[];
     for (const l of later) {
       if (l.undone_at !== null) continue;
       if (l.undoes_seq !== null && l.undoes_seq > row.seq) continue;
@@ -276,7 +276,10 @@ function findBlockers(db: Db, row: ActionRow): ActionRow[] {
       const children = cached(db, `SELECT id FROM ${dep.table} WHERE ${dep.column} = ?`).all(c.id) as { id: string }[];
       for (const child of children) {
         const key = entityKey(dep.table, child.id);
-        if (!own.has(key)) walk(key, (image) => image === null || image[dep.column] !== c.id);
+        // every action that made it point here, also one logged here before this one: with sync, a task another
+        // device added into a project can arrive before the project's creation, or be older than a row sync kept
+        // (sync/kept.ts); locally a child always points at its parent after the parent was made
+        if (!own.has(key)) walk(key, (image) => image === null || image[dep.column] !== c.id, 0);
       }
     }
   }

@@ -16,6 +16,7 @@ import { cellKey, type Applied, type Message, type Value } from './messages';
 import type { RoundDevice, SnapshotSupport } from './round';
 import { packStamps, snapshotMessages, type Snapshot, type SnapshotTable } from './snapshot';
 import { noteConflict } from './conflicts';
+import { keepRow } from './kept';
 import { NAME_RULES, renamedHere, renamesStamped, settleNameClash, type NamedWrite } from './names';
 
 export interface SyncStateRow {
@@ -643,7 +644,10 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
   if (flag === 0) {
     // a deleted row's other cells are not kept: a row that comes back (a redo) brings all its columns again
     if (!exists || g.table === 'actions') return done();
-    if (attempt(db, () => cached(db, `DELETE FROM ${g.table} WHERE id = ?`).run(g.row), 'one')) done();
+    const code = attempt(db, () => cached(db, `DELETE FROM ${g.table} WHERE id = ?`).run(g.row), 'one');
+    // live rows still point at it (another device added to it while this one was undone): the row is kept
+    // (sync/kept.ts), once the batch is written, so the undo that removed it has arrived with it
+    if (code === null || (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' && g.settle && keepRow(db, g.table, g.row, g.values.get(EXISTS_COLUMN)!.hlc, Date.now()))) done();
     else waitAll('waiting');
     return;
   }
