@@ -6,6 +6,7 @@ import { cached } from '../store/statements';
 import { childrenOf, entity } from '../store/entities';
 import { entityKey, readRow, restoreRow, sameRow, type Change, type Row, type Table } from './changes';
 import { nextId } from '../store/ids';
+import { nameBack } from '../sync/names';
 import { changedBeside, changeOf, changesHere, changesOf, eachChange, getActionRow, recordAction, whatOf, type ActionContext, type ActionRow } from './log';
 
 export interface UndoOptions {
@@ -22,7 +23,11 @@ export interface UndoReport {
   created: string[];
   /** The request undone or redone as a whole (undoRequest, undoLast, redoRequest), so a window can redo what it undid. */
   requestId?: string;
+  /** Rows that came back under another name, theirs being taken now: "Project “Errands” is back as “Errands 2”: its name is taken now". */
+  renamed?: string[];
 }
+
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 const MAX_NAMED = 5;
 
@@ -140,8 +145,19 @@ function undoOne(db: Db, row: ActionRow, options: UndoOptions, report: UndoRepor
 
 function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): void {
   const changes = changesOf(row);
+  // rows that come back under another name, their own being taken now (by sync, or by a row made since)
+  const renamed = new Map<string, Row>();
   try {
-    for (const c of eachChange(db, row, true)) restoreRow(db, c.table, c.id, c.before);
+    for (const c of eachChange(db, row, true)) {
+      let image = c.before;
+      const other = image ? nameBack(db, c.table, { ...image, id: c.id }) : null;
+      if (image && other) {
+        image = { ...image, ...other };
+        renamed.set(entityKey(c.table, c.id), image);
+        (report.renamed ??= []).push(`${capital(entity(c.table).word)} “${String(c.before!['name'])}” is back as “${other.name}”: its name is taken now`);
+      }
+      restoreRow(db, c.table, c.id, image);
+    }
   } catch (e) {
     const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
     if (code === 'SQLITE_CONSTRAINT_UNIQUE')
@@ -160,7 +176,7 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
   const root = chainRoot(db, row);
   const reversed = whatOf(row);
   const verb = reversalOf(reversed);
-  const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: c.before })).reverse();
+  const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: renamed.get(entityKey(c.table, c.id)) ?? c.before })).reverse();
   // A large action's other changes, reversed in SQL: n -> -(n + 1) turns their order around and moves those
   // after its own row's changes before them (eachChange), as the reversed list above is.
   let spill = null;

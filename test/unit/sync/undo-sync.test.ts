@@ -1,9 +1,10 @@
-// An undo on one device removes a row (a project, a list, a project's section) while another device, not synced,
-// adds into it (sync/kept.ts): the row is kept on every device, whatever order the batches arrive in, nothing
-// waits, the kept row is an action of the log that every device has alike, said by `tidy sync`, and undoing it
-// with --cascade undoes what was added into it first.
+// Undo across devices. An undo on one device removes a row (a project, a list, a project's section) while another
+// device, not synced, adds into it (sync/kept.ts): the row is kept on every device, whatever order the batches
+// arrive in, nothing waits, the kept row is an action of the log that every device has alike, said by `tidy
+// sync`, and undoing it with --cascade undoes what was added into it first. An undo that brings back a name
+// another device's row has now takes "Errands (Laptop)", and says so.
 import { describe, expect, it } from 'vitest';
-import { addListItem, addTask, createProject, makeList, undoLast, undoRequest, type Db } from '../../../src-main/core';
+import { addListItem, addTask, createProject, makeList, renameProject, undoAction, undoLast, undoRequest, type Db } from '../../../src-main/core';
 import { createSection } from '../../../src-main/core/domain/sections';
 import { TRACKED_TABLES } from '../../../src-main/core/store/entities';
 import { takeKeptRecord } from '../../../src-main/core/sync/kept';
@@ -120,5 +121,32 @@ describe('a row undone on one device while another adds into it', () => {
     expect(takeKeptRecord(db, { hlc, table: 'sync_conflicts', row: hlc, column: 'record', value: '{"kept":true,' })).toBe(true);
     expect(record(whole)).toBe(true);
     expect(db.prepare(`SELECT tbl, row, col FROM sync_conflicts`).all()).toEqual([{ tbl: 'projects', row: 'p2.00000a', col: '_kept' }]);
+  });
+
+  it('an undo that brings back a name another device has taken since: the row takes “Errands (Laptop)”, on either device, said in the report', async () => {
+    const { dbs, sync } = await devices(2);
+    const [laptop, desktop] = dbs as [Db, Db];
+    const mine = okValue(createProject(laptop, userCtx(laptop), { name: 'Errands' }));
+    const rename = renameProject(laptop, userCtx(laptop), { project: mine.id, name: 'Chores' });
+    if (!rename.ok) throw new Error('setup failed');
+    okValue(createProject(desktop, userCtx(desktop), { name: 'errands' }));
+    for (const i of [0, 1, 0]) await sync(i);
+    for (const [db, other] of [
+      [laptop, desktop],
+      [desktop, laptop],
+    ] as const) {
+      const r = okValue(undoAction(db, rename.actionId, { ctx: userCtx(db) }));
+      expect(r.renamed).toEqual(['Project “Errands” is back as “Errands (Laptop)”: its name is taken now']);
+      for (const i of [0, 1, 0, 1]) await sync(i);
+      for (const d of [db, other]) {
+        expect(d.prepare(`SELECT name FROM projects WHERE builtin = 0 ORDER BY name_key`).all()).toEqual([{ name: 'errands' }, { name: 'Errands (Laptop)' }]);
+        expect(pending(d)).toBe(0);
+      }
+      expect(state(other)).toEqual(state(db));
+      // and redone (the undo of that undo), from the other device
+      okValue(undoAction(other, r.created[0]!, { ctx: userCtx(other) }));
+      for (const i of [0, 1, 0, 1]) await sync(i);
+      expect(db.prepare(`SELECT name FROM projects WHERE id = ?`).get(mine.id)).toEqual({ name: 'Chores' });
+    }
   });
 });
