@@ -492,6 +492,11 @@ interface Group {
    * rename then sees every name the batch brings, as the sender's side does.
    */
   settle?: boolean;
+  /**
+   * A delete blocked by rows that point at it keeps the row (sync/kept.ts) only once nothing else that waits
+   * can be written: those rows may be deletions waiting too (a project and its task, undone together).
+   */
+  keep?: boolean;
 }
 
 /** The clock of every cell of the given rows, one primary-key range read per row (keyed table \0 row \0 column). */
@@ -646,8 +651,8 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
     if (!exists || g.table === 'actions') return done();
     const code = attempt(db, () => cached(db, `DELETE FROM ${g.table} WHERE id = ?`).run(g.row), 'one');
     // live rows still point at it (another device added to it while this one was undone): the row is kept
-    // (sync/kept.ts), once the batch is written, so the undo that removed it has arrived with it
-    if (code === null || (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' && g.settle && keepRow(db, g.table, g.row, g.values.get(EXISTS_COLUMN)!.hlc, Date.now()))) done();
+    // (sync/kept.ts), once the batch and all else that can be is written (the undo that removed it is then here)
+    if (code === null || (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' && g.keep === true && keepRow(db, g.table, g.row, g.values.get(EXISTS_COLUMN)!.hlc, Date.now()))) done();
     else waitAll('waiting');
     return;
   }
@@ -731,13 +736,18 @@ export function retryPending(db: Db): void {
   const promote = cached(db, `UPDATE sync_pending SET reason = 'waiting' WHERE tbl = ? AND col = ? AND reason = 'unknown'`);
   for (const u of cached(db, `SELECT DISTINCT tbl, col FROM sync_pending WHERE reason = 'unknown'`).all() as { tbl: string; col: string }[])
     if (schema.get(u.tbl)?.has(u.col)) promote.run(u.tbl, u.col);
+  // a pass that writes nothing more lets the next one keep rows whose deletion live rows block (sync/kept.ts)
+  let keep = false;
   for (let pass = 0; pass < 64; pass++) {
     const rows = cached(db, `SELECT DISTINCT tbl, row FROM sync_pending WHERE reason IN ('waiting', 'no row')`).all() as { tbl: string; row: string }[];
     if (rows.length === 0) return;
     const before = (cached(db, `SELECT COUNT(*) AS n FROM sync_pending`).get() as { n: number }).n;
-    for (const r of rows) if (schema.has(r.tbl)) writeRow(db, schema, { table: r.tbl, row: r.row, values: new Map(), settle: true });
+    for (const r of rows) if (schema.has(r.tbl)) writeRow(db, schema, { table: r.tbl, row: r.row, values: new Map(), settle: true, keep });
     const after = (cached(db, `SELECT COUNT(*) AS n FROM sync_pending`).get() as { n: number }).n;
-    if (after >= before) return;
+    if (after >= before) {
+      if (keep) return;
+      keep = true;
+    } else keep = false;
   }
 }
 
