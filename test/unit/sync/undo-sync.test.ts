@@ -9,6 +9,7 @@ import { createSection } from '../../../src-main/core/domain/sections';
 import { TRACKED_TABLES } from '../../../src-main/core/store/entities';
 import { takeKeptRecord } from '../../../src-main/core/sync/kept';
 import { runSync, setupSync } from '../../../src-main/core/sync/service';
+import { applyMessages, retryPending } from '../../../src-main/core/sync/store-device';
 import { FolderTarget } from '../../../src-main/core/sync/targets/folder';
 import { okValue, tempDb, tempDir, userCtx } from '../../support/db';
 import { FAST_KDF } from './scenario';
@@ -153,5 +154,24 @@ describe('a row undone on one device while another adds into it', () => {
       for (const i of [0, 1, 0, 1]) await sync(i);
       expect(db.prepare(`SELECT name FROM projects WHERE id = ?`).get(mine.id)).toEqual({ name: 'Chores' });
     }
+  });
+
+  it('a row deleted in one batch with the rows that point at it, parent first, is deleted, not kept', async () => {
+    const { dbs } = await devices(1);
+    const db = dbs[0]!;
+    const p = okValue(createProject(db, userCtx(db), { name: 'Move' }));
+    const t1 = okValue(addTask(db, userCtx(db), { content: 'boxes', project: p.id }));
+    const t2 = okValue(addTask(db, userCtx(db), { content: 'tape', project: p.id, parent: t1.id }));
+    // another device's undo of all three, its messages ordered parent first: each delete is blocked until the next is written
+    const hlc = (n: number): string => `2099-01-01T12:00:00.000Z-000${n}-00000000000000b2`;
+    applyMessages(
+      db,
+      [p.id, t1.id, t2.id].map((row, i) => ({ hlc: hlc(i), table: i === 0 ? 'projects' : 'tasks', row, column: '_exists', value: 0 })),
+    );
+    retryPending(db);
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM projects WHERE id = ?`).get(p.id)).toEqual({ n: 0 });
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM tasks WHERE id IN (?, ?)`).get(t1.id, t2.id)).toEqual({ n: 0 });
+    expect(pending(db)).toBe(0);
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM sync_conflicts`).get()).toEqual({ n: 0 });
   });
 });
