@@ -42,6 +42,8 @@ const UndoReport = z.object({
   created: z.array(z.string()),
   /** The request undone or redone as a whole (actions.undoRequest, undoLast, redoRequest). */
   requestId: z.string().optional(),
+  /** Rows that came back under another name, theirs being taken now (one line each). */
+  renamed: z.array(z.string()).optional(),
 });
 
 /** One request in the action log: a user command or an agent run, with its actions newest first. */

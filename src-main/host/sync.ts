@@ -8,7 +8,7 @@ import type { SyncView } from '../../src-shared/ipc';
 import { DATA_TOPICS } from '../../src-shared/topics';
 import { DomainError, KeychainUnavailableError, type Db, type SecretStore } from '../core';
 import { startBackgroundSync, type BackgroundSync, type RoundOutcome } from '../core/sync/background';
-import { listRenames } from '../core/sync/names';
+import { listSettled } from '../core/sync/kept';
 import { keyAccount, listDevices, openTarget, passwordAccount, runSync, targetOf, waitingCounts, waitingText, type TargetSpec } from '../core/sync/service';
 import { joinTarget } from '../core/sync/setup';
 import { readSyncState } from '../core/sync/store-device';
@@ -167,7 +167,7 @@ export function createSyncHost(options: SyncHostOptions): SyncHost {
       pending: count(`SELECT COUNT(*) AS n FROM sync_outbox`),
       waiting: waiting.newer + waiting.rows + waiting.refused,
       waitingText: waitingText(waiting),
-      renamed: listRenames(db, { limit: 5 }).map((r) => r.text),
+      renamed: listSettled(db, { limit: 5 }).map((r) => r.text),
       devices: listDevices(db).map((d) => ({ name: d.name ?? `device ${d.device.slice(0, 6)}`, lastSeen: d.lastSeen, self: d.self })),
       running,
       locked: isLocked,

@@ -143,7 +143,7 @@ describe('Settings → Your data', () => {
     await page.getByRole('heading', { name: 'Your data', level: 2, exact: true }).waitFor();
   });
 
-  it('Settings → Sync: off, it says how to set up; set up, the sidebar says locked · Open; a wrong passphrase is one line; the right one syncs ("Synced …"); a concurrent edit on another device shows in the task’s sync history, and Restore brings it back; a name both devices made is said under "Renamed by sync"', async () => {
+  it('Settings → Sync: off, it says how to set up; set up, the sidebar says locked · Open; a wrong passphrase is one line; the right one syncs ("Synced …"); a concurrent edit on another device shows in the task’s sync history, and Restore brings it back; a name both devices made is said under "Settled by sync"', async () => {
     const section = page.getByRole('region', { name: 'Sync', exact: true });
     await section.getByText('Sync is off on this device.').waitFor();
     await section.getByText(/^tidy sync setup --folder PATH/).waitFor();
@@ -240,7 +240,7 @@ describe('Settings → Your data', () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
 
       // Both devices make a project "Groceries" before either has seen the other's: sync renames the later-made,
-      // Desktop's, on both, and Settings → Sync says so under "Renamed by sync".
+      // Desktop's, on both, and Settings → Sync says so under "Settled by sync".
       await onLaptop((db) => createProject(db, newUserRequest(db), { name: 'Groceries' }));
       await new Promise((r) => setTimeout(r, 20)); // Desktop's is made later (creation times have ms precision)
       const groceries = createProject(desktop, newUserRequest(desktop), { name: 'Groceries' });
@@ -250,7 +250,7 @@ describe('Settings → Your data', () => {
       const desktopRound = await runSync(desktop, joined.key, target); // Laptop's arrives: Desktop's own is renamed
       expect(desktopRound.renamed).toEqual(['Two devices made a project “Groceries”; Desktop\'s is now “Groceries (Desktop)”']);
       await section.getByRole('button', { name: 'Sync now' }).click(); // Desktop's arrives here: the same rename
-      const renamed = section.getByRole('list', { name: 'Renamed by sync' });
+      const renamed = section.getByRole('list', { name: 'Settled by sync' });
       await renamed.getByRole('listitem').filter({ hasText: 'Two devices made a project “Groceries”; Desktop\'s is now “Groceries (Desktop)”' }).waitFor({ timeout: 60_000 });
       expect(await renamed.getByRole('listitem').count()).toBe(1);
       await expect.poll(() => count(`SELECT count(*) AS n FROM projects WHERE name = 'Groceries (Desktop)' AND id = '${groceries.value.id}'`)).toBe(1);

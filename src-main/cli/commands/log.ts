@@ -48,7 +48,7 @@ export function registerLogCommands(program: Command, cli: Cli): void {
     .option('--run <id>', 'undo every change of this request, all or nothing')
     .option('--last', 'undo the most recent request that still has changes in effect')
     .option('--cascade', 'first undo the later changes that touched the same data')
-    .option('--json', 'print {reversed: [{id, summary, what, subject}], created: [ids]}')
+    .option('--json', 'print {reversed: [{id, summary, what, subject}], created: [ids], renamed?: [lines]}')
     .action((action: string | undefined, o: { run?: string; last?: boolean; cascade?: boolean; json?: boolean }) => {
       const chosen = [action !== undefined, o.run !== undefined, !!o.last].filter(Boolean).length;
       if (chosen !== 1) throw usage('say what to undo: an action id, --run ID or --last', 'e.g. tidy undo a12, tidy undo --run r3, tidy undo --last');
@@ -59,5 +59,6 @@ export function registerLogCommands(program: Command, cli: Cli): void {
       );
       if (o.json) return cli.json(report);
       for (const [i, r] of report.reversed.entries()) cli.out(reversedLine(r, report.created[i]));
+      for (const line of report.renamed ?? []) cli.out(line);
     });
 }

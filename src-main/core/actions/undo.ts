@@ -5,6 +5,7 @@ import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import { childrenOf, entity } from '../store/entities';
 import { entityKey, readRow, restoreRow, sameRow, type Change, type Row, type Table } from './changes';
+import { nameBack } from '../sync/names';
 import { changedBeside, changeOf, changesBeside, changesHere, changesOf, eachChange, getActionRow, recordAction, reverseBeside, whatOf, type ActionContext, type ActionRow } from './log';
 
 export interface UndoOptions {
@@ -21,7 +22,11 @@ export interface UndoReport {
   created: string[];
   /** The request undone or redone as a whole (undoRequest, undoLast, redoRequest), so a window can redo what it undid. */
   requestId?: string;
+  /** Rows that came back under another name, theirs being taken now: "Project “Errands” is back as “Errands 2”: its name is taken now". */
+  renamed?: string[];
 }
+
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 const MAX_NAMED = 5;
 
@@ -146,8 +151,19 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
   const changes = changesOf(row);
   // a large action's other changes, recorded reversed before anything is restored (log.ts)
   const spill = reverseBeside(db, row);
+  // rows that come back under another name, their own being taken now (by sync, or by a row made since)
+  const renamed = new Map<string, Row>();
   try {
-    for (const c of eachChange(db, row, true)) restoreRow(db, c.table, c.id, c.before);
+    for (const c of eachChange(db, row, true)) {
+      let image = c.before;
+      const other = image ? nameBack(db, c.table, { ...image, id: c.id }) : null;
+      if (image && other) {
+        image = { ...image, ...other };
+        renamed.set(entityKey(c.table, c.id), image);
+        (report.renamed ??= []).push(`${capital(entity(c.table).word)} “${String(c.before!['name'])}” is back as “${other.name}”: its name is taken now`);
+      }
+      restoreRow(db, c.table, c.id, image);
+    }
   } catch (e) {
     const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
     if (code === 'SQLITE_CONSTRAINT_UNIQUE')
@@ -166,7 +182,7 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
   const root = chainRoot(db, row);
   const reversed = whatOf(row);
   const verb = reversalOf(reversed);
-  const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: c.before })).reverse();
+  const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: renamed.get(entityKey(c.table, c.id)) ?? c.before })).reverse();
   const what = { ...reversed, verb, reverses: row.id };
   const id = recordAction(db, ctx, { tool: 'undo', args: { actionId: row.id }, summary: reversalSummary(verb, root.summary), what, undoes: row.id }, inverse, spill);
   markUndone(db, row.id);
@@ -242,13 +258,13 @@ function findBlockers(db: Db, row: ActionRow): ActionRow[] {
       return changedBeside(db, row, key.slice(0, at), key.slice(at + 1));
     },
   };
-  const walk = (key: string, settled: (image: Row | null) => boolean): void => {
+  const walk = (key: string, settled: (image: Row | null) => boolean, since = row.seq): void => {
     const later = cached(
       db,
       `SELECT a.*, t.seq AS undoes_seq FROM action_entities e
        JOIN actions a ON a.seq = e.action_seq LEFT JOIN actions t ON t.id = a.undoes
        WHERE e.entity = ? AND e.action_seq > ? ORDER BY e.action_seq DESC`,
-    ).all(key, row.seq) as LaterRow[];
+    ).all(key, since) as LaterRow[];
     for (const l of later) {
       if (l.undone_at !== null) continue;
       if (l.undoes_seq !== null && l.undoes_seq > row.seq) continue;
@@ -277,7 +293,10 @@ function findBlockers(db: Db, row: ActionRow): ActionRow[] {
       const children = cached(db, `SELECT id FROM ${dep.table} WHERE ${dep.column} = ?`).all(c.id) as { id: string }[];
       for (const child of children) {
         const key = entityKey(dep.table, child.id);
-        if (!own.has(key)) walk(key, (image) => image === null || image[dep.column] !== c.id);
+        // every action that made it point here, also one logged here before this one: with sync, a task another
+        // device added into a project can arrive before the project's creation, or be older than a row sync kept
+        // (sync/kept.ts); locally a child always points at its parent after the parent was made
+        if (!own.has(key)) walk(key, (image) => image === null || image[dep.column] !== c.id, 0);
       }
     }
   }

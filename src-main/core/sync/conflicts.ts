@@ -24,6 +24,7 @@ import { cached } from '../store/statements';
 import { EXISTS_COLUMN, syncedColumns } from '../store/sync-capture';
 import { parseHlc } from './hlc';
 import { MAX_VALUE_CHARS, type Message, type Value } from './messages';
+import { KEPT, takeKeptRecord } from './kept';
 import { RENAMED, takeRenameRecord } from './names';
 
 export const CONFLICTS_TABLE = 'sync_conflicts';
@@ -130,6 +131,7 @@ export function noteConflict(db: Db, m: Message, current: { hlc: string } | unde
       takeRenameRecord(db, m, renamed);
       return true;
     }
+    if (takeKeptRecord(db, m)) return true;
     const r = parseRecord(m);
     if (r) insert(db, r, new Date().toISOString());
     return true;
@@ -174,10 +176,11 @@ export interface ConflictView {
 export function listConflicts(db: Db, table: string, row: string, limit = 50): ConflictView[] {
   const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_conflicts'`).get();
   if (!has) return [];
-  const rows = cached(db, `SELECT col, lost_value, lost_hlc, lost_device, won_hlc, won_device, merged FROM sync_conflicts WHERE tbl = ? AND row = ? AND col != ? ORDER BY won_hlc DESC, id DESC LIMIT ?`).all(
+  const rows = cached(db, `SELECT col, lost_value, lost_hlc, lost_device, won_hlc, won_device, merged FROM sync_conflicts WHERE tbl = ? AND row = ? AND col NOT IN (?, ?) ORDER BY won_hlc DESC, id DESC LIMIT ?`).all(
     table,
     row,
     RENAMED,
+    KEPT,
     limit,
   ) as { col: string; lost_value: string | number | bigint | null; lost_hlc: string; lost_device: string; won_hlc: string; won_device: string; merged: number }[];
   const iso = (hlc: string): string => new Date(parseHlc(hlc)?.millis ?? 0).toISOString();

@@ -139,6 +139,30 @@ function freeName(db: Db, table: string, rule: NameRule, base: string, device: s
   }
 }
 
+/**
+ * The name a row coming back (an undo or a redo) takes when its own is taken now, by sync or by a row made since:
+ * "Errands (Laptop)" after the device that made it, as above, while sync is on; "Errands 2" without sync. Null
+ * when its name is free (or it has none).
+ */
+export function nameBack(db: Db, table: string, row: Values & { id: string }): { name: string; name_key: string } | null {
+  const rule = NAME_RULES[table];
+  if (!rule || typeof row['name'] !== 'string' || !clashOf(db, table, rule, row)) return null;
+  const syncing = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_state'`).get() !== undefined && cached(db, `SELECT 1 FROM sync_state`).get() !== undefined;
+  let name: string;
+  if (syncing) name = freeName(db, table, rule, row['name'], deviceLabel(db, makerOf(db, table, row.id)), row, '');
+  else {
+    const where = [`name_key = ?`, `id != ?`, ...rule.scope.map((c) => `${c} IS ?`), ...(rule.live ? ['archived_at IS NULL'] : [])];
+    const taken = cached(db, `SELECT 1 FROM ${table} WHERE ${where.join(' AND ')} LIMIT 1`);
+    for (let n = 2; ; n++) {
+      const tail = ` ${n}`;
+      const head = row['name'].length + tail.length > MAX_NAME ? row['name'].slice(0, Math.max(1, MAX_NAME - tail.length)).trimEnd() : row['name'];
+      name = `${head}${tail}`;
+      if (taken.get(nameKey(name), row.id, ...rule.scope.map((c) => row[c] ?? null)) === undefined) break;
+    }
+  }
+  return { name, name_key: nameKey(name) };
+}
+
 const nameCellOf = (db: Db, table: string, id: string): string | null =>
   (cached(db, `SELECT hlc FROM sync_cells WHERE tbl = ? AND row = ? AND col = 'name'`).get(table, id) as { hlc: string } | undefined)?.hlc ?? null;
 

@@ -14,7 +14,8 @@ import { formatHlc, HlcClock, newNodeId } from './hlc';
 import { DEVICE_ID, HEADER_FILE } from './layout';
 import { syncRound, type RoundOptions, type RoundResult } from './round';
 import { hasDottedIds, rekeyOwnIds } from './rekey';
-import { lastRecord, listRenames } from './names';
+import { listSettled } from './kept';
+import { lastRecord } from './names';
 import { joinTarget, setupTarget } from './setup';
 import { DEVICES_TABLE, READ_TABLE, readSyncState, StoreDevice, type StoreDeviceOptions, type SyncStateRow } from './store-device';
 import { ACTION_ROWS_TABLE } from './action-rows';
@@ -272,7 +273,7 @@ export async function runSync(db: Db, key: Uint8Array, target: SyncTarget, optio
       (rows[t] ??= new Set()).add(a.message.row);
     }
     const waiting = waitingCounts(db);
-    const renamed = listRenames(db, { after: before, limit: 1000 })
+    const renamed = listSettled(db, { after: before, limit: 1000 })
       .reverse()
       .map((r) => r.text);
     if (self) renamed.push(`Another device is called “${self.from}” too; this device is now “${self.to}”`);
@@ -367,7 +368,7 @@ export function syncStatus(db: Db): SyncStatus {
     outbox: count(`SELECT COUNT(*) AS n FROM sync_outbox`),
     pending: waiting.newer + waiting.rows + waiting.refused,
     waiting,
-    renamed: listRenames(db, { limit: 5 }).map((r) => r.text),
+    renamed: listSettled(db, { limit: 5 }).map((r) => r.text),
   };
 }
 

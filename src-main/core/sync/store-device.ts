@@ -16,6 +16,7 @@ import { cellKey, type Applied, type Message, type Value } from './messages';
 import type { RoundDevice, SnapshotSupport } from './round';
 import { floorStamp, packStamps, snapshotMessages, type Snapshot, type SnapshotTable } from './snapshot';
 import { noteConflict } from './conflicts';
+import { keepRow } from './kept';
 import { NAME_RULES, renamedHere, renamesStamped, settleNameClash, type NamedWrite } from './names';
 import { ACTION_ROWS_TABLE, allActionPages, applyActionPage, queueUnsentPages } from './action-rows';
 
@@ -527,6 +528,11 @@ interface Group {
    * rename then sees every name the batch brings, as the sender's side does.
    */
   settle?: boolean;
+  /**
+   * A delete blocked by rows that point at it keeps the row (sync/kept.ts) only once nothing else that waits
+   * can be written: those rows may be deletions waiting too (a project and its task, undone together).
+   */
+  keep?: boolean;
 }
 
 /** The clock of every cell of the given rows, one primary-key range read per row (keyed table \0 row \0 column). */
@@ -685,7 +691,10 @@ function writeRow(db: Db, schema: Map<string, Map<string, ColumnInfo>>, g: Group
   if (flag === 0) {
     // a deleted row's other cells are not kept: a row that comes back (a redo) brings all its columns again
     if (!exists || g.table === 'actions') return done();
-    if (attempt(db, () => cached(db, `DELETE FROM ${g.table} WHERE id = ?`).run(g.row), 'one')) done();
+    const code = attempt(db, () => cached(db, `DELETE FROM ${g.table} WHERE id = ?`).run(g.row), 'one');
+    // live rows still point at it (another device added to it while this one was undone): the row is kept
+    // (sync/kept.ts), once the batch and all else that can be is written (the undo that removed it is then here)
+    if (code === null || (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' && g.keep === true && keepRow(db, g.table, g.row, g.values.get(EXISTS_COLUMN)!.hlc, Date.now()))) done();
     else waitAll('waiting');
     return;
   }
@@ -775,13 +784,18 @@ export function retryPending(db: Db): void {
   // a large action's pages that waited (an older Tidy received them, or they named a column it had not): again
   for (const p of cached(db, `SELECT row, col, value FROM sync_pending WHERE tbl = ? AND reason = 'unknown'`).all(ACTION_ROWS_TABLE) as { row: string; col: string; value: unknown }[])
     if (applyActionPage(db, p.row, p.col, p.value, (t) => schema.get(t)) === 'ok') cached(db, `DELETE FROM sync_pending WHERE tbl = ? AND row = ? AND col = ?`).run(ACTION_ROWS_TABLE, p.row, p.col);
+  // a pass that writes nothing more lets the next one keep rows whose deletion live rows block (sync/kept.ts)
+  let keep = false;
   for (let pass = 0; pass < 64; pass++) {
     const rows = cached(db, `SELECT DISTINCT tbl, row FROM sync_pending WHERE reason IN ('waiting', 'no row')`).all() as { tbl: string; row: string }[];
     if (rows.length === 0) return;
     const before = (cached(db, `SELECT COUNT(*) AS n FROM sync_pending`).get() as { n: number }).n;
-    for (const r of rows) if (schema.has(r.tbl)) writeRow(db, schema, { table: r.tbl, row: r.row, values: new Map(), settle: true });
+    for (const r of rows) if (schema.has(r.tbl)) writeRow(db, schema, { table: r.tbl, row: r.row, values: new Map(), settle: true, keep });
     const after = (cached(db, `SELECT COUNT(*) AS n FROM sync_pending`).get() as { n: number }).n;
-    if (after >= before) return;
+    if (after >= before) {
+      if (keep) return;
+      keep = true;
+    } else keep = false;
   }
 }
 

@@ -173,8 +173,8 @@ export const createActionsSlice =
       }
     };
 
-    /** Says what an undo or redo did, in the status region (as Ctrl+Z does). */
-    const said = (report: Output<'actions.undo'>) => get().notify(reportWords(report));
+    /** Says what an undo or redo did, in the status region (as Ctrl+Z does), and a row that came back under another name. */
+    const said = (report: Output<'actions.undo'>) => get().notify([reportWords(report), ...(report.renamed ?? [])].join(' · '));
 
     /** The redo stack follows every whole-request undo and redo of this window. */
     const undoneHere = (requestId: string | undefined) =>

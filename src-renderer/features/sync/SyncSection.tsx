@@ -66,7 +66,7 @@ export function SyncSection() {
           </dl>
           {s.renamed.length > 0 && (
             <>
-              <h3 id="set-sync-renamed">Renamed by sync</h3>
+              <h3 id="set-sync-renamed">Settled by sync</h3>
               <ul className="sync-renamed" aria-labelledby="set-sync-renamed">
                 {s.renamed.map((line, i) => (
                   <li key={i}>{line}</li>

@@ -202,7 +202,13 @@ describe('action log properties', { timeout: 180_000 }, () => {
               seen.undone++;
               if (r.value.reversed.length > 1) seen.cascaded++;
               // The target's rows are back to their images from before it; the log grew by one entry per reversal.
-              for (const c of changesOf(getActionRow(db, target)!)) expect(readRow(db, c.table, c.id)).toEqual(c.before);
+              // (a row whose old name is taken now comes back under another, which the report says: otherwise exactly)
+              for (const c of changesOf(getActionRow(db, target)!)) {
+                const now = readRow(db, c.table, c.id);
+                const said = (r.value.renamed ?? []).some((line) => c.before && now && line.includes(`“${String(c.before['name'])}” is back as “${String(now['name'])}”`));
+                if (said && c.before && now) expect({ ...now, name: c.before['name'], name_key: c.before['name_key'] }).toEqual(c.before);
+                else expect(now).toEqual(c.before);
+              }
               expect(actionsTable(db)).toHaveLength(logBefore.length + r.value.reversed.length);
               expect(r.value.reversed.at(-1)!.id).toBe(target);
               if (!step.cascade) {

@@ -114,15 +114,27 @@ describe('undo one action', () => {
     expect(snapshot(db)).toEqual(start);
   });
 
-  it('refuses when the old name is taken now', () => {
+  it('brings a row back under “Work 2” when its old name is taken now, says so, and the undo of that undo restores what it replaced', () => {
     const { db } = tempDb();
-    okValue(createProject(db, userCtx(db), { name: 'Work' }));
+    const work = okValue(createProject(db, userCtx(db), { name: 'Work' }));
     const rename = renameProject(db, userCtx(db), { project: 'Work', name: 'Job' });
     okValue(createProject(db, userCtx(db), { name: 'work' }));
+    okValue(createProject(db, userCtx(db), { name: 'Work 2' }));
     if (!rename.ok) throw new Error('setup failed');
     const before = snapshot(db);
-    expect(undoAction(db, rename.actionId, { ctx: userCtx(db) })).toMatchObject({ ok: false, error: expect.stringContaining('old name is taken') });
+    const r = okValue(undoAction(db, rename.actionId, { ctx: userCtx(db) }));
+    expect(r.renamed).toEqual(['Project “Work” is back as “Work 3”: its name is taken now']);
+    expect(db.prepare(`SELECT name, name_key FROM projects WHERE id = ?`).get(work.id)).toEqual({ name: 'Work 3', name_key: 'work 3' });
+    // the log records the name it came back under: undoing the undo finds nothing changed since
+    okValue(undoAction(db, r.created[0]!, { ctx: userCtx(db) }));
     expect(snapshot(db)).toEqual(before);
+    // a redo of a creation whose name was taken since, the same way
+    const made = okValue(createProject(db, userCtx(db), { name: 'Errands' }));
+    const undo = okValue(undoLast(db, { ctx: userCtx(db) }));
+    okValue(createProject(db, userCtx(db), { name: 'Errands' }));
+    const redo = okValue(undoAction(db, undo.created[0]!, { ctx: userCtx(db) }));
+    expect(redo.renamed).toEqual(['Project “Errands” is back as “Errands 2”: its name is taken now']);
+    expect(db.prepare(`SELECT name FROM projects WHERE id = ?`).get(made.id)).toEqual({ name: 'Errands 2' });
   });
 
   it('refuses to put an open task back into a project archived since', () => {

@@ -22,7 +22,7 @@ describe('the redo stack of a window', () => {
         created: ['a5', 'a6'],
         requestId,
       }),
-      'actions.undoRequest': ({ requestId }) => ({ reversed: [reversed('a6', "Moved 'a' to P", 'redid')], created: ['a7'], requestId }),
+      'actions.undoRequest': ({ requestId }) => ({ reversed: [reversed('a6', "Moved 'a' to P", 'redid')], created: ['a7'], requestId, renamed: ['Project “P” is back as “P 2”: its name is taken now'] }),
     });
     const store = createAppStore({ api: fake.api });
     expect(await store.getState().undoLastRequest()).toBe(true);
@@ -39,6 +39,8 @@ describe('the redo stack of a window', () => {
     expect(fake.callsTo('actions.undoRequest')).toEqual([{ requestId: 'r1' }]);
     expect(fake.callsTo('actions.undoLast')).toHaveLength(1);
     expect(store.getState().redoStack).toEqual(['r1']);
+    // a row that came back under another name is said with it
+    expect(store.getState().notices.at(-1)!.text).toMatch(/ · Project “P” is back as “P 2”: its name is taken now$/);
   });
 
   it('says there is nothing to redo when this window undid nothing, without asking the host', async () => {
