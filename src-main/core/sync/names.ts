@@ -147,7 +147,7 @@ function freeName(db: Db, table: string, rule: NameRule, base: string, device: s
 export function nameBack(db: Db, table: string, row: Values & { id: string }): { name: string; name_key: string } | null {
   const rule = NAME_RULES[table];
   if (!rule || typeof row['name'] !== 'string' || !clashOf(db, table, rule, row)) return null;
-  const syncing = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_state'`).get() !== undefined && cached(db, `SELECT 1 FROM sync_state`).get() !== undefined;
+  const syncing = cached(db, `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_state'`).get() !== undefined && cached(db, `SELECT 1 FROM sync_state`).get() !== undefined;
   let name: string;
   if (syncing) name = freeName(db, table, rule, row['name'], deviceLabel(db, makerOf(db, table, row.id)), row, '');
   else {
@@ -306,7 +306,7 @@ const renameView = (db: Db, r: { tbl: string; row: string; lost_value: unknown; 
 
 /** Renames recorded here, newest first; `after`: only those recorded after that record id (a round's own). */
 export function listRenames(db: Db, options: { limit?: number; after?: number } = {}): RenameView[] {
-  const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_conflicts'`).get();
+  const has = cached(db, `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_conflicts'`).get();
   if (!has) return [];
   const rows = cached(db, `SELECT tbl, row, lost_value, lost_device, recorded_at FROM sync_conflicts WHERE col = ? AND id > ? ORDER BY id DESC LIMIT ?`).all(
     RENAMED,
@@ -318,7 +318,7 @@ export function listRenames(db: Db, options: { limit?: number; after?: number } 
 
 /** The newest record id of sync_conflicts (0 without any): a round's renames are those after it. */
 export function lastRecord(db: Db): number {
-  const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_conflicts'`).get();
+  const has = cached(db, `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_conflicts'`).get();
   if (!has) return 0;
   return (cached(db, `SELECT COALESCE(MAX(id), 0) AS n FROM sync_conflicts`).get() as { n: number }).n;
 }
