@@ -3,7 +3,7 @@ import type { ActionEntry, ActionSource } from '../../../src-shared/domain';
 import type { Db } from '../store/db';
 import { nextId } from '../store/ids';
 import { cached } from '../store/statements';
-import { queueActionPages } from '../sync/action-rows';
+import { queueActionPages } from '../store/action-pages';
 import { entityKey, readRow, type Change, type Row, type Spill, type Table } from './changes';
 
 /** The request an action belongs to: an agent run (r…), one user command (u…), an MCP client's session. */

@@ -31,6 +31,8 @@ export const SYNCED_TABLES: readonly string[] = [...ENTITIES.map((e) => e.table)
 /** Columns that are this database's own and never sync (the order rows arrived in here). */
 const LOCAL_COLUMNS: Record<string, readonly string[]> = { actions: ['seq'], messages: ['seq'] };
 export const EXISTS_COLUMN = '_exists';
+/** The longest value one sync message carries (a reader refuses longer: sync/messages.ts). */
+export const MAX_VALUE_CHARS = 1_000_000;
 
 /**
  * The settings that sync: choices that mean the same on every device (how the agent may act, working

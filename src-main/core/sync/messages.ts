@@ -2,6 +2,7 @@
 // every device runs — last writer wins per (table, row, column). The merge is a pure function: the same
 // set of messages, delivered in any order and any number of times, gives the same state on every device.
 import { z } from 'zod';
+import { MAX_VALUE_CHARS } from '../store/sync-capture';
 import { parseHlc } from './hlc';
 
 export type Value = string | number | boolean | null;
@@ -28,7 +29,7 @@ export interface Applied {
   previous?: Cell;
 }
 
-export const MAX_VALUE_CHARS = 1_000_000;
+export { MAX_VALUE_CHARS };
 const IDENT = /^[a-z_][a-z0-9_]{0,63}$/;
 
 /** A received message, checked: every field of it comes from a file another device (or an attacker with the key) wrote. */

@@ -18,7 +18,7 @@ import { listSettled } from './kept';
 import { lastRecord } from './names';
 import { joinTarget, setupTarget } from './setup';
 import { DEVICES_TABLE, READ_TABLE, readSyncState, StoreDevice, type StoreDeviceOptions, type SyncStateRow } from './store-device';
-import { ACTION_ROWS_TABLE } from './action-rows';
+import { ACTION_ROWS_TABLE } from '../store/action-pages';
 import { FolderTarget } from './targets/folder';
 import type { SyncTarget } from './targets/target';
 import { WebDavTarget } from './targets/webdav';

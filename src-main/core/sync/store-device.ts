@@ -18,7 +18,8 @@ import { floorStamp, packStamps, snapshotMessages, type Snapshot, type SnapshotT
 import { noteConflict } from './conflicts';
 import { keepRow } from './kept';
 import { NAME_RULES, renamedHere, renamesStamped, settleNameClash, type NamedWrite } from './names';
-import { ACTION_ROWS_TABLE, allActionPages, applyActionPage, queueUnsentPages } from './action-rows';
+import { ACTION_ROWS_TABLE } from '../store/action-pages';
+import { allActionPages, applyActionPage, queueUnsentPages } from './action-rows';
 
 export interface SyncStateRow {
   device: string;

@@ -6,7 +6,8 @@ import { getActionRow, importCalendar, listActions, redoAction, undoAction, undo
 import { importTodoist, readTodoistFiles } from '../../../src-main/core/data';
 import { keepInlineForTests } from '../../../src-main/core/actions/changes';
 import { SYNCED_TABLES, syncedColumns } from '../../../src-main/core/store/sync-capture';
-import { actionPages, applyActionPage } from '../../../src-main/core/sync/action-rows';
+import { actionPages } from '../../../src-main/core/store/action-pages';
+import { applyActionPage } from '../../../src-main/core/sync/action-rows';
 import { runSync, setupSync, type TargetSpec } from '../../../src-main/core/sync/service';
 import { BATCH_MESSAGES } from '../../../src-main/core/sync/batch';
 import { BATCH_CHARS, StoreDevice } from '../../../src-main/core/sync/store-device';
