@@ -2,37 +2,21 @@
 // and the rest in action_rows (src-main/core/actions/changes.ts): the log row stays small, and undo, redo
 // and the undo of a re-import still restore the exact rows.
 import { describe, expect, it } from 'vitest';
-import { getActionRow, importCalendar, listActions, redoAction, undoAction, type Db } from '../../../src-main/core';
+import { getActionRow, importCalendar, listActions, redoAction, undoAction } from '../../../src-main/core';
 import { INLINE_CHANGES } from '../../../src-main/core/actions/changes';
+import { bigIcs, imported, ok, pad } from '../../support/big-ics';
 import { snapshot, tempDb, userCtx } from '../../support/db';
 
 const N = INLINE_CHANGES + 500;
-const pad = (x: number): string => String(x).padStart(2, '0');
 
 /** `n` events from 2020 on (fixed dates), each with a 300-character description; `title(i)` names event i, null leaves it out. */
 function ics(n: number, title: (i: number) => string | null): string {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', 'X-WR-CALNAME:Big'];
-  const notes = 'Agenda and notes. '.repeat(17).slice(0, 300);
-  for (let i = 0; i < n; i++) {
-    const t = title(i);
-    if (t === null) continue;
-    const day = new Date(Date.UTC(2020, 0, 1) + (i % 2000) * 86_400_000);
-    const d = `${day.getUTCFullYear()}${pad(day.getUTCMonth() + 1)}${pad(day.getUTCDate())}`;
-    lines.push('BEGIN:VEVENT', `UID:big-${i}@test`, `DTSTART:${d}T${pad(8 + (i % 9))}0000Z`, `DTEND:${d}T${pad(8 + (i % 9))}3000Z`, `SUMMARY:${t}`, `DESCRIPTION:${notes}`, 'END:VEVENT');
-  }
-  lines.push('END:VCALENDAR', '');
-  return lines.join('\r\n');
+  const day = (i: number): string => {
+    const d = new Date(Date.UTC(2020, 0, 1) + (i % 2000) * 86_400_000);
+    return `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}`;
+  };
+  return bigIcs(n, title, day, 'Agenda and notes. '.repeat(17).slice(0, 300));
 }
-
-function imported(db: Db, text: string): string {
-  const r = importCalendar(db, userCtx(db), { fileName: 'big.ics', text });
-  if (!r.ok) throw new Error(`${r.error} — ${r.hint}`);
-  return r.actionId;
-}
-
-const ok = (r: { ok: boolean; error?: string }): void => {
-  if (!r.ok) throw new Error(r.error);
-};
 
 describe('a large action', () => {
   it('keeps its log row small, and undo, redo and the undo of a re-import restore the exact rows', () => {

@@ -14,35 +14,15 @@ import { BATCH_CHARS, StoreDevice } from '../../../src-main/core/sync/store-devi
 import { FolderTarget } from '../../../src-main/core/sync/targets/folder';
 import { MAX_FILE_BYTES } from '../../../src-main/core/sync/targets/target';
 import { syncRound } from '../../../src-main/core/sync/round';
+import { bigIcs, imported, ok, pad } from '../../support/big-ics';
 import { okValue, tempDb, tempDir, userCtx } from '../../support/db';
 import { FAST_KDF } from './scenario';
 
 const PASS = 'correct horse battery staple';
 const INLINE = 5;
-const pad = (x: number): string => String(x).padStart(2, '0');
 
 /** `n` events in 2035 (fixed dates); `title(i)` names event i, null leaves it out. */
-function ics(n: number, title: (i: number) => string | null): string {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', 'X-WR-CALNAME:Big'];
-  for (let i = 0; i < n; i++) {
-    const t = title(i);
-    if (t === null) continue;
-    const d = `203501${pad(1 + (i % 28))}`;
-    lines.push('BEGIN:VEVENT', `UID:big-${i}@test`, `DTSTART:${d}T${pad(8 + (i % 9))}0000Z`, `DTEND:${d}T${pad(8 + (i % 9))}3000Z`, `SUMMARY:${t}`, 'END:VEVENT');
-  }
-  lines.push('END:VCALENDAR', '');
-  return lines.join('\r\n');
-}
-
-function imported(db: Db, text: string): string {
-  const r = importCalendar(db, userCtx(db), { fileName: 'big.ics', text });
-  if (!r.ok) throw new Error(`${r.error} — ${r.hint}`);
-  return r.actionId;
-}
-
-const ok = (r: { ok: boolean; error?: string }): void => {
-  if (!r.ok) throw new Error(r.error);
-};
+const ics = (n: number, title: (i: number) => string | null): string => bigIcs(n, title, (i) => `203501${pad(1 + (i % 28))}`);
 const rows = (db: Db): unknown[] => [
   ...db.prepare(`SELECT * FROM calendars WHERE name != 'Early' ORDER BY id`).all(),
   ...db.prepare(`SELECT e.* FROM events e JOIN calendars c ON c.id = e.calendar_id WHERE c.name != 'Early' ORDER BY e.id`).all(),
