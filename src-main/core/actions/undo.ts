@@ -5,7 +5,7 @@ import type { Db } from '../store/db';
 import { cached } from '../store/statements';
 import { childrenOf, entity } from '../store/entities';
 import { entityKey, readRow, restoreRow, sameRow, type Change, type Row, type Table } from './changes';
-import { nameBack } from '../sync/names';
+import { nameBack } from '../store/names';
 import { changedBeside, changeOf, changesBeside, changesHere, changesOf, eachChange, getActionRow, recordAction, reverseBeside, whatOf, type ActionContext, type ActionRow } from './log';
 
 export interface UndoOptions {

@@ -1,6 +1,8 @@
 import { fail } from '../fail';
+import { MAX_NAME, nameKey } from '../store/names';
 
-export const MAX_NAME = 120;
+export { MAX_NAME, nameKey };
+
 export const MAX_TEXT = 2000;
 
 /**
@@ -37,7 +39,6 @@ export function cleanText(raw: unknown, what: string): string {
 }
 
 /** The key names are unique by: case-insensitive (Unicode-aware), white space folded. */
-export const nameKey = (name: string): string => name.normalize('NFKC').toLowerCase();
 
 export const now = (): string => new Date().toISOString();
 
