@@ -22,7 +22,11 @@ export interface UndoReport {
   created: string[];
   /** The request undone or redone as a whole (undoRequest, undoLast, redoRequest), so a window can redo what it undid. */
   requestId?: string;
-  /** Rows that came back under another name, theirs being taken now: "Project “Errands” is back as “Errands 2”: its name is taken now". */
+  /**
+   * Rows that did not come back as they were, one line each: under another name, theirs being taken now ("Project
+   * “Errands” is back as “Errands 2”: its name is taken now"), or left removed, another device having removed
+   * them at the same time ("Task “milk” stays removed: another device removed it meanwhile").
+   */
   renamed?: string[];
 }
 
@@ -153,8 +157,17 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
   const spill = reverseBeside(db, row);
   // rows that come back under another name, their own being taken now (by sync, or by a row made since)
   const renamed = new Map<string, Row>();
+  // rows an update of which is undone, removed since by a change made at the same time on another device (a later
+  // removal here would be a blocker, findBlockers): they stay removed, and the undo records nothing for them
+  const stays = new Set<string>();
   try {
     for (const c of eachChange(db, row, true)) {
+      if (c.before !== null && c.after !== null && readRow(db, c.table, c.id) === null) {
+        stays.add(entityKey(c.table, c.id));
+        const name = c.after['name'] ?? c.after['content'] ?? c.after['title'];
+        (report.renamed ??= []).push(`${capital(entity(c.table).word)}${typeof name === 'string' ? ` “${name}”` : ''} stays removed: another device removed it meanwhile`);
+        continue;
+      }
       let image = c.before;
       const other = image ? nameBack(db, c.table, { ...image, id: c.id }) : null;
       if (image && other) {
@@ -178,11 +191,11 @@ function apply(db: Db, row: ActionRow, ctx: ActionContext, report: UndoReport): 
       });
     throw e;
   }
-  for (const c of eachChange(db, row)) checkParentLive(db, row, c.table, c.before);
+  for (const c of eachChange(db, row)) if (!stays.has(entityKey(c.table, c.id))) checkParentLive(db, row, c.table, c.before);
   const root = chainRoot(db, row);
   const reversed = whatOf(row);
   const verb = reversalOf(reversed);
-  const inverse: Change[] = changes.map((c) => ({ table: c.table, id: c.id, before: c.after, after: renamed.get(entityKey(c.table, c.id)) ?? c.before })).reverse();
+  const inverse: Change[] = changes.filter((c) => !stays.has(entityKey(c.table, c.id))).map((c) => ({ table: c.table, id: c.id, before: c.after, after: renamed.get(entityKey(c.table, c.id)) ?? c.before })).reverse();
   const what = { ...reversed, verb, reverses: row.id };
   const id = recordAction(db, ctx, { tool: 'undo', args: { actionId: row.id }, summary: reversalSummary(verb, root.summary), what, undoes: row.id }, inverse, spill);
   markUndone(db, row.id);

@@ -55,6 +55,21 @@ function state(db: Db): unknown {
   return out;
 }
 
+// A run found to fail, kept: an edit on a device that had a task another device then removed with its project
+// (undo of the add, then of the project's creation); undoing the edit leaves the task removed (actions/undo.ts).
+const FAILED_ONCE: [Cmd[]] = [
+  [
+    { op: 'add', dev: 1, text: 'milk', project: 1, label: null },
+    { op: 'snapshot', dev: 1 },
+    { op: 'snapshot', dev: 2 },
+    { op: 'undoOne', dev: 1, pick: 3 },
+    { op: 'add', dev: 0, text: 'milk', project: 0, label: null },
+    { op: 'edit', dev: 2, pick: 0, text: 'taxes' },
+    { op: 'sync', dev: 0 },
+    { op: 'undoOne', dev: 1, pick: 0 },
+  ],
+];
+
 describe('three real stores syncing through a folder', () => {
   it('converge to the same rows and log, and every request can be undone on every device', async () => {
     await fc.assert(
@@ -134,7 +149,12 @@ describe('three real stores syncing through a folder', () => {
         }
       }),
       // SYNC_PROPERTY_RUNS runs more; SYNC_PROPERTY_SEED replays a failing run's seed
-      { numRuns: Number(process.env['SYNC_PROPERTY_RUNS'] ?? 6), ...(process.env['SYNC_PROPERTY_SEED'] ? { seed: Number(process.env['SYNC_PROPERTY_SEED']) } : {}) },
+      {
+        numRuns: Number(process.env['SYNC_PROPERTY_RUNS'] ?? 6),
+        ...(process.env['SYNC_PROPERTY_SEED'] ? { seed: Number(process.env['SYNC_PROPERTY_SEED']) } : {}),
+        // (device ids are random, and which device's row wins a name with them: tried 8 times)
+        examples: Array.from({ length: 8 }, () => FAILED_ONCE),
+      },
     );
   }, 240_000 * Math.max(1, Number(process.env['SYNC_PROPERTY_RUNS'] ?? 6) / 6));
 });
